@@ -1,0 +1,167 @@
+"""Canonical JSON: one exact byte string per value, so signatures and hashes agree.
+
+Both peers sign and hash bytes, never Python objects, so the encoding must leave no
+freedom: UTF-8, keys sorted by code point, no whitespace, no floats, integers within
+the range every JSON implementation represents exactly (``|n| <= 2**53 - 1``).
+Binary data travels as lowercase hex strings by convention (see :func:`hexbytes`).
+
+Decoding is strict: :func:`canonical_loads` rejects anything that would not
+re-encode to the very same bytes, so one value has exactly one accepted encoding
+and a peer cannot smuggle a second, differently-hashed spelling of a message.
+The full definition is in ``protocol/wire.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from p2pgin.log.errors import CanonicalError
+
+__all__ = [
+    "MAX_SAFE_INT",
+    "JsonValue",
+    "canonical_dumps",
+    "canonical_loads",
+    "hexbytes",
+    "unhex",
+]
+
+#: Largest integer magnitude allowed: exact in IEEE doubles, hence in every JSON reader.
+MAX_SAFE_INT: Final = 2**53 - 1
+
+JsonValue = Any  # None | bool | int | str | list[JsonValue] | dict[str, JsonValue]
+
+_ENCODER: Final = json.JSONEncoder(
+    ensure_ascii=False,
+    allow_nan=False,
+    sort_keys=True,
+    separators=(",", ":"),
+    check_circular=True,
+)
+
+
+def _check(value: object, depth: int = 0) -> None:
+    """Reject values canonical JSON cannot carry, before the stdlib encoder sees them."""
+    if depth > 64:
+        raise CanonicalError("nesting deeper than 64 levels")
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            raise CanonicalError(f"integer {value} outside the safe range ±(2**53 - 1)")
+        return
+    if isinstance(value, float):
+        raise CanonicalError("floats are not allowed in canonical JSON")
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check(item, depth + 1)
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise CanonicalError(f"object key {key!r} is not a string")
+            _check(item, depth + 1)
+        return
+    raise CanonicalError(f"type {type(value).__name__} cannot be encoded as canonical JSON")
+
+
+def canonical_dumps(value: JsonValue) -> bytes:
+    """Encode ``value`` as canonical JSON bytes.
+
+    Args:
+        value: ``None``, ``bool``, ``int`` (safe range), ``str``, ``list``/``tuple`` and
+            ``dict`` with ``str`` keys, nested at most 64 levels.
+
+    Returns:
+        The UTF-8 bytes: sorted keys, separators ``,`` and ``:`` with no spaces.
+
+    Raises:
+        CanonicalError: a float, NaN, an unsafe integer, a non-string key, a lone
+            surrogate in a string, or any other type.
+    """
+    _check(value)
+    try:
+        return _ENCODER.encode(value).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, TypeError) as exc:
+        raise CanonicalError(f"cannot encode: {exc}") from None
+
+
+def _reject_float(text: str) -> float:
+    raise CanonicalError(f"float {text!r} is not allowed")
+
+
+def _reject_constant(text: str) -> float:
+    raise CanonicalError(f"{text} is not allowed")
+
+
+def _pairs(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
+    result: dict[str, JsonValue] = {}
+    for key, item in pairs:
+        if key in result:
+            raise CanonicalError(f"duplicate key {key!r}")
+        result[key] = item
+    return result
+
+
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_pairs,
+    parse_float=_reject_float,
+    parse_constant=_reject_constant,
+)
+
+
+def canonical_loads(data: bytes) -> JsonValue:
+    """Decode canonical JSON bytes, refusing every non-canonical spelling.
+
+    Args:
+        data: the bytes received.
+
+    Returns:
+        The decoded value (objects as ``dict``, arrays as ``list``).
+
+    Raises:
+        CanonicalError: invalid UTF-8 or JSON, a float, NaN, a duplicate key, an unsafe
+            integer, or bytes that differ from the canonical encoding of their value
+            (whitespace, key order, escapes, ...).
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise CanonicalError(f"expected bytes, got {type(data).__name__}")
+    raw = bytes(data)
+    try:
+        text = raw.decode("utf-8")
+        value = _DECODER.decode(text)
+    except CanonicalError:
+        raise
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise CanonicalError(f"not valid JSON: {exc}") from None
+    if canonical_dumps(value) != raw:
+        raise CanonicalError("bytes are not in canonical form")
+    return value
+
+
+def hexbytes(data: bytes) -> str:
+    """The wire spelling of binary data: lowercase hex."""
+    return bytes(data).hex()
+
+
+def unhex(text: object, *, length: int | None = None, what: str = "value") -> bytes:
+    """Parse a lowercase hex string as produced by :func:`hexbytes`.
+
+    Raises:
+        CanonicalError: not a string, not lowercase hex, or not ``length`` bytes long.
+    """
+    if not isinstance(text, str):
+        raise CanonicalError(f"{what}: expected a hex string")
+    if len(text) % 2 or text != text.lower():
+        raise CanonicalError(f"{what}: not lowercase hex of whole bytes")
+    try:
+        data = bytes.fromhex(text)
+    except ValueError:
+        raise CanonicalError(f"{what}: not hex") from None
+    if data.hex() != text:  # NB: fromhex skips whitespace, hex() does not
+        raise CanonicalError(f"{what}: not canonical hex")
+    if length is not None and len(data) != length:
+        raise CanonicalError(f"{what}: expected {length} bytes, got {len(data)}")
+    return data

@@ -1,0 +1,440 @@
+"""Signed log entries, hellos and the hash chain.
+
+A match is one append-only log shared by both peers. Each entry is a canonical JSON
+object with seven fields::
+
+    {"body": {...}, "prev": HEX32, "sender": 0|1, "seq": N,
+     "session": HEX32, "sig": HEX64, "type": "discard"}
+
+``sig`` is Ed25519 by the sender's identity key over ``ENTRY_DOMAIN`` followed by the
+canonical bytes of the other six fields. ``prev`` is the SHA-256 of the complete
+canonical bytes (signature included) of entry ``seq - 1``; entry 0 has the all-zero
+``GENESIS_PREV``. ``sender`` is the player index (0 = host, 1 = joiner); the keys of the
+two players are fixed by the hellos.
+
+The hellos come before the session exists, so they are standalone entries of type
+``"hello"`` with ``session`` = zeros (``PRE_SESSION``), ``seq`` 0 and ``prev`` zeros,
+signed by the key they carry in ``body["key"]``. The session id is
+``SHA-256(SESSION_DOMAIN || hash(host hello) || hash(joiner hello))``; the log proper
+starts after them at ``seq`` 0. See ``protocol/wire.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
+
+from p2pgin.log.canonical import (
+    JsonValue,
+    canonical_dumps,
+    canonical_loads,
+    hexbytes,
+    unhex,
+)
+from p2pgin.log.errors import (
+    BadSequence,
+    BrokenChain,
+    CanonicalError,
+    ForgedSignature,
+    MalformedEntry,
+    ReplayedEntry,
+    WrongSession,
+)
+
+__all__ = [
+    "ENTRY_DOMAIN",
+    "GENESIS_PREV",
+    "HELLO_TYPE",
+    "MAX_SEQ",
+    "PRE_SESSION",
+    "SESSION_DOMAIN",
+    "Chain",
+    "Entry",
+    "PublicKey",
+    "entry_hash",
+    "hello_key",
+    "public_key_bytes",
+    "session_id",
+    "sign_entry",
+    "sign_hello",
+    "verify_hello",
+    "verify_signature",
+]
+
+#: Prefix of every signed entry message: keeps our signatures useless in other protocols.
+ENTRY_DOMAIN: Final = b"p2pgin/entry/v1\x00"
+#: Prefix of the session id hash input.
+SESSION_DOMAIN: Final = b"p2pgin/session/v1\x00"
+#: ``prev`` of the first entry of a log (and of hellos): 32 zero bytes, hex.
+GENESIS_PREV: Final = "00" * 32
+#: ``session`` of a hello, which is signed before the session id exists.
+PRE_SESSION: Final = "00" * 32
+HELLO_TYPE: Final = "hello"
+#: Largest sequence number (keeps seq a safe JSON integer with room to spare).
+MAX_SEQ: Final = 2**31 - 1
+
+_FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
+_TYPE_RE: Final = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+
+PublicKey = VerifyKey | bytes
+
+
+def public_key_bytes(key: PublicKey) -> bytes:
+    """The 32 raw bytes of an Ed25519 public key given as ``VerifyKey`` or bytes."""
+    raw = bytes(key)
+    if len(raw) != 32:
+        raise MalformedEntry(f"public key must be 32 bytes, got {len(raw)}")
+    return raw
+
+
+def _verify_key(key: PublicKey) -> VerifyKey:
+    return key if isinstance(key, VerifyKey) else VerifyKey(public_key_bytes(key))
+
+
+def _hex32(value: object, what: str) -> str:
+    try:
+        unhex(value, length=32, what=what)
+    except CanonicalError as exc:
+        raise MalformedEntry(exc.detail) from None
+    assert isinstance(value, str)
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    """One signed log entry. Validates its fields on construction.
+
+    ``body`` must not be mutated after construction: the canonical bytes are computed
+    once, here, and are what :meth:`to_bytes`, :meth:`hash` and the signature use.
+    """
+
+    session: str
+    seq: int
+    prev: str
+    sender: int
+    type: str
+    body: dict[str, JsonValue]
+    sig: str
+    _bytes: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _hex32(self.session, "session")
+        _hex32(self.prev, "prev")
+        if type(self.seq) is not int or not 0 <= self.seq <= MAX_SEQ:
+            raise MalformedEntry(f"seq must be an int in 0..{MAX_SEQ}, got {self.seq!r}")
+        if type(self.sender) is not int or self.sender not in (0, 1):
+            raise MalformedEntry(f"sender must be 0 or 1, got {self.sender!r}")
+        if not isinstance(self.type, str) or not _TYPE_RE.match(self.type):
+            raise MalformedEntry(f"type must match [a-z][a-z0-9_]{{0,31}}, got {self.type!r}")
+        if not isinstance(self.body, dict):
+            raise MalformedEntry("body must be a JSON object")
+        try:
+            unhex(self.sig, length=64, what="sig")
+            raw = canonical_dumps(self._fields(with_sig=True))
+        except CanonicalError as exc:
+            raise MalformedEntry(exc.detail) from None
+        object.__setattr__(self, "_bytes", raw)
+
+    def _fields(self, *, with_sig: bool) -> dict[str, Any]:
+        fields: dict[str, Any] = {
+            "session": self.session,
+            "seq": self.seq,
+            "prev": self.prev,
+            "sender": self.sender,
+            "type": self.type,
+            "body": self.body,
+        }
+        if with_sig:
+            fields["sig"] = self.sig
+        return fields
+
+    def to_bytes(self) -> bytes:
+        """The entry's canonical JSON bytes (what goes in frames, files and hashes)."""
+        return self._bytes
+
+    def signed_message(self) -> bytes:
+        """The exact bytes the signature covers: domain prefix + unsigned fields."""
+        return ENTRY_DOMAIN + canonical_dumps(self._fields(with_sig=False))
+
+    def hash(self) -> str:
+        """SHA-256 of :meth:`to_bytes`, lowercase hex: the next entry's ``prev``."""
+        return hashlib.sha256(self._bytes).hexdigest()
+
+    @property
+    def is_hello(self) -> bool:
+        """True for a pre-session hello entry."""
+        return self.type == HELLO_TYPE and self.session == PRE_SESSION
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Entry:
+        """Strictly decode an entry received or read from disk.
+
+        Raises:
+            MalformedEntry: not canonical JSON, missing/extra fields, or bad field values;
+                ``.evidence`` holds the bytes.
+        """
+        raw = bytes(data)
+        try:
+            obj = canonical_loads(raw)
+        except CanonicalError as exc:
+            raise MalformedEntry(exc.detail, evidence=raw) from None
+        if not isinstance(obj, dict) or set(obj) != _FIELDS:
+            raise MalformedEntry(f"an entry has exactly the fields {sorted(_FIELDS)}", evidence=raw)
+        try:
+            entry = cls(**obj)
+        except MalformedEntry as exc:
+            raise MalformedEntry(exc.detail, evidence=raw) from None
+        return entry
+
+
+def entry_hash(data: bytes) -> str:
+    """SHA-256 hex of raw entry bytes (same as ``Entry.from_bytes(data).hash()``)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def sign_entry(
+    key: SigningKey,
+    *,
+    session: str,
+    seq: int,
+    prev: str,
+    sender: int,
+    type: str,
+    body: Mapping[str, JsonValue],
+) -> Entry:
+    """Build and sign an entry.
+
+    The body is copied through canonical JSON, so the caller may reuse its dict and the
+    entry owns plain JSON values (tuples become lists).
+
+    Raises:
+        MalformedEntry: a field is invalid or the body is not canonical-JSON encodable.
+    """
+    try:
+        owned = canonical_loads(canonical_dumps(dict(body)))
+    except CanonicalError as exc:
+        raise MalformedEntry(exc.detail) from None
+    unsigned = Entry(
+        session=session, seq=seq, prev=prev, sender=sender, type=type, body=owned, sig="00" * 64
+    )
+    signature = key.sign(unsigned.signed_message()).signature
+    return Entry(
+        session=session,
+        seq=seq,
+        prev=prev,
+        sender=sender,
+        type=type,
+        body=owned,
+        sig=hexbytes(signature),
+    )
+
+
+def verify_signature(entry: Entry, public_key: PublicKey) -> None:
+    """Check the entry's signature.
+
+    Raises:
+        ForgedSignature: the signature does not verify under ``public_key``.
+    """
+    try:
+        _verify_key(public_key).verify(entry.signed_message(), bytes.fromhex(entry.sig))
+    except BadSignatureError:
+        raise ForgedSignature(
+            f"entry seq {entry.seq} from player {entry.sender} is not signed by its key",
+            evidence=entry.to_bytes(),
+        ) from None
+
+
+def sign_hello(key: SigningKey, *, sender: int, body: Mapping[str, JsonValue]) -> Entry:
+    """Sign a hello: a standalone pre-session entry carrying the signer's key.
+
+    ``body["key"]`` is set to the signer's public key (hex); the session layer chooses
+    the other body fields (protocol version, nonce, name, rules...).
+    """
+    full = dict(body)
+    full["key"] = hexbytes(bytes(key.verify_key))
+    return sign_entry(
+        key,
+        session=PRE_SESSION,
+        seq=0,
+        prev=GENESIS_PREV,
+        sender=sender,
+        type=HELLO_TYPE,
+        body=full,
+    )
+
+
+def hello_key(hello: Entry) -> VerifyKey:
+    """The identity key a hello claims (``body["key"]``), without verifying it."""
+    try:
+        return VerifyKey(unhex(hello.body.get("key"), length=32, what="hello key"))
+    except CanonicalError as exc:
+        raise MalformedEntry(exc.detail, evidence=hello.to_bytes()) from None
+
+
+def verify_hello(hello: Entry, *, sender: int | None = None) -> VerifyKey:
+    """Check a hello's shape and self-signature; return the key it proves.
+
+    Raises:
+        WrongSession: not a hello (type, session, seq or prev are not the hello values).
+        BadSequence: ``sender`` given and the hello is from the other player.
+        MalformedEntry: no valid ``body["key"]``.
+        ForgedSignature: not signed by ``body["key"]``.
+    """
+    if not hello.is_hello or hello.seq != 0 or hello.prev != GENESIS_PREV:
+        raise WrongSession("expected a hello (type hello, zero session, seq 0, zero prev)",
+                           evidence=hello.to_bytes())
+    if sender is not None and hello.sender != sender:
+        raise BadSequence(f"expected the hello of player {sender}, got player {hello.sender}",
+                          evidence=hello.to_bytes())
+    key = hello_key(hello)
+    verify_signature(hello, key)
+    return key
+
+
+def session_id(host_hello: Entry, joiner_hello: Entry) -> str:
+    """The session id: SHA-256 over the domain and both hello hashes, host's first."""
+    if host_hello.sender != 0 or joiner_hello.sender != 1:
+        raise BadSequence("session id takes the host's hello (0) then the joiner's (1)")
+    digest = hashlib.sha256(
+        SESSION_DOMAIN + bytes.fromhex(host_hello.hash()) + bytes.fromhex(joiner_hello.hash())
+    )
+    return digest.hexdigest()
+
+
+class Chain:
+    """The verified log of one session: hellos, then entries 0, 1, 2, ...
+
+    :meth:`append` accepts an entry only if its session, sequence, chain link and
+    signature all hold, and leaves the chain untouched when any check fails. Rules of
+    the game (turn order, legality) are the session layer's business.
+    """
+
+    __slots__ = ("_entries", "_head", "_keys", "hellos", "session")
+
+    def __init__(self, host_hello: Entry, joiner_hello: Entry) -> None:
+        """Start a chain from the two hellos (both are verified here).
+
+        Raises:
+            LogError: a hello is not a valid self-signed hello of the right player.
+        """
+        key0 = verify_hello(host_hello, sender=0)
+        key1 = verify_hello(joiner_hello, sender=1)
+        self.hellos: tuple[Entry, Entry] = (host_hello, joiner_hello)
+        self.session: str = session_id(host_hello, joiner_hello)
+        self._keys: tuple[VerifyKey, VerifyKey] = (key0, key1)
+        self._entries: list[Entry] = []
+        self._head: str = GENESIS_PREV
+
+    @classmethod
+    def replay(cls, entries: Iterable[Entry]) -> Chain:
+        """Rebuild a chain from hellos followed by log entries (a game file, a transcript).
+
+        Raises:
+            LogError: the first failing entry's error.
+        """
+        items = iter(entries)
+        try:
+            host, joiner = next(items), next(items)
+        except StopIteration:
+            raise MalformedEntry("a log starts with two hellos") from None
+        chain = cls(host, joiner)
+        for entry in items:
+            chain.append(entry)
+        return chain
+
+    @property
+    def keys(self) -> tuple[VerifyKey, VerifyKey]:
+        """The identity keys of player 0 (host) and player 1 (joiner)."""
+        return self._keys
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """The accepted log entries (hellos excluded), in order."""
+        return tuple(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def next_seq(self) -> int:
+        """The ``seq`` the next entry must carry."""
+        return len(self._entries)
+
+    @property
+    def head(self) -> str:
+        """The hash the next entry's ``prev`` must carry (``GENESIS_PREV`` when empty)."""
+        return self._head
+
+    @property
+    def last(self) -> Entry | None:
+        """The last accepted entry, if any."""
+        return self._entries[-1] if self._entries else None
+
+    def check(self, entry: Entry) -> None:
+        """Raise the error :meth:`append` would raise, without changing anything.
+
+        Order: session, sequence (replay first), chain link, signature.
+        """
+        evidence = entry.to_bytes()
+        if entry.session != self.session:
+            raise WrongSession(
+                f"entry is for session {entry.session[:16]}..., this is {self.session[:16]}...",
+                evidence=evidence,
+            )
+        if entry.seq != self.next_seq:
+            if entry.seq < self.next_seq and self._entries[entry.seq] == entry:
+                raise ReplayedEntry(f"entry seq {entry.seq} was already accepted",
+                                    evidence=evidence)
+            raise BadSequence(f"expected seq {self.next_seq}, got {entry.seq}",
+                              evidence=evidence)
+        if entry.prev != self._head:
+            raise BrokenChain(f"entry seq {entry.seq} does not link to the previous entry",
+                              evidence=evidence)
+        verify_signature(entry, self._keys[entry.sender])
+
+    def append(self, entry: Entry) -> Entry:
+        """Verify and append an entry; return it.
+
+        Raises:
+            WrongSession, ReplayedEntry, BadSequence, BrokenChain, ForgedSignature: the
+                first rule broken; the chain is unchanged.
+        """
+        self.check(entry)
+        self._entries.append(entry)
+        self._head = entry.hash()
+        return entry
+
+    def append_bytes(self, data: bytes) -> Entry:
+        """Decode (strictly) and append entry bytes received from the peer.
+
+        Raises:
+            MalformedEntry: undecodable bytes; otherwise as :meth:`append`.
+        """
+        return self.append(Entry.from_bytes(data))
+
+    def sign_next(
+        self, key: SigningKey, *, sender: int, type: str, body: Mapping[str, JsonValue]
+    ) -> Entry:
+        """Sign the next entry for ``sender`` (not appended: call :meth:`append`).
+
+        Raises:
+            ForgedSignature: ``key`` is not ``sender``'s identity key.
+        """
+        if bytes(key.verify_key) != bytes(self._keys[sender]):
+            raise ForgedSignature(f"this key is not player {sender}'s identity key")
+        return sign_entry(
+            key,
+            session=self.session,
+            seq=self.next_seq,
+            prev=self._head,
+            sender=sender,
+            type=type,
+            body=body,
+        )
+

@@ -1,0 +1,136 @@
+"""Canonical JSON: one value, one byte string; everything else is refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2pgin.log.canonical import (
+    MAX_SAFE_INT,
+    canonical_dumps,
+    canonical_loads,
+    hexbytes,
+    unhex,
+)
+from p2pgin.log.errors import CanonicalError, LogError
+
+safe_ints = st.integers(min_value=-MAX_SAFE_INT, max_value=MAX_SAFE_INT)
+texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+json_values = st.recursive(
+    st.none() | st.booleans() | safe_ints | texts,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(texts, inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_round_trip_returns_equal_value_and_same_bytes(value: object) -> None:
+    data = canonical_dumps(value)
+    assert canonical_loads(data) == value
+    assert canonical_dumps(canonical_loads(data)) == data
+
+
+@given(json_values)
+def test_encoding_is_sorted_compact_utf8(value: object) -> None:
+    data = canonical_dumps(value)
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert data == expected.encode("utf-8")
+
+
+@given(st.dictionaries(texts, safe_ints, min_size=2, max_size=6))
+def test_any_other_key_order_is_rejected(value: dict[str, int]) -> None:
+    reordered = dict(sorted(value.items(), reverse=True))
+    text = json.dumps(reordered, separators=(",", ":"), ensure_ascii=False).encode()
+    with pytest.raises(CanonicalError):
+        canonical_loads(text)
+
+
+@given(json_values, st.sampled_from([" ", "\n", "\t", "\r"]))
+def test_insignificant_whitespace_is_rejected(value: object, ws: str) -> None:
+    data = canonical_dumps(value)
+    with pytest.raises(CanonicalError):
+        canonical_loads(ws.encode() + data)
+    with pytest.raises(CanonicalError):
+        canonical_loads(data + ws.encode())
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_floats_are_rejected_both_ways(number: float) -> None:
+    with pytest.raises(CanonicalError):
+        canonical_dumps({"x": number})
+    with pytest.raises(CanonicalError):
+        canonical_loads(json.dumps({"x": number}).encode())
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":1,"a":1}',
+        b"1e3",
+        b"-0",
+        b"01",
+        b"NaN",
+        b"Infinity",
+        b'"\\u00e9"',  # must be the raw UTF-8 character
+        b'"\\/"',
+        b'"\\u000a"',  # must be the short escape \n
+        b'"\xff"',  # not UTF-8
+        b'"\xed\xa0\x80"',  # encoded surrogate
+        b'"\\ud800"',  # lone surrogate escape
+        b"\xef\xbb\xbf1",  # BOM
+        b"9007199254740992",
+        b"-9007199254740992",
+        b"",
+        b"[" * 200 + b"]" * 200,
+        b"[1,]",
+        b"true false",
+    ],
+)
+def test_non_canonical_bytes_are_rejected(data: bytes) -> None:
+    with pytest.raises(CanonicalError) as info:
+        canonical_loads(data)
+    assert isinstance(info.value, LogError) and info.value.rule == "canonical"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{1: "x"}, {"a": {(1, 2): 3}}, 2**53, -(2**53), 1.5, b"bytes", {1, 2}, "\ud800", object()],
+)
+def test_unencodable_values_are_rejected(value: object) -> None:
+    with pytest.raises(CanonicalError):
+        canonical_dumps(value)
+
+
+def test_bool_stays_bool_and_extremes_encode() -> None:
+    assert canonical_dumps([True, False, None]) == b"[true,false,null]"
+    assert canonical_loads(b"[true,1]") == [True, 1]
+    assert canonical_dumps(MAX_SAFE_INT) == b"9007199254740991"
+    assert canonical_dumps("\x00\x1f\x7f\u2028") == '"\\u0000\\u001f\x7f\u2028"'.encode()
+
+
+@given(st.binary(max_size=200))
+def test_random_bytes_only_ever_raise_canonical_error(data: bytes) -> None:
+    try:
+        value = canonical_loads(data)
+    except CanonicalError:
+        return
+    assert canonical_dumps(value) == data
+
+
+@given(st.binary(max_size=40))
+def test_hex_round_trip(data: bytes) -> None:
+    assert unhex(hexbytes(data), length=len(data)) == data
+
+
+@pytest.mark.parametrize("text", ["AB", "abc", " ab", "zz", "ab ", 5, None])
+def test_unhex_rejects_non_canonical_hex(text: object) -> None:
+    with pytest.raises(CanonicalError):
+        unhex(text)
+
+
+def test_unhex_checks_length() -> None:
+    with pytest.raises(CanonicalError):
+        unhex("abcd", length=3)

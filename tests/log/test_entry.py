@@ -1,0 +1,248 @@
+"""Signed entries, hellos and the hash chain refuse every kind of tampering."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nacl.signing import SigningKey
+
+from p2pgin.log.canonical import canonical_dumps, canonical_loads
+from p2pgin.log.entry import (
+    ENTRY_DOMAIN,
+    GENESIS_PREV,
+    PRE_SESSION,
+    SESSION_DOMAIN,
+    Chain,
+    Entry,
+    session_id,
+    sign_entry,
+    sign_hello,
+    verify_hello,
+    verify_signature,
+)
+from p2pgin.log.errors import (
+    BadSequence,
+    BrokenChain,
+    ForgedSignature,
+    LogError,
+    MalformedEntry,
+    ReplayedEntry,
+    WrongSession,
+)
+
+KEY0 = SigningKey(bytes(range(32)))
+KEY1 = SigningKey(bytes(range(32, 64)))
+MALLORY = SigningKey(bytes(range(64, 96)))
+
+
+def make_chain(n: int = 0) -> Chain:
+    host = sign_hello(KEY0, sender=0, body={"name": "ann", "nonce": "00" * 16})
+    joiner = sign_hello(KEY1, sender=1, body={"name": "bob", "nonce": "11" * 16})
+    chain = Chain(host, joiner)
+    for i in range(n):
+        sender = i % 2
+        chain.append(
+            chain.sign_next((KEY0, KEY1)[sender], sender=sender, type="move", body={"i": i})
+        )
+    return chain
+
+
+def snapshot(chain: Chain) -> tuple[object, ...]:
+    return (chain.entries, chain.head, chain.next_seq, chain.session)
+
+
+def test_entry_bytes_are_canonical_and_hash_is_sha256_of_them() -> None:
+    chain = make_chain(1)
+    entry = chain.entries[0]
+    data = entry.to_bytes()
+    assert canonical_dumps(canonical_loads(data)) == data
+    assert entry.hash() == hashlib.sha256(data).hexdigest()
+    assert entry.prev == GENESIS_PREV
+    assert set(canonical_loads(data)) == {
+        "body", "prev", "sender", "seq", "session", "sig", "type"
+    }
+
+
+def test_signature_covers_domain_and_unsigned_fields() -> None:
+    entry = make_chain(1).entries[0]
+    unsigned = canonical_loads(entry.to_bytes())
+    del unsigned["sig"]
+    message = ENTRY_DOMAIN + canonical_dumps(unsigned)
+    assert entry.signed_message() == message
+    KEY0.verify_key.verify(message, bytes.fromhex(entry.sig))
+
+
+def test_from_bytes_round_trips() -> None:
+    for entry in make_chain(4).entries:
+        assert Entry.from_bytes(entry.to_bytes()) == entry
+        assert Entry.from_bytes(entry.to_bytes()).to_bytes() == entry.to_bytes()
+
+
+def test_session_id_is_hash_of_both_hellos_in_order() -> None:
+    chain = make_chain()
+    host, joiner = chain.hellos
+    expected = hashlib.sha256(
+        SESSION_DOMAIN + bytes.fromhex(host.hash()) + bytes.fromhex(joiner.hash())
+    ).hexdigest()
+    assert chain.session == session_id(host, joiner) == expected
+    with pytest.raises(BadSequence):
+        session_id(joiner, host)
+
+
+def test_hello_is_self_signed_and_checked() -> None:
+    hello = sign_hello(KEY1, sender=1, body={"name": "bob"})
+    assert hello.session == PRE_SESSION and hello.seq == 0 and hello.is_hello
+    assert bytes(verify_hello(hello, sender=1)) == bytes(KEY1.verify_key)
+    with pytest.raises(BadSequence):
+        verify_hello(hello, sender=0)
+    # a hello whose body names another key than the signer's is forged
+    forged = sign_entry(
+        MALLORY, session=PRE_SESSION, seq=0, prev=GENESIS_PREV, sender=1, type="hello",
+        body={"key": bytes(KEY1.verify_key).hex()},
+    )
+    with pytest.raises(ForgedSignature):
+        verify_hello(forged)
+    with pytest.raises(WrongSession):
+        verify_hello(make_chain(1).entries[0])
+    with pytest.raises(MalformedEntry):
+        verify_hello(sign_entry(KEY0, session=PRE_SESSION, seq=0, prev=GENESIS_PREV,
+                                sender=0, type="hello", body={"key": "xyz"}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_any_one_byte_flip_of_a_signed_entry_is_rejected(data: st.DataObject) -> None:
+    chain = make_chain(3)
+    raw = chain.sign_next(KEY1, sender=1, type="discard", body={"position": 21}).to_bytes()
+    index = data.draw(st.integers(0, len(raw) - 1))
+    new = data.draw(st.integers(0, 255).filter(lambda b: b != raw[index]))
+    tampered = raw[:index] + bytes([new]) + raw[index + 1 :]
+    before = snapshot(chain)
+    with pytest.raises(LogError):
+        chain.append_bytes(tampered)
+    assert snapshot(chain) == before
+    chain.append_bytes(raw)  # the honest entry is still accepted afterwards
+    assert chain.next_seq == 4
+
+
+def test_every_one_byte_flip_of_a_signed_entry_is_rejected_exhaustively() -> None:
+    chain = make_chain(1)
+    raw = chain.sign_next(KEY1, sender=1, type="draw", body={}).to_bytes()
+    for index in range(len(raw)):
+        tampered = bytearray(raw)
+        tampered[index] ^= 0x01
+        with pytest.raises(LogError):
+            chain.append_bytes(bytes(tampered))
+    assert chain.next_seq == 1
+
+
+def test_forged_signature_is_rejected_and_chain_unchanged() -> None:
+    chain = make_chain(2)
+    forged = sign_entry(MALLORY, session=chain.session, seq=2, prev=chain.head, sender=0,
+                        type="move", body={})
+    before = snapshot(chain)
+    with pytest.raises(ForgedSignature) as info:
+        chain.append(forged)
+    assert info.value.rule == "signature" and info.value.evidence == forged.to_bytes()
+    assert snapshot(chain) == before
+
+
+def test_entry_signed_by_the_other_player_is_forged() -> None:
+    chain = make_chain(2)
+    wrong = sign_entry(KEY1, session=chain.session, seq=2, prev=chain.head, sender=0,
+                       type="move", body={})
+    with pytest.raises(ForgedSignature):
+        chain.append(wrong)
+    with pytest.raises(ForgedSignature):
+        chain.sign_next(KEY1, sender=0, type="move", body={})
+
+
+def test_broken_chain_bad_sequence_replay_and_wrong_session() -> None:
+    chain = make_chain(3)
+    other = Chain(
+        sign_hello(KEY0, sender=0, body={"nonce": "aa"}),
+        sign_hello(KEY1, sender=1, body={"nonce": "bb"}),
+    )
+    before = snapshot(chain)
+    cases: list[tuple[type[LogError], Entry]] = [
+        (BrokenChain, sign_entry(KEY1, session=chain.session, seq=3, prev=GENESIS_PREV,
+                                 sender=1, type="move", body={})),
+        (BadSequence, sign_entry(KEY1, session=chain.session, seq=4, prev=chain.head,
+                                 sender=1, type="move", body={})),
+        (BadSequence, sign_entry(KEY1, session=chain.session, seq=1, prev=chain.head,
+                                 sender=1, type="move", body={})),
+        (ReplayedEntry, chain.entries[1]),
+        (WrongSession, other.sign_next(KEY1, sender=1, type="move", body={})),
+        (WrongSession, chain.hellos[0]),
+    ]
+    rules = set()
+    for error, entry in cases:
+        with pytest.raises(error) as info:
+            chain.append(entry)
+        rules.add(info.value.rule)
+        assert snapshot(chain) == before
+    assert rules == {"chain", "sequence", "replay", "session"}
+
+
+def test_replay_rebuilds_and_detects_reordering() -> None:
+    chain = make_chain(5)
+    everything = [*chain.hellos, *chain.entries]
+    again = Chain.replay(everything)
+    assert again.head == chain.head and again.session == chain.session
+    swapped = [*everything[:3], everything[4], everything[3], *everything[5:]]
+    with pytest.raises(BadSequence):
+        Chain.replay(swapped)
+    with pytest.raises(MalformedEntry):
+        Chain.replay(everything[:1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"seq": -1}, {"seq": True}, {"seq": 2**31}, {"sender": 2}, {"sender": False},
+        {"type": "Move"}, {"type": ""}, {"type": "a" * 33}, {"body": []},
+        {"body": {"f": 1.5}}, {"prev": "00"}, {"session": "GG" * 32}, {"sig": "00" * 63},
+    ],
+)
+def test_invalid_fields_are_malformed(change: dict[str, object]) -> None:
+    entry = make_chain(1).entries[0]
+    fields = canonical_loads(entry.to_bytes())
+    fields.update(change)
+    with pytest.raises(MalformedEntry):
+        Entry(**fields)
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: {**d, "extra": 1},
+        lambda d: {k: v for k, v in d.items() if k != "body"},
+        lambda d: [d],
+    ],
+)
+def test_from_bytes_requires_exactly_the_fields(mutate) -> None:  # type: ignore[no-untyped-def]
+    entry = make_chain(1).entries[0]
+    with pytest.raises(MalformedEntry) as info:
+        Entry.from_bytes(canonical_dumps(mutate(canonical_loads(entry.to_bytes()))))
+    assert info.value.evidence is not None
+
+
+def test_from_bytes_rejects_non_canonical_spelling_with_evidence() -> None:
+    raw = make_chain(1).entries[0].to_bytes()
+    spaced = raw.replace(b'":', b'": ', 1)
+    with pytest.raises(MalformedEntry) as info:
+        Entry.from_bytes(spaced)
+    assert info.value.evidence == spaced
+
+
+def test_sign_entry_copies_the_body() -> None:
+    body = {"cards": (1, 2)}
+    chain = make_chain()
+    entry = chain.sign_next(KEY0, sender=0, type="move", body=body)
+    body["cards"] = (3,)
+    assert entry.body == {"cards": [1, 2]}
+    verify_signature(entry, KEY0.verify_key)
+    verify_signature(entry, bytes(KEY0.verify_key))
