@@ -1,0 +1,105 @@
+"""The framed, kept-alive link over real loopback TCP."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from p2pgin.net.framing import FrameTooLarge, MalformedFrame
+from p2pgin.net.transport import Link, LinkDead, open_link
+
+
+async def _pair(
+    ping: float = 0.05, dead: float = 0.4
+) -> tuple[Link, Link, asyncio.AbstractServer]:
+    accepted: asyncio.Queue[Link] = asyncio.Queue()
+
+    async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await accepted.put(Link(reader, writer, ping_interval=ping, dead_after=dead))
+
+    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = await open_link("127.0.0.1", port, ping_interval=ping, dead_after=dead)
+    return client, await accepted.get(), server
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[tuple[Link, Link]]:
+    client, srv, server = await _pair()
+    yield client, srv
+    await client.close()
+    await srv.close()
+    server.close()
+
+
+async def test_frames_arrive_in_order_and_keepalives_are_invisible(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client.send([b"one", b"two"])
+    await asyncio.sleep(0.2)  # several keepalives go by in between
+    client.send([b"three" * 1000])
+    got = [await srv.recv() for _ in range(3)]
+    assert got == [b"one", b"two", b"three" * 1000]
+
+
+async def test_an_idle_link_stays_alive_longer_than_the_dead_timeout(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    # Nobody sends anything for 3x the dead timeout: keepalives must carry the link.
+    recv = asyncio.ensure_future(srv.recv())
+    await asyncio.sleep(1.2)
+    assert not recv.done()
+    client.send([b"still here"])
+    assert await recv == b"still here"
+
+
+async def test_a_silent_peer_is_declared_dead_within_the_timeout() -> None:
+    silent: list[asyncio.StreamWriter] = []
+
+    async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        silent.append(writer)  # accepts, never writes (a frozen process)
+
+    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    link = await open_link("127.0.0.1", port, ping_interval=0.05, dead_after=0.3)
+    start = time.monotonic()
+    with pytest.raises(LinkDead):
+        await link.recv()
+    assert 0.25 < time.monotonic() - start < 1.0
+    await link.close()
+    server.close()
+
+
+async def test_a_clean_close_is_none_and_a_cut_frame_is_malformed(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client.send([b"last"])
+    await client.finish(timeout=0.1)
+    assert await srv.recv() == b"last"
+    assert await srv.recv() is None
+
+    client2, srv2, server = await _pair()
+    client2._writer.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
+    await client2.close()
+    with pytest.raises(MalformedFrame):
+        await srv2.recv()
+    await srv2.close()
+    server.close()
+
+
+async def test_an_oversize_frame_is_refused_before_it_is_buffered(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client._writer.write(struct.pack(">I", (1 << 20) + 1))
+    with pytest.raises(FrameTooLarge):
+        await srv.recv()
+    with pytest.raises(FrameTooLarge):
+        client.send([b"x" * ((1 << 20) + 1)])
