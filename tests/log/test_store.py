@@ -1,0 +1,101 @@
+"""The game file survives crashes: a torn last line is dropped, nothing else is lost."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from nacl.signing import SigningKey
+
+from p2pgin.log.entry import Chain, Entry, sign_hello
+from p2pgin.log.errors import CanonicalError, CorruptStore
+from p2pgin.log.store import GameStore, game_path, games_dir, read_game_file
+
+KEYS = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
+
+
+def play(n: int) -> list[Entry]:
+    chain = Chain(
+        sign_hello(KEYS[0], sender=0, body={"name": "ann"}),
+        sign_hello(KEYS[1], sender=1, body={"name": "bob"}),
+    )
+    for i in range(n):
+        chain.append(chain.sign_next(KEYS[i % 2], sender=i % 2, type="move",
+                                     body={"i": i, "text": "é\n"}))
+    return [*chain.hellos, *chain.entries]
+
+
+def test_entries_come_back_in_order_and_chain_replays(home: Path) -> None:
+    entries = play(4)
+    chain = Chain.replay(entries)
+    with GameStore.for_session(chain.session) as store:
+        for entry in entries:
+            store.append(entry)
+    path = game_path(chain.session)
+    assert path.parent == games_dir() == home / "games"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_bytes().count(b"\n") == len(entries)
+    with GameStore(path) as again:
+        assert list(again.entries) == entries and again.dropped == 0
+        assert Chain.replay(again.entries).head == chain.head
+
+
+def test_every_truncation_of_the_last_entry_loses_only_that_entry(tmp_path: Path) -> None:
+    entries = play(3)
+    path = tmp_path / "game.log"
+    with GameStore(path) as store:
+        store.extend(entries)
+    full = path.read_bytes()
+    last_start = len(full) - len(entries[-1].to_bytes()) - 1
+    for cut in range(last_start, len(full)):
+        path.write_bytes(full[:cut])
+        with GameStore(path) as store:
+            assert list(store.entries) == entries[:-1]
+            assert store.dropped == cut - last_start
+            store.append(entries[-1])  # appending after repair gives a clean file again
+        assert path.read_bytes() == full
+
+
+def test_damage_before_the_last_line_is_corrupt(tmp_path: Path) -> None:
+    entries = play(2)
+    path = tmp_path / "game.log"
+    with GameStore(path) as store:
+        store.extend(entries)
+    data = bytearray(path.read_bytes())
+    data[5] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptStore) as info:
+        GameStore(path)
+    assert "line 1" in str(info.value)
+    with pytest.raises(CorruptStore):
+        read_game_file(path)
+
+
+def test_read_game_file_ignores_torn_tail_without_changing_file(tmp_path: Path) -> None:
+    entries = play(1)
+    path = tmp_path / "g.log"
+    with GameStore(path) as store:
+        store.extend(entries)
+    path.write_bytes(path.read_bytes() + b'{"bo')
+    assert read_game_file(path) == entries
+    assert path.read_bytes().endswith(b'{"bo')
+
+
+def test_secrets_are_private_atomic_and_clearable(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "g.log") as store:
+        assert store.read_secrets() is None
+        store.write_secrets({"hand": 1, "scalars": ["ab" * 32]})
+        assert stat.S_IMODE(store.secrets_path.stat().st_mode) == 0o600
+        store.write_secrets({"hand": 2})
+        assert store.read_secrets() == {"hand": 2}
+        assert {p.name for p in tmp_path.iterdir()} == {"g.log", "g.secrets"}  # no temp files
+        with pytest.raises(CanonicalError):
+            store.write_secrets({"x": 1.5})
+        assert store.read_secrets() == {"hand": 2}
+        store.clear_secrets()
+        store.clear_secrets()
+        assert store.read_secrets() is None
+        store.secrets_path.write_text("[1]")
+        with pytest.raises(CorruptStore):
+            store.read_secrets()
