@@ -1,0 +1,1095 @@
+"""One hand of gin rummy as a pure state machine over deck positions.
+
+Rules of this module (the rule book with the tests pinning each one is docs/rules.md):
+
+* Positions: 0..19 are dealt alternately starting with the non-dealer (even positions to
+  the non-dealer, odd to the dealer), 20 is the upcard, 21..51 the stock, drawn in
+  increasing order. Cards are named by position; this observer knows only the
+  identities given by ``deal(deck=...)`` or :meth:`HandState.reveal`.
+* Phases and the moves each allows (``_TRANSITIONS`` below is the table ``apply`` uses)::
+
+      upcard   TakeUpcard | PassUpcard      non-dealer first, then dealer
+      draw     DrawStock | DrawDiscard      stock only right after both passed
+      discard  Discard | Knock | BigGin     a card just taken from the pile stays
+      layoff   LayOff                       the defender declares melds + layoffs
+      over     -                            ``result`` holds the HandResult
+
+* A knock needs deadwood at or under the knock limit; zero deadwood is gin (no layoffs).
+  Big gin (option) melds all eleven cards without a discard. After any knock the defender
+  declares (``LayOff``; after gin with no layoffs), and the hand is scored.
+* Stock exhaustion: a player who draws the stock down to two cards and then discards
+  without knocking voids the hand (nobody scores; the same dealer deals again).
+
+``HandState`` is immutable: :func:`apply` and :meth:`HandState.reveal` return new states
+(the history is a shared linked list, so a copy is a handful of attribute stores). Every
+check the known cards allow happens in ``apply``; a move that needs an unknown identity
+raises :class:`HiddenCardError` naming the positions to reveal first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, Final, NamedTuple
+
+from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.errors import (
+    BigGinNotAllowedError,
+    ConflictingRevealError,
+    DiscardTakenCardError,
+    DuplicateCardError,
+    HandOverError,
+    HiddenCardError,
+    IllegalMoveError,
+    InvalidLayoffError,
+    InvalidMeldError,
+    KnockTooHighError,
+    MustDrawStockError,
+    NotBigGinError,
+    NotInHandError,
+    OutOfTurnError,
+    RevealError,
+    WrongPhaseError,
+)
+from p2pgin.engine.explain import explain_hand
+from p2pgin.engine.melds import (
+    IllegalMeldError,
+    InvalidHandError,
+    Layoff,
+    best_layoffs,
+    best_melds,
+    check_layoffs,
+    discard_options,
+    is_meld,
+)
+from p2pgin.engine.moves import (
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    Move,
+    PassUpcard,
+    TakeUpcard,
+)
+from p2pgin.engine.rules import Rules
+
+__all__ = [
+    "FIRST_STOCK",
+    "UPCARD",
+    "HandResult",
+    "HandState",
+    "Phase",
+    "Played",
+    "apply",
+    "best_knock",
+    "is_legal",
+    "knock_options",
+    "legal_moves",
+    "propose_layoff",
+]
+
+UPCARD: Final = 20
+FIRST_STOCK: Final = 21
+_NON_DEALER_MASK: Final = sum(1 << p for p in range(0, 20, 2))
+_DEALER_MASK: Final = sum(1 << p for p in range(1, 20, 2))
+_VALUES: Final[tuple[int, ...]] = tuple(CARDS[i].value for i in range(52))
+
+
+class Phase(StrEnum):
+    """What the hand waits for."""
+
+    UPCARD = "upcard"
+    DRAW = "draw"
+    DISCARD = "discard"
+    LAYOFF = "layoff"
+    OVER = "over"
+
+
+class Played(NamedTuple):
+    """One entry of the public history: who made which move.
+
+    ``position`` is the card the move moved when it moved one: the drawn position for
+    draws (stock draws included, identity possibly unknown to this observer), the
+    discarded position for ``Discard`` and ``Knock``; ``None`` otherwise.
+    """
+
+    player: int
+    move: Move
+    position: int | None
+
+
+class _Knock(NamedTuple):
+    knocker: int
+    kind: str  # "knock" | "gin" | "big_gin"
+    position: int | None  # the face-down discard; None for big gin
+    melds: tuple[tuple[Card, ...], ...]  # declared order, cards sorted
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandResult:
+    """How a hand ended and what it scored; ``explanation`` is the readable breakdown.
+
+    Attributes:
+        kind: ``"knock"`` (knocker wins), ``"undercut"`` (defender wins), ``"gin"``,
+            ``"big_gin"`` or ``"void"`` (stock exhausted, nobody scores).
+        winner: the player who scores, ``None`` for a void hand.
+        points: what the winner scores (after any doubling), 0 for a void hand.
+        dealer: who dealt this hand (a void hand is dealt again by the same dealer).
+        knocker: who knocked (``None`` for a void hand).
+        knock_limit: the limit that applied (``None`` when void and unknown).
+        limit_from_upcard: the limit came from the upcard (Oklahoma).
+        upcard: the upcard's identity when known.
+        knocker_melds: the knocker's melds in declared order (layoff indexes refer to it).
+        knocker_deadwood_cards, knocker_deadwood: what the knocker did not meld.
+        knock_discard: the card discarded face down (``None`` for big gin and void).
+        defender_melds: the defender's own melds.
+        layoffs: ``(card, knocker meld index)`` in the order laid.
+        defender_deadwood_cards, defender_deadwood: what remains after melds and layoffs.
+        bonus: the gin, big-gin or undercut bonus included (0 for a plain knock).
+        base_points: points before doubling; multiplier: 2 for a doubled hand, else 1.
+        last_mover: for a void hand, who discarded last.
+        explanation: lines of text, see :func:`p2pgin.engine.explain.explain_hand`.
+    """
+
+    kind: str
+    winner: int | None
+    points: int
+    dealer: int
+    knocker: int | None = None
+    knock_limit: int | None = None
+    limit_from_upcard: bool = False
+    upcard: Card | None = None
+    knocker_melds: tuple[tuple[Card, ...], ...] = ()
+    knocker_deadwood_cards: tuple[Card, ...] = ()
+    knocker_deadwood: int = 0
+    knock_discard: Card | None = None
+    defender_melds: tuple[tuple[Card, ...], ...] = ()
+    layoffs: tuple[tuple[Card, int], ...] = ()
+    defender_deadwood_cards: tuple[Card, ...] = ()
+    defender_deadwood: int = 0
+    bonus: int = 0
+    base_points: int = 0
+    multiplier: int = 1
+    last_mover: int | None = None
+    explanation: tuple[str, ...] = ()
+
+    @property
+    def loser(self) -> int | None:
+        """The player who did not score (``None`` for a void hand)."""
+        return None if self.winner is None else 1 - self.winner
+
+    @property
+    def void(self) -> bool:
+        """True when the stock ran out: nobody scores and the dealer deals again."""
+        return self.kind == "void"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (cards as canonical text) for logs and transcripts."""
+
+        def melds(ms: Iterable[Iterable[Card]]) -> list[list[str]]:
+            return [[str(c) for c in m] for m in ms]
+
+        return {
+            "kind": self.kind,
+            "winner": self.winner,
+            "points": self.points,
+            "dealer": self.dealer,
+            "knocker": self.knocker,
+            "knock_limit": self.knock_limit,
+            "upcard": None if self.upcard is None else str(self.upcard),
+            "knocker_melds": melds(self.knocker_melds),
+            "knocker_deadwood": self.knocker_deadwood,
+            "knock_discard": None if self.knock_discard is None else str(self.knock_discard),
+            "defender_melds": melds(self.defender_melds),
+            "layoffs": [[str(c), i] for c, i in self.layoffs],
+            "defender_deadwood": self.defender_deadwood,
+            "bonus": self.bonus,
+            "base_points": self.base_points,
+            "multiplier": self.multiplier,
+            "explanation": list(self.explanation),
+        }
+
+
+def _chunk_tables() -> list[tuple[tuple[int, ...], ...]]:
+    tables = []
+    for chunk in range(4):
+        base = chunk * 13
+        tables.append(
+            tuple(tuple(base + b for b in range(13) if m >> b & 1) for m in range(1 << 13))
+        )
+    return tables
+
+
+# NB: positions of a 52-bit mask by four 13-bit table look-ups: the hot path of
+# legal_moves, several times faster than peeling bits one by one.
+_P0, _P1, _P2, _P3 = _chunk_tables()
+
+
+def _positions(mask: int) -> tuple[int, ...]:
+    """The set bits of a 52-bit mask, ascending."""
+    return (
+        _P0[mask & 0x1FFF] + _P1[mask >> 13 & 0x1FFF] + _P2[mask >> 26 & 0x1FFF] + _P3[mask >> 39]
+    )
+
+
+_DISCARDS: Final = tuple(Discard(position=p) for p in range(52))
+_TAKE: Final = TakeUpcard()
+_PASS: Final = PassUpcard()
+_STOCK: Final = DrawStock()
+_PILE: Final = DrawDiscard()
+_UPCARD_MOVES: Final[tuple[Move, ...]] = (_TAKE, _PASS)
+_DRAW_MOVES: Final[tuple[Move, ...]] = (_STOCK, _PILE)
+_STOCK_ONLY: Final[tuple[Move, ...]] = (_STOCK,)
+
+# Lower bound on deadwood without a search: a card that is in no possible set (three of
+# its rank) and no possible run (two suit neighbours on one side or around it) is
+# deadwood in every arrangement. Masks over card indexes (suit * 13 + rank).
+_RANK_MASKS: Final = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+_ALL: Final = (1 << 52) - 1
+_NOT_K: Final = _ALL ^ _RANK_MASKS[12]
+_NOT_QK: Final = _NOT_K ^ _RANK_MASKS[11]
+_SUIT_REP: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+_SUIT_SUM: Final = tuple(sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(8192))
+_SUIT_TOP: Final = tuple(max([min(r + 1, 10) for r in range(13) if m >> r & 1] or [0])
+                         for m in range(8192))
+_BITS: Final = tuple(1 << i for i in range(52))
+
+
+def _lower_bound(cmask: int) -> tuple[int, int]:
+    """(sum, max) of the values of cards that can belong to no meld of ``cmask``."""
+    start = cmask & (cmask >> 1) & _NOT_K & (cmask >> 2) & _NOT_QK
+    cand = start | start << 1 | start << 2
+    a = cmask & 0x1FFF
+    b = cmask >> 13 & 0x1FFF
+    c = cmask >> 26 & 0x1FFF
+    d = cmask >> 39
+    triples = (a & b & (c | d)) | ((a | b) & c & d)
+    if triples:
+        cand |= cmask & (triples * _SUIT_REP)
+    loose = cmask & ~cand
+    a = loose & 0x1FFF
+    b = loose >> 13 & 0x1FFF
+    c = loose >> 26 & 0x1FFF
+    d = loose >> 39
+    total = _SUIT_SUM[a] + _SUIT_SUM[b] + _SUIT_SUM[c] + _SUIT_SUM[d]
+    return total, max(_SUIT_TOP[a], _SUIT_TOP[b], _SUIT_TOP[c], _SUIT_TOP[d])
+
+
+class HandState:
+    """An immutable snapshot of one hand as one observer knows it.
+
+    Build with :meth:`deal`; advance with :func:`apply` (or :meth:`apply`); learn card
+    identities with :meth:`reveal`. All public attributes are read-only properties.
+    """
+
+    __slots__ = (
+        "_dealer",
+        "_discard",
+        "_hands",
+        "_hist",
+        "_knock",
+        "_known",
+        "_last_drawn",
+        "_passes",
+        "_phase",
+        "_result",
+        "_rules",
+        "_stock_next",
+        "_stock_only",
+        "_taken",
+        "_to_move",
+        "_where",
+    )
+
+    _rules: Rules
+    _dealer: int
+    _known: tuple[Card | None, ...]
+    _where: tuple[int, ...]
+    _hands: tuple[int, int]
+    _stock_next: int
+    _discard: tuple[int, ...]
+    _phase: Phase
+    _to_move: int | None
+    _taken: int | None
+    _stock_only: bool
+    _passes: int
+    _last_drawn: int | None
+    _knock: _Knock | None
+    _result: HandResult | None
+    _hist: tuple[Any, Played] | None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def deal(
+        cls, rules: Rules, dealer: int, deck: Sequence[int] | None = None
+    ) -> HandState:
+        """A fresh hand dealt by ``dealer`` (0 or 1).
+
+        Args:
+            rules: the match's options.
+            dealer: who deals; the other player gets the even positions and moves first.
+            deck: optionally the 52 cards in position order (full knowledge); without it
+                every identity is unknown until revealed.
+
+        Raises:
+            ValueError: bad dealer, or ``deck`` is not a permutation of the 52 cards.
+        """
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+        if not isinstance(rules, Rules):
+            raise TypeError("rules must be a Rules value")
+        state = object.__new__(cls)
+        state._rules = rules
+        state._dealer = dealer
+        if deck is None:
+            state._known = (None,) * 52
+            state._where = (-1,) * 52
+        else:
+            cards = tuple(deck)
+            if len(cards) != 52 or sorted(int(c) for c in cards) != list(range(52)):
+                raise ValueError("deck must hold each of the 52 cards exactly once")
+            state._known = tuple(CARDS[c] for c in cards)
+            where = [0] * 52
+            for position, card in enumerate(cards):
+                where[card] = position
+            state._where = tuple(where)
+        hands = [0, 0]
+        hands[1 - dealer] = _NON_DEALER_MASK
+        hands[dealer] = _DEALER_MASK
+        state._hands = (hands[0], hands[1])
+        state._stock_next = FIRST_STOCK
+        state._discard = (UPCARD,)
+        state._phase = Phase.UPCARD
+        state._to_move = 1 - dealer
+        state._taken = None
+        state._stock_only = False
+        state._passes = 0
+        state._last_drawn = None
+        state._knock = None
+        state._result = None
+        state._hist = None
+        return state
+
+    def _copy(self) -> HandState:
+        new = object.__new__(HandState)
+        new._rules = self._rules
+        new._dealer = self._dealer
+        new._known = self._known
+        new._where = self._where
+        new._hands = self._hands
+        new._stock_next = self._stock_next
+        new._discard = self._discard
+        new._phase = self._phase
+        new._to_move = self._to_move
+        new._taken = self._taken
+        new._stock_only = self._stock_only
+        new._passes = self._passes
+        new._last_drawn = self._last_drawn
+        new._knock = self._knock
+        new._result = self._result
+        new._hist = self._hist
+        return new
+
+    # ------------------------------------------------------------------ knowledge
+
+    def reveal(self, position: int, card: int) -> HandState:
+        """A new state that also knows ``position`` holds ``card``.
+
+        Revealing what is already known is a no-op (returns ``self``).
+
+        Raises:
+            ConflictingRevealError: the position is known to hold another card.
+            DuplicateCardError: the card is known to be at another position.
+            RevealError: position or card out of range.
+        """
+        if not isinstance(position, int) or not 0 <= position < 52:
+            raise RevealError(f"position must be 0..51, got {position!r}")
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+            raise RevealError(f"card must be a card index 0..51, got {card!r}")
+        card = CARDS[card]
+        current = self._known[position]
+        if current is not None:
+            if current == card:
+                return self
+            raise ConflictingRevealError(
+                f"position {position} is already known to hold {current}, not {card}"
+            )
+        elsewhere = self._where[card]
+        if elsewhere != -1:
+            raise DuplicateCardError(
+                f"{card} is already known at position {elsewhere}, not {position}"
+            )
+        new = self._copy()
+        known = list(self._known)
+        known[position] = card
+        where = list(self._where)
+        where[card] = position
+        new._known = tuple(known)
+        new._where = tuple(where)
+        return new
+
+    def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> HandState:
+        """:meth:`reveal` for several ``(position, card)`` pairs."""
+        state = self
+        for position, card in pairs:
+            state = state.reveal(position, card)
+        return state
+
+    def known(self, position: int) -> Card | None:
+        """The card at ``position`` if this observer knows it."""
+        return self._known[position]
+
+    def position_of(self, card: int) -> int | None:
+        """Where ``card`` is, if this observer knows."""
+        where = self._where[card]
+        return None if where == -1 else where
+
+    @property
+    def knowledge(self) -> tuple[Card | None, ...]:
+        """The whole map ``position -> card or None`` (52 entries)."""
+        return self._known
+
+    @property
+    def full_knowledge(self) -> bool:
+        """True when every one of the 52 identities is known."""
+        return None not in self._known
+
+    # ------------------------------------------------------------------ public view
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def non_dealer(self) -> int:
+        return 1 - self._dealer
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_move(self) -> int | None:
+        """The player whose move it is; ``None`` when the hand is over."""
+        return self._to_move
+
+    @property
+    def over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def result(self) -> HandResult | None:
+        """The scored result once the hand is over."""
+        return self._result
+
+    def hand_of(self, player: int) -> tuple[int, ...]:
+        """The deck positions in ``player``'s hand, ascending."""
+        return _positions(self._hands[player])
+
+    def hand_cards(self, player: int) -> tuple[Card | None, ...]:
+        """The cards of ``player``'s hand as far as known, in position order."""
+        known = self._known
+        return tuple(known[p] for p in _positions(self._hands[player]))
+
+    def holds(self, player: int, position: int) -> bool:
+        return bool(self._hands[player] >> position & 1)
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return 52 - self._stock_next
+
+    @property
+    def stock_top(self) -> int | None:
+        """The position the next stock draw takes."""
+        return self._stock_next if self._stock_next < 52 else None
+
+    @property
+    def discard_pile(self) -> tuple[int, ...]:
+        """Positions on the discard pile, bottom first, top last (the upcard starts it)."""
+        return self._discard
+
+    @property
+    def discard_top(self) -> int | None:
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def upcard(self) -> Card | None:
+        """The identity of the upcard (position 20), if known."""
+        return self._known[UPCARD]
+
+    @property
+    def knock_limit(self) -> int | None:
+        """This hand's knock limit; ``None`` in Oklahoma while the upcard is unknown."""
+        if not self._rules.oklahoma:
+            return self._rules.knock_limit
+        up = self._known[UPCARD]
+        if up is None:
+            return None
+        rank = up % 13
+        return 0 if rank == 0 else min(rank + 1, 10)
+
+    @property
+    def last_drawn(self) -> int | None:
+        """The position most recently drawn (stock, pile or upcard), by either player."""
+        return self._last_drawn
+
+    @property
+    def taken_from_discard(self) -> int | None:
+        """The position the player to move took from the pile this turn (may not discard it)."""
+        return self._taken
+
+    @property
+    def must_draw_stock(self) -> bool:
+        """True on the first draw after both players passed the upcard."""
+        return self._stock_only
+
+    @property
+    def knocker(self) -> int | None:
+        return None if self._knock is None else self._knock.knocker
+
+    @property
+    def knock_kind(self) -> str | None:
+        """``"knock"``, ``"gin"`` or ``"big_gin"`` once someone knocked."""
+        return None if self._knock is None else self._knock.kind
+
+    @property
+    def knock_discard(self) -> int | None:
+        """The position discarded face down by the knocker."""
+        return None if self._knock is None else self._knock.position
+
+    @property
+    def knocker_melds(self) -> tuple[tuple[Card, ...], ...]:
+        """The knocker's declared melds (cards) during the layoff phase and after."""
+        return () if self._knock is None else self._knock.melds
+
+    @property
+    def history(self) -> tuple[Played, ...]:
+        """Every move so far, oldest first."""
+        out = []
+        node = self._hist
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return tuple(out)
+
+    def apply(self, move: Move, player: int | None = None) -> HandState:
+        """Same as :func:`apply`."""
+        return apply(self, move, player)
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState phase={self._phase.value} to_move={self._to_move} "
+            f"dealer={self._dealer} stock={self.stock_count} pile={len(self._discard)}>"
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
+        known = self._known
+        cards = []
+        missing = []
+        for p in positions:
+            card = known[p]
+            if card is None:
+                missing.append(p)
+            else:
+                cards.append(card)
+        if missing:
+            raise HiddenCardError(
+                f"{what} needs the identities of positions {missing}; reveal them first",
+                tuple(missing),
+            )
+        return tuple(cards)
+
+    def _push(self, player: int, move: Move, position: int | None) -> None:
+        self._hist = (self._hist, Played(player, move, position))
+
+
+# ---------------------------------------------------------------------- transitions
+
+
+def _take_upcard(state: HandState, move: Move, player: int) -> HandState:
+    new = state._copy()
+    hands = list(state._hands)
+    hands[player] |= 1 << UPCARD
+    new._hands = (hands[0], hands[1])
+    new._discard = ()
+    new._phase = Phase.DISCARD
+    new._taken = UPCARD
+    new._last_drawn = UPCARD
+    new._push(player, move, UPCARD)
+    return new
+
+
+def _pass_upcard(state: HandState, move: Move, player: int) -> HandState:
+    new = state._copy()
+    new._passes = state._passes + 1
+    if new._passes == 1:
+        new._to_move = state._dealer
+    else:
+        new._to_move = 1 - state._dealer
+        new._phase = Phase.DRAW
+        new._stock_only = True
+    new._push(player, move, None)
+    return new
+
+
+def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
+    position = state._stock_next
+    if position >= 52:  # NB: unreachable by the exhaustion rule; guards a corrupt state
+        raise WrongPhaseError("the stock is empty")
+    new = state._copy()
+    hands = state._hands
+    bit = 1 << position
+    new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
+    new._stock_next = position + 1
+    new._phase = Phase.DISCARD
+    new._taken = None
+    new._stock_only = False
+    new._last_drawn = position
+    new._hist = (state._hist, Played(player, move, position))
+    return new
+
+
+def _draw_discard(state: HandState, move: Move, player: int) -> HandState:
+    if state._stock_only:
+        raise MustDrawStockError(
+            "both players passed the upcard: the non-dealer must draw from the stock"
+        )
+    if not state._discard:
+        raise WrongPhaseError("the discard pile is empty")
+    position = state._discard[-1]
+    new = state._copy()
+    hands = state._hands
+    bit = 1 << position
+    new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
+    new._discard = state._discard[:-1]
+    new._phase = Phase.DISCARD
+    new._taken = position
+    new._last_drawn = position
+    new._hist = (state._hist, Played(player, move, position))
+    return new
+
+
+def _check_discard_position(state: HandState, position: int, player: int, what: str) -> None:
+    if not state._hands[player] >> position & 1:
+        raise NotInHandError(f"{what}: position {position} is not in player {player}'s hand")
+    if position == state._taken:
+        raise DiscardTakenCardError(
+            f"{what}: position {position} was just taken from the discard pile and may not "
+            "be discarded this turn"
+        )
+
+
+def _discard(state: HandState, move: Move, player: int) -> HandState:
+    assert isinstance(move, Discard)
+    position = move.position
+    hands = state._hands
+    if not hands[player] >> position & 1 or position == state._taken:
+        _check_discard_position(state, position, player, "discard")
+    if state._known[position] is None:
+        raise HiddenCardError(
+            f"discard: position {position} is discarded face up; reveal it first", (position,)
+        )
+    new = state._copy()
+    keep = ~(1 << position)
+    new._hands = (hands[0] & keep, hands[1]) if player == 0 else (hands[0], hands[1] & keep)
+    new._discard = (*state._discard, position)
+    new._taken = None
+    new._hist = (state._hist, Played(player, move, position))
+    if state._stock_next == 50:  # the draw left two cards: no knock means a void hand
+        new._phase = Phase.OVER
+        new._to_move = None
+        result = HandResult(
+            kind="void",
+            winner=None,
+            points=0,
+            dealer=state._dealer,
+            knock_limit=state.knock_limit,
+            limit_from_upcard=state._rules.oklahoma,
+            upcard=state._known[UPCARD],
+            last_mover=player,
+        )
+        new._result = _explained(result)
+    else:
+        new._phase = Phase.DRAW
+        new._to_move = 1 - player
+    return new
+
+
+def _declared_melds(
+    state: HandState, player: int, melds: Sequence[Sequence[int]], who: str
+) -> tuple[tuple[tuple[Card, ...], ...], int]:
+    """Cards of declared melds (checked: in hand, each a meld) and their position mask."""
+    hand = state._hands[player]
+    used = 0
+    out = []
+    for meld in melds:
+        for p in meld:
+            if not hand >> p & 1:
+                raise NotInHandError(f"{who} meld position {p} is not in player {player}'s hand")
+            used |= 1 << p
+        cards = state._cards(meld, f"{who} meld")
+        if not is_meld(cards):
+            text = " ".join(str(c) for c in sorted(cards))
+            raise InvalidMeldError(
+                f"{who} meld {text} is neither a set (3-4 of a rank) nor a run "
+                "(3+ consecutive of one suit, aces low)"
+            )
+        out.append(tuple(sorted(cards)))
+    return tuple(out), used
+
+
+def _limit(state: HandState) -> int:
+    limit = state.knock_limit
+    if limit is None:
+        raise HiddenCardError(
+            "knock: the upcard sets the knock limit (Oklahoma); reveal it first", (UPCARD,)
+        )
+    return limit
+
+
+def _knock(state: HandState, move: Move, player: int) -> HandState:
+    assert isinstance(move, Knock)
+    position = move.position
+    _check_discard_position(state, position, player, "knock")
+    hand = state._hands[player]
+    state._cards(_positions(hand), "knock")  # the knocker shows all eleven cards
+    limit = _limit(state)
+    melds, used = _declared_melds(state, player, move.melds, "knocker")
+    loose = hand & ~used & ~(1 << position)
+    dead_cards = tuple(sorted(state._cards(_positions(loose), "knock")))
+    deadwood = sum(_VALUES[c] for c in dead_cards)
+    if deadwood > limit:
+        raise KnockTooHighError(
+            f"knock: deadwood {deadwood} ({' '.join(map(str, dead_cards))}) is above the "
+            f"knock limit {limit}"
+        )
+    new = state._copy()
+    hands = list(state._hands)
+    hands[player] = hand & ~(1 << position)
+    new._hands = (hands[0], hands[1])
+    new._taken = None
+    new._phase = Phase.LAYOFF
+    new._to_move = 1 - player
+    new._knock = _Knock(
+        player, "gin" if deadwood == 0 else "knock", position, melds, dead_cards, deadwood, limit
+    )
+    new._push(player, move, position)
+    return new
+
+
+def _big_gin(state: HandState, move: Move, player: int) -> HandState:
+    assert isinstance(move, BigGin)
+    if not state._rules.big_gin:
+        raise BigGinNotAllowedError("big gin is not part of these rules")
+    hand = state._hands[player]
+    state._cards(_positions(hand), "big gin")
+    melds, used = _declared_melds(state, player, move.melds, "big gin")
+    if used != hand:
+        raise NotBigGinError(
+            f"big gin: the melds cover {used.bit_count()} of the 11 cards, not all of them"
+        )
+    limit = _limit(state)
+    new = state._copy()
+    new._taken = None
+    new._phase = Phase.LAYOFF
+    new._to_move = 1 - player
+    new._knock = _Knock(player, "big_gin", None, melds, (), 0, limit)
+    new._push(player, move, None)
+    return new
+
+
+def _lay_off(state: HandState, move: Move, player: int) -> HandState:
+    assert isinstance(move, LayOff)
+    knock = state._knock
+    assert knock is not None
+    hand = state._hands[player]
+    cards = state._cards(_positions(hand), "the defender's declaration")
+    melds, used = _declared_melds(state, player, move.melds, "defender")
+    if move.layoffs and knock.kind != "knock":
+        raise InvalidLayoffError("no layoffs are allowed on gin")
+    layoffs = []
+    for position, index in move.layoffs:
+        if not hand >> position & 1:
+            raise NotInHandError(
+                f"layoff position {position} is not in player {player}'s hand"
+            )
+        card = state._known[position]
+        assert card is not None
+        layoffs.append(Layoff(card, index))
+        used |= 1 << position
+    try:
+        deadwood = check_layoffs(knock.melds, melds, layoffs, cards)
+    except (IllegalMeldError, InvalidHandError) as exc:
+        raise InvalidLayoffError(f"layoff: {exc}") from exc
+    dead_cards = tuple(sorted(state._cards(_positions(hand & ~used), "defender")))
+    new = state._copy()
+    new._phase = Phase.OVER
+    new._to_move = None
+    new._push(player, move, None)
+    new._result = _score(
+        state, knock, melds, tuple((lo.card, lo.meld_index) for lo in layoffs),
+        dead_cards, deadwood,
+    )
+    return new
+
+
+def _score(
+    state: HandState,
+    knock: _Knock,
+    defender_melds: tuple[tuple[Card, ...], ...],
+    layoffs: tuple[tuple[Card, int], ...],
+    dead_cards: tuple[Card, ...],
+    deadwood: int,
+) -> HandResult:
+    rules = state._rules
+    knocker = knock.knocker
+    kind = knock.kind
+    if kind == "gin":
+        winner, bonus = knocker, rules.gin_bonus
+        base = bonus + deadwood
+    elif kind == "big_gin":
+        winner, bonus = knocker, rules.big_gin_bonus
+        base = bonus + deadwood
+    elif deadwood <= knock.deadwood:
+        kind, winner, bonus = "undercut", 1 - knocker, rules.undercut_bonus
+        base = bonus + knock.deadwood - deadwood
+    else:
+        winner, bonus = knocker, 0
+        base = deadwood - knock.deadwood
+    upcard = state._known[UPCARD]
+    multiplier = 1
+    if rules.spade_doubles:
+        if upcard is None:
+            raise HiddenCardError(
+                "scoring: a spade upcard doubles the hand; reveal the upcard first", (UPCARD,)
+            )
+        if upcard // 13 == 3:
+            multiplier = 2
+    discard = None if knock.position is None else state._known[knock.position]
+    result = HandResult(
+        kind=kind,
+        winner=winner,
+        points=base * multiplier,
+        dealer=state._dealer,
+        knocker=knocker,
+        knock_limit=knock.limit,
+        limit_from_upcard=rules.oklahoma,
+        upcard=upcard,
+        knocker_melds=knock.melds,
+        knocker_deadwood_cards=knock.deadwood_cards,
+        knocker_deadwood=knock.deadwood,
+        knock_discard=discard,
+        defender_melds=defender_melds,
+        layoffs=layoffs,
+        defender_deadwood_cards=dead_cards,
+        defender_deadwood=deadwood,
+        bonus=bonus,
+        base_points=base,
+        multiplier=multiplier,
+    )
+    return _explained(result)
+
+
+def _explained(result: HandResult) -> HandResult:
+    return replace(result, explanation=explain_hand(result))
+
+
+_Handler = Any
+_TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
+    Phase.UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
+    Phase.DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
+    Phase.DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
+    Phase.LAYOFF: {LayOff: _lay_off},
+    Phase.OVER: {},
+}
+
+
+def apply(state: HandState, move: Move, player: int | None = None) -> HandState:
+    """The state after ``move``; always validates (the other peer is untrusted).
+
+    Args:
+        state: the current state (unchanged).
+        move: the move to make; it is the move of ``state.to_move``.
+        player: who sent the move, when known; checked against ``state.to_move``.
+
+    Raises:
+        IllegalMoveError: a subclass naming the broken rule (``OutOfTurnError``,
+            ``WrongPhaseError``, ``NotInHandError``, ``DiscardTakenCardError``,
+            ``KnockTooHighError``, ``InvalidMeldError``, ``InvalidLayoffError``,
+            ``HiddenCardError``, ...). The state is never modified.
+    """
+    phase = state._phase
+    if phase is Phase.OVER:
+        raise HandOverError("the hand is over; no more moves")
+    mover = state._to_move
+    assert mover is not None
+    if player is not None and player != mover:
+        raise OutOfTurnError(f"it is player {mover}'s turn, not player {player}'s")
+    handler = _TRANSITIONS[phase].get(type(move))
+    if handler is None:
+        allowed = ", ".join(t.kind for t in _TRANSITIONS[phase])
+        kind = getattr(move, "kind", type(move).__name__)
+        raise WrongPhaseError(
+            f"{kind or type(move).__name__} is not allowed in the {phase.value} phase "
+            f"(allowed: {allowed})"
+        )
+    new: HandState = handler(state, move, mover)
+    return new
+
+
+# ---------------------------------------------------------------------- queries
+
+
+def _positions_melds(
+    state: HandState, melds: Iterable[Iterable[Card]]
+) -> tuple[tuple[int, ...], ...]:
+    where = state._where
+    return tuple(tuple(where[c] for c in meld) for meld in melds)
+
+
+def knock_options(state: HandState) -> tuple[Knock, ...]:
+    """Every discard that allows a knock, each with the best melds for it, by position.
+
+    Empty unless it is the discard phase and the mover's cards and the limit are known.
+    """
+    if state._phase is not Phase.DISCARD:
+        return ()
+    player = state._to_move
+    assert player is not None
+    known = state._known
+    positions = _positions(state._hands[player])
+    cards = [known[p] for p in positions]
+    limit = state.knock_limit
+    if limit is None or None in cards:
+        return ()
+    cmask = 0
+    for c in cards:
+        cmask |= 1 << c  # type: ignore[operator]
+    total, top = _lower_bound(cmask)
+    if total - top > limit:
+        return ()
+    out = []
+    for option in discard_options(cards):  # type: ignore[arg-type]
+        if option.deadwood > limit:
+            break
+        position = state._where[option.card]
+        if position != state._taken:
+            out.append(Knock(position=position, melds=_positions_melds(state, option.melds)))
+    out.sort(key=lambda k: k.position)
+    return tuple(out)
+
+
+def best_knock(state: HandState, position: int) -> Knock | None:
+    """The knock discarding ``position`` with the least deadwood, or ``None`` if over the limit.
+
+    Raises:
+        WrongPhaseError: not the discard phase.
+        NotInHandError, DiscardTakenCardError: ``position`` cannot be discarded.
+        HiddenCardError: the mover's cards or the knock limit are unknown.
+    """
+    if state._phase is not Phase.DISCARD:
+        raise WrongPhaseError("a knock is only possible in the discard phase")
+    player = state._to_move
+    assert player is not None
+    _check_discard_position(state, position, player, "knock")
+    rest = state._hands[player] & ~(1 << position)
+    cards = state._cards(_positions(rest), "knock")
+    limit = _limit(state)
+    found = best_melds(cards)
+    if found.deadwood > limit:
+        return None
+    return Knock(position=position, melds=_positions_melds(state, found.melds))
+
+
+def propose_layoff(state: HandState) -> LayOff:
+    """The defender's optimal declaration (least deadwood; no layoffs after gin).
+
+    Raises:
+        WrongPhaseError: not the layoff phase.
+        HiddenCardError: the defender's cards are unknown.
+    """
+    knock = state._knock
+    if state._phase is not Phase.LAYOFF or knock is None:
+        raise WrongPhaseError("a layoff is only possible after a knock")
+    player = state._to_move
+    assert player is not None
+    cards = state._cards(_positions(state._hands[player]), "the defender's declaration")
+    where = state._where
+    if knock.kind != "knock":
+        own = best_melds(cards)
+        return LayOff(melds=_positions_melds(state, own.melds), layoffs=())
+    best = best_layoffs(knock.melds, cards)
+    return LayOff(
+        melds=_positions_melds(state, best.melds),
+        layoffs=tuple((where[lo.card], lo.meld_index) for lo in best.layoffs),
+    )
+
+
+def legal_moves(state: HandState) -> tuple[Move, ...]:
+    """The legal moves of the player to move, as far as this observer can tell.
+
+    Upcard and draw phases list every legal move. The discard phase lists every
+    ``Discard`` (each still needs its card revealed before ``apply``), plus, when the
+    mover's cards are known, one ``Knock`` per discard that allows it (with the best
+    melds) and ``BigGin`` when allowed. The layoff phase lists the optimal ``LayOff``
+    when the defender's cards are known (any valid declaration is legal). Empty when over.
+    """
+    phase = state._phase
+    if phase is Phase.DRAW:
+        return _STOCK_ONLY if state._stock_only else _DRAW_MOVES
+    if phase is Phase.DISCARD:
+        player = state._to_move
+        assert player is not None
+        taken = state._taken
+        positions = _positions(state._hands[player])
+        moves: list[Move] = [_DISCARDS[p] for p in positions if p != taken]
+        known = state._known
+        cards = [known[p] for p in positions]
+        if None in cards:
+            return tuple(moves)
+        limit = state.knock_limit
+        if limit is None:
+            return tuple(moves)
+        total, top = _lower_bound(sum(map(_BITS.__getitem__, cards)))  # type: ignore[arg-type]
+        if total - top <= limit:
+            moves.extend(knock_options(state))
+        if total == 0 and state._rules.big_gin:
+            found = best_melds(cards)  # type: ignore[arg-type]
+            if found.deadwood == 0:
+                moves.append(BigGin(melds=_positions_melds(state, found.melds)))
+        return tuple(moves)
+    if phase is Phase.UPCARD:
+        return _UPCARD_MOVES
+    if phase is Phase.LAYOFF:
+        try:
+            return (propose_layoff(state),)
+        except HiddenCardError:
+            return ()
+    return ()
+
+
+def is_legal(state: HandState, move: Move, player: int | None = None) -> bool:
+    """Whether ``apply(state, move, player)`` would succeed."""
+    try:
+        apply(state, move, player)
+    except IllegalMoveError:
+        return False
+    return True
+
