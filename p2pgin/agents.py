@@ -1,0 +1,123 @@
+"""Agents: something that acts for the local player on a :class:`GameHandle`.
+
+An agent reads only ``handle.view`` (the local player's own view) and calls
+``handle.act(...)`` when ``view.my_turn``; it never sees anything else, which is why a
+bot peer provably never sees the other player's cards. :func:`run_agent` is the small
+loop shared by the bot peers and the scripted test player; the strategy is a plain
+function ``choose(view) -> action``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+from p2pgin.engine.melds import best_melds
+from p2pgin.engine.moves import BigGin, Discard, Knock, LayOff
+
+__all__ = ["Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
+
+_log = logging.getLogger(__name__)
+
+Chooser = Callable[[Any], Any]
+
+
+class RandomPlayer:
+    """A seeded random-legal scripted player (``--agent random``, tests, benchmarks).
+
+    Every choice is drawn from ``view.legal_moves``. So that matches end in a sensible
+    number of hands it always takes a gin or big gin, knocks when it can, and with
+    probability ``greedy`` discards a card that leaves the least deadwood (else any).
+    """
+
+    def __init__(self, rng: random.Random, *, greedy: float = 0.8) -> None:
+        self.rng = rng
+        self.greedy = greedy
+
+    def __call__(self, view: Any) -> Any:
+        moves = list(view.legal_moves)
+        if not moves:
+            raise ValueError("no legal move to choose from")
+        rng = self.rng
+        finishing = [m for m in moves if isinstance(m, BigGin | Knock)]
+        if finishing:
+            return rng.choice(finishing)
+        discards = [m for m in moves if isinstance(m, Discard)]
+        if discards and len(discards) == len(moves) and rng.random() < self.greedy:
+            return self._good_discard(view, discards)
+        lay_offs = [m for m in moves if isinstance(m, LayOff)]
+        if lay_offs:
+            return lay_offs[0]
+        return rng.choice(moves)
+
+    def _good_discard(self, view: Any, discards: list[Discard]) -> Discard:
+        hand = view.hand
+        me = view.me
+        positions = hand.hand_of(me)
+        cards = {p: hand.known(p) for p in positions}
+        if any(c is None for c in cards.values()):
+            return self.rng.choice(discards)
+        scored = []
+        for move in discards:
+            rest = [c for p, c in cards.items() if p != move.position]
+            scored.append((best_melds(rest).deadwood, move))
+        low = min(s for s, _ in scored)
+        return self.rng.choice([m for s, m in scored if s == low])
+
+
+def bot_chooser(level: str, rng: random.Random) -> Chooser:
+    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function."""
+    from p2pgin.bots import make_bot  # bots are optional for the random player
+
+    bot = make_bot(level, rng)
+
+    def choose(view: Any) -> Any:
+        return bot.choose(view.hand, view.me)
+
+    return choose
+
+
+async def run_agent(
+    handle: Any,
+    choose: Chooser,
+    *,
+    delay: float = 0.0,
+    on_event: Callable[[Any], None] | None = None,
+) -> None:
+    """Act for the local player whenever it is its turn, until the handle closes.
+
+    Args:
+        handle: a :class:`p2pgin.net.peer.GameHandle`.
+        choose: the strategy, called with ``handle.view`` when ``view.my_turn``.
+        delay: seconds to wait before each move (to make a bot easy to follow).
+        on_event: receives every drained event (else they are dropped).
+    """
+    wake = asyncio.Event()
+    handle.on_change(wake.set)
+    closed = asyncio.ensure_future(handle.closed())
+    try:
+        while not closed.done():
+            for event in handle.drain_events():
+                if on_event is not None:
+                    on_event(event)
+            view = handle.view
+            if view.my_turn and view.legal_moves:
+                if delay:
+                    await asyncio.sleep(delay)
+                    if handle.view is not view:
+                        continue  # something changed while we waited: look again
+                handle.act(choose(view))
+                continue
+            wake.clear()
+            waiter = asyncio.ensure_future(wake.wait())
+            await asyncio.wait({closed, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+        for event in handle.drain_events():
+            if on_event is not None:
+                on_event(event)
+    finally:
+        if not closed.done():
+            closed.cancel()

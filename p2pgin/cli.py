@@ -1,0 +1,537 @@
+"""The ``p2pgin`` command: argparse, wiring, ``asyncio.run``.
+
+This is the one place where the layers are assembled: identity and data directory
+(:mod:`p2pgin.log`), the sans-IO session (:mod:`p2pgin.session`), the TCP pump
+(:mod:`p2pgin.net.peer`), discovery, and a front end for the local player (the console,
+a bot, or the hidden scripted ``--agent random`` used by tests and benchmarks).
+
+Each subcommand is one small ``_cmd_*`` function registered in :data:`COMMANDS`.
+Other modules add theirs through :data:`EXTENSIONS`: a module listed there defines
+``register(subparsers)`` that adds its subparsers and sets ``func`` (``args -> int``)
+as the parser default, exactly as :func:`build_parser` does for the built-in ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import json
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "build_parser", "main"]
+
+#: TCP port a host listens on by default.
+DEFAULT_PORT: Final = 7531
+#: Modules that add subcommands: each defines ``register(subparsers) -> None``.
+EXTENSIONS: Final = ("p2pgin.cli_verify",)
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _say(text: str) -> None:
+    """A status line for the person (or the test) watching; flushed at once."""
+    print(text, flush=True)
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    from p2pgin.engine.rules import Rules
+
+    overrides: dict[str, Any] = {}
+    if getattr(args, "big_gin", False):
+        overrides["big_gin"] = True
+    if getattr(args, "target", None):
+        overrides["target"] = args.target
+    return Rules.preset(getattr(args, "rules", "standard") or "standard", **overrides)
+
+
+def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST[:PORT]`` (IPv6 as ``[addr]:port``) to a pair."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, int(rest[1:]) if rest.startswith(":") else default_port
+    if text.count(":") == 1:
+        host, port = text.split(":")
+        return host, int(port)
+    return text, default_port
+
+
+def _parse_target(target: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``)."""
+    if ":" not in target and "." not in target:
+        from p2pgin.net.joincode import JoinCodeError, decode_join_code
+
+        with contextlib.suppress(JoinCodeError):
+            return decode_join_code(target)
+    return _split_address(target)
+
+
+def _seed(args: argparse.Namespace) -> int:
+    seed = getattr(args, "seed", None)
+    return seed if seed is not None else secrets.randbits(64)
+
+
+class _Match:
+    """One match being played: session, game files, peer, and how to connect."""
+
+    def __init__(self, session: Any, files: Any, peer: Any) -> None:
+        self.session = session
+        self.files = files
+        self.peer = peer
+
+
+def _check_peer_factory(files: Any) -> Callable[[Any], Any]:
+    """Known-peers check for the peer's hello (warns loudly on a changed key)."""
+    from p2pgin.log.identity import KnownPeers, PeerStatus
+
+    known = KnownPeers()
+
+    def check(hello: Any) -> Any:
+        key = getattr(hello, "key", None)
+        if key is None and files.store is not None:
+            for entry in files.store.entries:
+                if entry.is_hello and entry.body.get("name") == hello.name:
+                    key = entry.body.get("key")
+        if key is None:
+            from p2pgin.log.identity import PeerCheck
+
+            return PeerCheck(status=PeerStatus.NEW, name=hello.name, fingerprint=hello.fingerprint)
+        raw = bytes.fromhex(key) if isinstance(key, str) else bytes(key)
+        result = known.check(hello.name, raw)
+        if result.status is PeerStatus.NEW:
+            known.remember(hello.name, raw)
+        return result
+
+    return check
+
+
+def _make_match(session: Any, meta: dict[str, Any], store: Any = None) -> _Match:
+    from p2pgin.net.gamefile import GameFiles
+    from p2pgin.net.peer import Peer
+
+    files = GameFiles(meta, current_session=lambda: session.view.session_id, store=store)
+    peer = Peer(session, files, check_peer=_check_peer_factory(files))
+    match = _Match(session, files, peer)
+    return match
+
+
+def _evidence_where(match: _Match) -> None:
+    path = match.files.path
+    if path is not None:
+        match.peer.evidence_dir = path.parent
+        match.peer.evidence_stem = path.stem
+
+
+def _result_line(match: _Match) -> dict[str, Any]:
+    view = match.session.view
+    out: dict[str, Any] = {
+        "session_id": view.session_id,
+        "me": view.me,
+        "stage": view.stage,
+        "game_file": str(match.files.path) if match.files.path else None,
+        "error": str(match.peer.error) if match.peer.error else None,
+        "evidence": [str(p) for p in match.peer.evidence],
+    }
+    if view.match is not None:
+        out["scores"] = list(view.match.scores)
+        out["winner"] = view.match.winner
+        out["hands"] = len(view.match.hands)
+        with contextlib.suppress(Exception):
+            out["totals"] = list(view.match.result().totals)
+    return out
+
+
+def _front_end(args: argparse.Namespace) -> tuple[str, Callable[..., Any]]:
+    """(kind, factory) of what plays for the local player."""
+    from p2pgin.agents import RandomPlayer, bot_chooser
+
+    agent = getattr(args, "agent", None)
+    level = getattr(args, "level", None)
+    rng = random.Random(_seed(args))
+    if agent == "random":
+        return "agent", lambda: RandomPlayer(rng)
+    if getattr(args, "command", "") == "bot" or (agent == "bot" and level):
+        return "agent", lambda: bot_chooser(level or "normal", rng)
+    return "console", lambda: None
+
+
+async def _drive(match: _Match, args: argparse.Namespace, connect: Any) -> int:
+    """Run the connection and the local player's front end until the match ends."""
+    from p2pgin.agents import run_agent
+
+    kind, factory = _front_end(args)
+    peer = match.peer
+    conn = asyncio.ensure_future(connect)
+
+    def on_event(event: Any) -> None:
+        name = type(event).__name__
+        if name in ("PeerHello", "LinkUp", "LinkDown", "PeerError", "CheatDetected",
+                    "MatchEnded", "AuditDone") or args.verbose:
+            _say(f"event: {name} {_short(event)}")
+        if name == "PeerHello" and peer.peer_info is not None:
+            _say(peer.peer_info.message)
+        _evidence_where(match)
+
+    if kind == "agent":
+        player = asyncio.ensure_future(
+            run_agent(peer, factory(), delay=getattr(args, "delay", 0.0) or 0.0,
+                      on_event=on_event)
+        )
+    else:
+        player = asyncio.ensure_future(_run_console(peer, args))
+    try:
+        done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
+        if player in done and not peer.done:
+            # The person quit the console: stop listening / reconnecting.
+            peer.give_up("quit")
+        await asyncio.wait({conn, player}, timeout=10)
+    finally:
+        for task in (conn, player):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for task in (conn, player):
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+    _evidence_where(match)
+    finished = match.peer.finished
+    if match.files.path is not None:
+        match.files.write_meta(finished=finished)
+    _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
+    match.files.close()
+    return 0 if finished and match.peer.error is None else 1
+
+
+def _short(event: Any) -> str:
+    text = repr(event)
+    return text if len(text) < 300 else text[:297] + "..."
+
+
+async def _run_console(handle: Any, args: argparse.Namespace) -> None:
+    from p2pgin.ui import run_console  # type: ignore[attr-defined]
+
+    await run_console(handle, plain=bool(args.plain), ascii=bool(args.ascii))
+
+
+def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
+    """Start the discovery beacon unless ``--no-announce`` (returns a stopper or None)."""
+    if getattr(args, "no_announce", False):
+        return None
+    try:
+        from p2pgin.net import discovery
+    except ImportError:
+        return None
+    start = getattr(discovery, "start_announcer", None)
+    if start is None:
+        return None
+    return start(name=identity.name, fingerprint=identity.fingerprint, port=port,
+                 listen=args.listen)
+
+
+async def _host_match(args: argparse.Namespace, role: str) -> int:
+    """Listen (host/bot) and play one match; used by host, bot and play's server side."""
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.session import HOST, Session  # type: ignore[attr-defined]
+
+    identity = load_or_create_identity(args.name)
+    session = Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
+                             rng=random.Random(_seed(args)))
+    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
+    match = _make_match(session, meta)
+    _say(f"you are {identity.name} ({identity.fingerprint})")
+    beacon: list[Any] = []
+
+    def listening(port: int) -> None:
+        meta["port"] = port
+        match.files.meta["port"] = port
+        args.port = port
+        _say(f"listening on {args.listen}:{port}")
+        beacon.append(_announce(args, port, identity))
+
+    try:
+        return await _drive(match, args, match.peer.serve(args.listen, args.port,
+                                                          on_listening=listening))
+    finally:
+        for stopper in beacon:
+            if stopper is not None:
+                res = stopper.close() if hasattr(stopper, "close") else stopper()
+                if asyncio.iscoroutine(res):
+                    await res
+
+
+async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.session import JOIN, Session  # type: ignore[attr-defined]
+
+    identity = load_or_create_identity(args.name)
+    session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
+                             rng=random.Random(_seed(args)))
+    meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
+    match = _make_match(session, meta)
+    _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
+    return await _drive(match, args, match.peer.connect(host, port,
+                                                        give_up_after=args.give_up_after))
+
+
+def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
+    return {"agent": getattr(args, "agent", None), "level": getattr(args, "level", None),
+            "delay": getattr(args, "delay", 0.0)}
+
+
+async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
+    """Find hosts by their LAN beacons and let the person pick one."""
+    from p2pgin.net import discovery
+
+    find = discovery.discover  # type: ignore[attr-defined]
+    hosts = await find(timeout=args.discover_timeout)
+    if not hosts:
+        _say("no host found on the LAN; give HOST[:PORT] or a join code")
+        return None
+    for i, h in enumerate(hosts, 1):
+        _say(f"  {i}. {h.name}  {h.address}:{h.port}  [{h.fingerprint}]")
+    if args.first or (len(hosts) == 1 and not sys.stdin.isatty()):
+        choice = 1
+    else:
+        text = await asyncio.to_thread(input, f"join which host [1-{len(hosts)}]? ")
+        choice = int(text.strip() or "1")
+    picked = hosts[choice - 1]
+    return picked.address, picked.port
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    """Host a match on the LAN and wait for a player to join."""
+    return asyncio.run(_host_match(args, "host"))
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    """Join a host by address, join code, or LAN discovery."""
+    target = args.target_host
+    if target is None:
+        found = asyncio.run(_discover(args))
+        if found is None:
+            return 2
+        host, port = found
+    else:
+        host, port = _parse_target(target)
+    return asyncio.run(_join_match(args, host, port))
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    """A computer opponent as an ordinary peer: serves (or joins) match after match."""
+    played = 0
+    status = 0
+    while args.matches is None or played < args.matches:
+        if args.join:
+            host, port = _split_address(args.join)
+            status = asyncio.run(_join_match(args, host, port))
+        else:
+            status = asyncio.run(_host_match(args, "bot"))
+        played += 1
+    return status
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    """Play against a local bot peer over loopback TCP (the README's first command)."""
+    cmd = [sys.executable, "-m", "p2pgin", "bot", "--level", args.level, "--listen", "127.0.0.1",
+           "--port", "0", "--no-announce", "--matches", "1", "--name", f"bot-{args.level}"]
+    if args.bot_delay:
+        cmd += ["--delay", str(args.bot_delay)]
+    if args.rules:
+        cmd += ["--rules", args.rules]
+    if args.big_gin:
+        cmd += ["--big-gin"]
+    if args.target:
+        cmd += ["--target", str(args.target)]
+    env = dict(os.environ)
+    env.setdefault("P2PGIN_HOME", str(_bot_home()))
+    bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           env=env)
+    try:
+        port = None
+        assert bot.stdout is not None
+        for line in bot.stdout:
+            if line.startswith("listening on "):
+                port = int(line.rsplit(":", 1)[1])
+                break
+        if port is None:
+            _say("could not start the bot peer")
+            return 2
+        return asyncio.run(_join_match(args, "127.0.0.1", port))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            bot.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            bot.wait(5)
+
+
+def _bot_home() -> Path:
+    from p2pgin.log.identity import data_dir
+
+    return data_dir() / "bot"
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    """Restart the unfinished match from its game file and reconnect."""
+    return asyncio.run(_resume(args))
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.log.store import GameStore
+    from p2pgin.net.gamefile import find_unfinished, read_meta
+    from p2pgin.session import Session
+
+    if args.game:
+        game = Path(args.game)
+    else:
+        games = find_unfinished()
+        if not games:
+            _say("no unfinished game to resume")
+            return 2
+        game = games[0]
+    meta = read_meta(game)
+    store = GameStore(game)
+    identity = load_or_create_identity()
+    session = Session.restore(identity, list(store.entries), store.read_secrets())
+    match = _make_match(session, meta, store=store)
+    _evidence_where(match)
+    agent = meta.get("agent") or {}
+    if args.agent is None and agent.get("agent"):
+        args.agent = agent["agent"]
+    if args.level is None and agent.get("level"):
+        args.level = agent["level"]
+        args.agent = args.agent or "bot"
+    _say(f"resuming {game.name} as {meta.get('role')}")
+    if meta.get("role") == "host":
+        listen = meta.get("listen") or "0.0.0.0"
+        port = int(meta["port"])
+        args.listen = listen
+
+        def listening(p: int) -> None:
+            _say(f"listening on {listen}:{p}")
+
+        return await _drive(match, args, match.peer.serve(listen, port, on_listening=listening))
+    return await _drive(match, args, match.peer.connect(str(meta["host"]), int(meta["port"]),
+                                                        give_up_after=args.give_up_after))
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", help="your display name (remembered)")
+    p.add_argument("--plain", action="store_true", help="line-oriented console, no full screen")
+    p.add_argument("--ascii", action="store_true", help="ASCII card symbols and frames")
+    p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
+    p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--target", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
+
+
+def _rules_opts(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="standard", metavar="PRESET",
+                   help="rule preset: standard, classic or oklahoma (the host's rules stand)")
+    p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
+
+
+def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
+    p.add_argument("--port", type=int, default=default_port, help="TCP port (0: any free port)")
+    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+                   help="address to listen on (default: all interfaces)")
+    p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
+
+
+def _configure_host(p: argparse.ArgumentParser) -> None:
+    _listen_opts(p, DEFAULT_PORT)
+    _rules_opts(p)
+
+
+def _configure_join(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
+                   help="the host to join; none: pick from hosts found on the LAN")
+    p.add_argument("--first", action="store_true", help="join the first host discovered")
+    p.add_argument("--discover-timeout", type=float, default=2.0, help=argparse.SUPPRESS)
+    _rules_opts(p)
+
+
+def _configure_bot(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
+    p.add_argument("--join", metavar="HOST[:PORT]", help="join this host instead of serving")
+    p.add_argument("--matches", type=int, default=None, help="exit after N matches")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
+    _listen_opts(p, DEFAULT_PORT)
+    _rules_opts(p)
+
+
+def _configure_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
+    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds the bot waits per move")
+    _rules_opts(p)
+
+
+def _configure_resume(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", nargs="?", help="game file (default: the latest unfinished one)")
+    p.add_argument("--level", choices=["easy", "normal", "hard"], default=None,
+                   help=argparse.SUPPRESS)
+    p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
+
+
+#: name -> (help, configure(parser), handler)
+COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Handler]]] = {
+    "play": ("play against a computer opponent on this machine", _configure_play, _cmd_play),
+    "host": ("host a match on the LAN", _configure_host, _cmd_host),
+    "join": ("join a match on the LAN", _configure_join, _cmd_join),
+    "bot": ("run a computer opponent as a LAN peer", _configure_bot, _cmd_bot),
+    "resume": ("continue an interrupted match", _configure_resume, _cmd_resume),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: built-in subcommands, then those of :data:`EXTENSIONS`."""
+    parser = argparse.ArgumentParser(
+        prog="p2pgin", description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, configure, handler) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=handler.__doc__)
+        _common(p)
+        configure(p)
+        p.set_defaults(func=handler)
+    for module_name in EXTENSIONS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``p2pgin`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "func", None) is None:
+        args = parser.parse_args(["play", *(argv or [])])
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,430 @@
+"""Pump one sans-IO session over TCP and give agents a :class:`GameHandle`.
+
+This is the asyncio adapter of :mod:`p2pgin.session`. After *every* session call it
+performs the same three steps, in this order, which is what makes a game survive a
+crash at any instant:
+
+1. append ``entries_to_persist()`` to the game file and fsync it;
+2. write ``secrets_to_persist()`` (this hand's secrets, mode 0600);
+3. only then send ``frames_to_send()``.
+
+So nothing leaves this process that is not already on disk, and a restarted peer
+(:meth:`Session.restore` from the game file) continues from the same state; the
+session's resume-head exchange sends the other side whatever it missed.
+
+Connections: the host keeps listening for the whole match (a dropped joiner comes back
+on the same port); the joiner reconnects with exponential backoff. A bad frame from the
+peer makes the session raise its typed error and queue a signed error frame; we send
+it, keep the offending bytes in an evidence file next to the game file and close. The
+honest peer's log is never touched by a bad frame (the session guarantees that, and we
+only ever append what the session hands us).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from p2pgin.log.identity import PeerCheck, PeerStatus
+from p2pgin.net.framing import FrameError
+from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
+from p2pgin.session.errors import RemoteProtocolError
+from p2pgin.session.events import Event, PeerHello
+
+__all__ = [
+    "FINAL_STAGES",
+    "GameHandle",
+    "GameStore",
+    "LinkDown",
+    "LinkState",
+    "LinkUp",
+    "Peer",
+    "PeerInfo",
+]
+
+_log = logging.getLogger(__name__)
+
+LinkState = Literal["connecting", "connected", "reconnecting", "closed"]
+#: Session stages after which the connection is wound down.
+FINAL_STAGES = frozenset({"match_over", "closed"})
+
+
+#: Who is on the other end (name, fingerprint, known-peers status and its message),
+#: shown at connect time as SSH shows a host key.
+PeerInfo = PeerCheck
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkUp(Event):
+    """The TCP link to the peer is (again) up."""
+
+    address: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkDown(Event):
+    """The link was lost; ``reconnecting`` says whether we try to get it back."""
+
+    reason: str
+    reconnecting: bool
+
+
+class GameStore(Protocol):
+    """Where the adapter persists what the session hands it (the log layer's game file)."""
+
+    def extend(self, entries: Sequence[Any]) -> None:
+        """Append entries to the game file and fsync before returning."""
+
+    def write_secrets(self, secrets: Any) -> None:
+        """Replace this hand's secrets file (mode 0600), durably."""
+
+
+class GameHandle(Protocol):
+    """What the console and bot agents hold (see docs/architecture.md)."""
+
+    @property
+    def view(self) -> Any:
+        """``session.view``: what the local player may know."""
+
+    @property
+    def link(self) -> LinkState:
+        """connecting | connected | reconnecting | closed."""
+
+    @property
+    def peer_info(self) -> PeerInfo | None:
+        """The peer's name and fingerprint once its hello arrived."""
+
+    def act(self, action: Any) -> None:
+        """Play a move or a session-level choice; raises without sending on error."""
+
+    def drain_events(self) -> list[Event]:
+        """Session events plus :class:`LinkUp` / :class:`LinkDown`, oldest first."""
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` on the event loop after any change."""
+
+    async def closed(self) -> None:
+        """Return when the match ended or the link was given up."""
+
+
+CheckPeer = Callable[[PeerHello], PeerCheck]
+
+
+class Peer:
+    """A session pumped over TCP; implements :class:`GameHandle`.
+
+    Args:
+        session: a ``p2pgin.session.Session`` (new or restored).
+        store: the game file (``append`` fsyncs; ``write_secrets`` is 0600).
+        evidence_dir, evidence_stem: where offending bytes are written
+            (``<stem>.evidence-N.bin`` and a ``.txt`` naming the broken rule).
+        check_peer: maps the peer's hello to its known-peers check (:class:`PeerInfo`).
+        ping_interval, dead_after: keepalive timing (see :mod:`p2pgin.net.transport`).
+    """
+
+    def __init__(
+        self,
+        session: Any,
+        store: GameStore | None,
+        *,
+        evidence_dir: Path | None = None,
+        evidence_stem: str = "game",
+        check_peer: CheckPeer | None = None,
+        ping_interval: float = PING_INTERVAL,
+        dead_after: float = DEAD_AFTER,
+    ) -> None:
+        self.session = session
+        self.store = store
+        self.evidence_dir = evidence_dir
+        self.evidence_stem = evidence_stem
+        self.check_peer = check_peer
+        self.ping_interval = ping_interval
+        self.dead_after = dead_after
+        self._link_state: LinkState = "connecting"
+        self._link: Link | None = None
+        self._events: list[Event] = []
+        self._callbacks: list[Callable[[], None]] = []
+        self._notify_pending = False
+        self._done = asyncio.Event()
+        self._peer_info: PeerInfo | None = None
+        #: The error that ended the match early (a remote protocol error), if any.
+        self.error: BaseException | None = None
+        #: Paths of evidence files written.
+        self.evidence: list[Path] = []
+        #: The port actually listened on (host side), once listening.
+        self.port: int | None = None
+        #: Optional hook called with (frames) right after they are written (benchmarks).
+        self.on_sent: Callable[[list[bytes]], None] | None = None
+        self._persist_pending()
+
+    # --- GameHandle -------------------------------------------------------------------
+
+    @property
+    def view(self) -> Any:
+        """``session.view``."""
+        return self.session.view
+
+    @property
+    def link(self) -> LinkState:
+        """The link state shown to the player."""
+        return self._link_state
+
+    @property
+    def peer_info(self) -> PeerInfo | None:
+        """The peer's identity once its hello arrived."""
+        return self._peer_info
+
+    def act(self, action: Any) -> None:
+        """``session.act`` + persist + send.
+
+        Raises:
+            LocalProtocolError / IllegalMoveError: from the session; nothing is sent.
+        """
+        self._step(self.session.act, action)
+
+    def drain_events(self) -> list[Event]:
+        """Events since the last call, oldest first."""
+        events, self._events = self._events, []
+        return events
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Register ``callback``; it runs on the loop soon after each change."""
+        self._callbacks.append(callback)
+
+    async def closed(self) -> None:
+        """Wait until the match ended or the link was given up."""
+        await self._done.wait()
+
+    @property
+    def done(self) -> bool:
+        """True once :meth:`closed` would return at once."""
+        return self._done.is_set()
+
+    @property
+    def finished(self) -> bool:
+        """True once the session is over (match over, error, closed)."""
+        return bool(self.session.closed) or self.view.stage in FINAL_STAGES
+
+    # --- the pump ----------------------------------------------------------------------
+
+    def _persist_pending(self) -> None:
+        entries = self.session.entries_to_persist()
+        if entries and self.store is not None:
+            self.store.extend(entries)
+        secrets = self.session.secrets_to_persist()
+        if secrets is not None and self.store is not None:
+            self.store.write_secrets(secrets)
+
+    def _step(self, call: Callable[..., Any], *args: Any) -> Any:
+        """Run one session call, then persist, then send, then publish events."""
+        try:
+            return call(*args)
+        finally:
+            self._persist_pending()
+            frames = self.session.frames_to_send()
+            link = self._link
+            if frames and link is not None and not link.closed:
+                try:
+                    link.send(frames)
+                except (ConnectionError, OSError) as exc:
+                    # The reader notices the loss too; the resume exchange resends.
+                    _log.debug("send failed: %s", exc)
+                else:
+                    if self.on_sent is not None:
+                        self.on_sent(frames)
+            for event in self.session.events():
+                self._events.append(event)
+                if isinstance(event, PeerHello):
+                    self._identify(event)
+            self._changed()
+
+    def _identify(self, hello: PeerHello) -> None:
+        if self.check_peer is not None:
+            self._peer_info = self.check_peer(hello)
+        else:
+            self._peer_info = PeerCheck(
+                status=PeerStatus.NEW, name=hello.name, fingerprint=hello.fingerprint
+            )
+
+    def _changed(self) -> None:
+        if self._notify_pending or not self._callbacks:
+            return
+        self._notify_pending = True
+        asyncio.get_running_loop().call_soon(self._notify)
+
+    def _notify(self) -> None:
+        self._notify_pending = False
+        for callback in list(self._callbacks):
+            try:
+                callback()
+            except Exception:  # a listener's bug must not stop the pump
+                _log.exception("on_change callback failed")
+
+    def _set_link(self, state: LinkState, event: Event | None = None) -> None:
+        self._link_state = state
+        if event is not None:
+            self._events.append(event)
+        self._changed()
+
+    def _keep_evidence(self, data: bytes, exc: BaseException) -> None:
+        if self.evidence_dir is None:
+            return
+        self.evidence_dir.mkdir(parents=True, exist_ok=True)
+        for n in itertools.count(1):
+            path = self.evidence_dir / f"{self.evidence_stem}.evidence-{n}.bin"
+            if not path.exists():
+                break
+        path.write_bytes(data)
+        rule = getattr(exc, "rule", type(exc).__name__)
+        path.with_suffix(".txt").write_text(
+            f"rule: {rule}\nerror: {type(exc).__name__}: {exc}\n"
+            f"time: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
+            f"bytes: {len(data)} (in {path.name})\n",
+            encoding="utf-8",
+        )
+        self.evidence.append(path)
+
+    async def _run_link(self, link: Link) -> None:
+        """Pump frames between ``link`` and the session until either ends."""
+        old = self._link
+        self._link = link
+        if old is not None and not old.closed:
+            await old.close()
+        self._set_link("connected", LinkUp(address=link.peername))
+        reason = "peer closed the connection"
+        fatal = False
+        try:
+            self._step(self.session.connection_made)
+            while not self.finished:
+                payload = await link.recv()
+                if payload is None:
+                    break
+                try:
+                    self._step(self.session.receive_frame, payload)
+                except RemoteProtocolError as exc:
+                    self._keep_evidence(exc.evidence or payload, exc)
+                    self.error = exc
+                    fatal = True
+                    reason = str(exc)
+                    break
+                await link.drain()
+        except FrameError as exc:
+            # Broken framing (oversize, truncated): the byte stream is lost; keep what
+            # we know and drop this connection. The session is untouched.
+            self._keep_evidence(f"{type(exc).__name__}: {exc}".encode(), exc)
+            reason = f"bad framing: {exc}"
+        except LinkDead as exc:
+            reason = str(exc)
+        except (ConnectionError, OSError) as exc:
+            reason = f"connection lost: {exc}"
+        finally:
+            if self._link is link:
+                self._link = None
+            if fatal:
+                with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                    await link.drain()
+                await link.close()
+            elif self.finished:
+                await link.finish()
+            else:
+                await link.close()
+        if fatal or self.finished:
+            self._finish()
+        elif self._link is None:
+            self._set_link("reconnecting", LinkDown(reason=reason, reconnecting=True))
+
+    def _finish(self) -> None:
+        if not self._done.is_set():
+            self._link_state = "closed"
+            self._events.append(LinkDown(reason="match over", reconnecting=False))
+            self._done.set()
+            self._changed()
+
+    def give_up(self, reason: str = "given up") -> None:
+        """Stop waiting for the peer (the link is closed, :meth:`closed` returns)."""
+        if not self._done.is_set():
+            self._link_state = "closed"
+            self._events.append(LinkDown(reason=reason, reconnecting=False))
+            self._done.set()
+            self._changed()
+
+    # --- connection strategies ---------------------------------------------------------
+
+    async def serve(
+        self,
+        host: str,
+        port: int,
+        *,
+        on_listening: Callable[[int], None] | None = None,
+    ) -> None:
+        """Listen on ``host:port`` until the match ends; every accepted connection
+        becomes the link (a reconnecting joiner replaces its dead connection)."""
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if self._done.is_set():
+                writer.close()
+                return
+            link = Link(
+                reader, writer, ping_interval=self.ping_interval, dead_after=self.dead_after
+            )
+            task = asyncio.current_task()
+            assert task is not None
+            tasks.add(task)
+            try:
+                await self._run_link(link)
+            finally:
+                tasks.discard(task)
+
+        server = await asyncio.start_server(accept, host, port)
+        self.port = server.sockets[0].getsockname()[1]
+        if on_listening is not None:
+            on_listening(self.port)
+        try:
+            await self._done.wait()
+        finally:
+            server.close()
+            for task in list(tasks):
+                if task is not asyncio.current_task():
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await asyncio.wait_for(asyncio.shield(task), 5.0)
+            if self._link is not None:
+                await self._link.close()
+
+    async def connect(
+        self,
+        host: str,
+        port: int,
+        *,
+        give_up_after: float | None = None,
+        max_backoff: float = 2.0,
+    ) -> None:
+        """Connect to the host and keep reconnecting (exponential backoff) until the
+        match ends, or until ``give_up_after`` seconds pass without a connection."""
+        delay = 0.05
+        down_since = time.monotonic()
+        while not self._done.is_set():
+            try:
+                link = await open_link(
+                    host,
+                    port,
+                    timeout=self.dead_after,
+                    ping_interval=self.ping_interval,
+                    dead_after=self.dead_after,
+                )
+            except (OSError, TimeoutError) as exc:
+                if give_up_after is not None and time.monotonic() - down_since > give_up_after:
+                    self.give_up(f"cannot reach {host}:{port}: {exc}")
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, max_backoff)
+                continue
+            delay = 0.05
+            await self._run_link(link)
+            down_since = time.monotonic()

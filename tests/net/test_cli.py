@@ -1,0 +1,73 @@
+"""The command line: subcommands, options, address parsing (no network)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from p2pgin import cli
+from p2pgin.net.joincode import encode_join_code
+
+
+def _parse(*argv: str) -> argparse.Namespace:
+    return cli.build_parser().parse_args(list(argv))
+
+
+def test_every_documented_subcommand_is_there() -> None:
+    for name in ("play", "host", "join", "bot", "resume"):
+        args = _parse(name)
+        assert args.func is cli.COMMANDS[name][2]
+
+
+def test_host_defaults_listen_everywhere_and_announce() -> None:
+    args = _parse("host")
+    assert (args.listen, args.port, args.no_announce) == ("0.0.0.0", cli.DEFAULT_PORT, False)
+    args = _parse("host", "--listen", "127.0.0.1", "--port", "0", "--no-announce",
+                  "--rules", "oklahoma", "--big-gin", "--name", "Ann")
+    assert (args.listen, args.port, args.no_announce) == ("127.0.0.1", 0, True)
+    assert (args.rules, args.big_gin, args.name) == ("oklahoma", True, "Ann")
+
+
+def test_bot_options() -> None:
+    args = _parse("bot", "--level", "hard", "--join", "10.0.0.2:7000", "--matches", "3",
+                  "--delay", "0.5")
+    assert (args.level, args.join, args.matches, args.delay) == ("hard", "10.0.0.2:7000", 3, 0.5)
+    with pytest.raises(SystemExit):
+        _parse("bot", "--level", "impossible")
+
+
+def test_hidden_test_options_are_accepted_but_not_advertised(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = _parse("join", "127.0.0.1:5", "--agent", "random", "--seed", "7", "--target", "25")
+    assert (args.agent, args.seed, args.target) == ("random", 7, 25)
+    with pytest.raises(SystemExit):
+        _parse("join", "--help")
+    assert "--agent" not in capsys.readouterr().out
+
+
+def test_rules_follow_preset_and_options() -> None:
+    rules = cli._rules(_parse("host", "--rules", "oklahoma", "--big-gin", "--target", "25"))
+    assert (rules.oklahoma, rules.big_gin, rules.target) == (True, True, 25)
+    assert cli._rules(_parse("host")).target == 100
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("10.77.0.1", ("10.77.0.1", cli.DEFAULT_PORT)),
+        ("10.77.0.1:9000", ("10.77.0.1", 9000)),
+        ("localhost:12", ("localhost", 12)),
+        ("[::1]:8000", ("::1", 8000)),
+        ("[::1]", ("::1", cli.DEFAULT_PORT)),
+    ],
+)
+def test_addresses(text: str, expected: tuple[str, int]) -> None:
+    assert cli._parse_target(text) == expected
+
+
+def test_a_join_code_is_decoded_to_its_address() -> None:
+    code = encode_join_code("192.168.1.20", 7531)
+    assert cli._parse_target(code) == ("192.168.1.20", 7531)
+    assert cli._parse_target(code.upper()) == ("192.168.1.20", 7531)
