@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise, product
+from itertools import combinations, pairwise, product
 from typing import Final, NamedTuple
 
 from p2pgin.engine.cards import CARDS, Card
@@ -104,9 +104,13 @@ def _blocks(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-def _build_tables() -> tuple[list[int], tuple[list[tuple[int, tuple[Meld, ...], Meld]], ...]]:
+_SuitEntry = tuple[int, tuple[Meld, ...], Meld]
+
+
+def _build_tables() -> tuple[list[int], list[int], tuple[list[_SuitEntry], ...]]:
     dead: list[int] = []
-    suits: tuple[list[tuple[int, tuple[Meld, ...], Meld]], ...] = ([], [], [], [])
+    run_cards: list[int] = []
+    shapes = []
     for mask in range(1 << 13):
         melded = 0
         runs = []
@@ -115,32 +119,49 @@ def _build_tables() -> tuple[list[int], tuple[list[tuple[int, tuple[Meld, ...], 
                 runs.append((low, high))
                 melded |= ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
         loose = [r for r in range(13) if (mask & ~melded) >> r & 1]
-        value = sum(min(r + 1, 10) for r in loose)
-        dead.append(value)
+        dead.append(sum(min(r + 1, 10) for r in loose))
+        run_cards.append(melded)
+        shapes.append((runs, loose))
+    suits: tuple[list[_SuitEntry], ...] = tuple([(0, (), ())] * (1 << 13) for _ in range(4))
+    # NB: entries are allocated fewest cards first, so the ones real hands use (a suit
+    # rarely holds more than five cards) sit together in memory: fewer cache misses.
+    for mask in sorted(range(1 << 13), key=int.bit_count):
+        runs, loose = shapes[mask]
         for suit, table in enumerate(suits):
             base = suit * 13
-            table.append(
-                (
-                    value,
-                    tuple(tuple(CARDS[base + r] for r in range(lo, hi + 1)) for lo, hi in runs),
-                    tuple(CARDS[base + r] for r in loose),
-                )
+            table[mask] = (
+                dead[mask],
+                tuple(tuple(CARDS[base + r] for r in range(lo, hi + 1)) for lo, hi in runs),
+                tuple(CARDS[base + r] for r in loose),
             )
-    return dead, suits
+    return dead, run_cards, suits
 
 
 _TABLES: Final = _build_tables()
 _DEAD: Final = _TABLES[0]
-_SUITS: Final = _TABLES[1]
-_S0: Final = _SUITS[0]
-_S1: Final = _SUITS[1]
-_S2: Final = _SUITS[2]
-_S3: Final = _SUITS[3]
+_RUN_CARDS: Final = _TABLES[1]
+_S0: Final = _TABLES[2][0]
+_S1: Final = _TABLES[2][1]
+_S2: Final = _TABLES[2][2]
+_S3: Final = _TABLES[2][3]
 
-# Bit per card index; indexes 52..103 (and so negatives -52..-1) hold a poison bit above
-# bit 52 so a bad card shows up as ``mask >> 52`` without a per-card check.
-_POISON: Final = 1 << 60
-_BITS: Final[list[int]] = [1 << i for i in range(52)] + [_POISON] * 52
+# The four cards of each rank as a 52-bit mask; for every 13-bit mask of ranks, the
+# rank masks of its ranks (so the set search never loops over all 13 ranks).
+_RANK_MASKS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+_RANK_GROUPS: Final[list[tuple[int, ...]]] = [
+    tuple(_RANK_MASKS[r] for r in range(13) if ranks >> r & 1) for ranks in range(1 << 13)
+]
+# Every possible set (3 or 4 cards of a rank) as a mask -> its cards in index order.
+_SET_CARDS: Final[dict[int, Meld]] = {
+    sum(1 << c for c in combo): combo
+    for r in range(13)
+    for size in (3, 4)
+    for combo in combinations(tuple(CARDS[s * 13 + r] for s in range(4)), size)
+}
+
+# Bit per card index; indexes 52..103 (and so negatives -52..-1) hold 0, so a bad card
+# shows up as a bit count below the card count without a per-card check.
+_BITS: Final[list[int]] = [1 << i for i in range(52)] + [0] * 52
 _BIT: Final = _BITS.__getitem__
 _tuple_new: Final = tuple.__new__
 
@@ -149,30 +170,66 @@ _tuple_new: Final = tuple.__new__
 
 
 class MeldResult(NamedTuple):
-    """The best arrangement of a hand.
+    """The best arrangement of a hand, stored as three ints and spelled out on demand.
 
-    A ``NamedTuple`` (immutable, no instance dict) because building one costs a third of
-    a frozen dataclass and this is the engine's hottest value.
+    The search only decides which cards go into sets (``sets_mask``); the runs and the
+    deadwood cards of the rest follow from the per-suit tables. So the result holds
+    masks, and :attr:`melds` / :attr:`deadwood_cards` are computed from them when read
+    (about a microsecond; keep the tuple if you read it often). A ``NamedTuple`` keeps it
+    immutable and slotted at a third of a frozen dataclass's construction cost.
 
     Attributes:
-        melds: the melds, each a tuple of cards sorted by index, sorted by first card.
-        deadwood_cards: the cards outside melds, sorted by index.
-        deadwood: their total value, the minimum possible for the hand.
+        deadwood: the value of the cards outside melds, the minimum possible.
+        cards_mask: the hand (bit ``card.index`` per card).
+        sets_mask: the cards melded in sets (every other melded card is in a run).
     """
 
-    melds: tuple[Meld, ...]
-    deadwood_cards: tuple[Card, ...]
     deadwood: int
+    cards_mask: int
+    sets_mask: int
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        """The melds, each a tuple of cards sorted by index, sorted by first card."""
+        return _melds_of(self.cards_mask, self.sets_mask)
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        """The cards outside melds, sorted by index."""
+        rest = self.cards_mask ^ self.sets_mask
+        return (_S0[rest & _SUIT_BITS][2] + _S1[rest >> 13 & _SUIT_BITS][2]
+                + _S2[rest >> 26 & _SUIT_BITS][2] + _S3[rest >> 39][2])
+
+    @property
+    def deadwood_mask(self) -> int:
+        """The deadwood cards as a mask."""
+        rest = self.cards_mask ^ self.sets_mask
+        return rest & ~_runs_mask(rest)
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
-    """What discarding ``card`` from an eleven-card hand leaves (best arrangement of the ten)."""
+class DiscardOption(NamedTuple):
+    """What discarding ``card`` from an eleven-card hand leaves.
+
+    Attributes:
+        card: the discard.
+        deadwood: the least deadwood of the other ten cards.
+        result: their best arrangement (also readable as :attr:`melds` and
+            :attr:`deadwood_cards`).
+    """
 
     card: Card
     deadwood: int
-    melds: tuple[Meld, ...]
-    deadwood_cards: tuple[Card, ...]
+    result: MeldResult
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        """The melds of the best arrangement of the ten cards kept."""
+        return self.result.melds
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        """The deadwood cards of the ten kept."""
+        return self.result.deadwood_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +280,9 @@ def _hand_mask(cards: Iterable[Card], low: int, high: int) -> int:
     try:
         mask: int = sum(map(_BIT, cards))
     except (TypeError, IndexError):
-        mask = _POISON
+        mask = 0
     count = len(cards)
-    if mask >> 52 or mask.bit_count() != count or not low <= count <= high:
+    if mask.bit_count() != count or not low <= count <= high:
         _diagnose(tuple(cards), low, high)
     return mask
 
@@ -244,40 +301,57 @@ def _diagnose(cards: tuple[object, ...], low: int, high: int) -> None:
 # --------------------------------------------------------------------------- meld search
 
 
-def _set_options(mask: int, triples: int) -> list[list[int]]:
-    """Per rank with 3+ cards: the set masks to try (none, any three of four, all four)."""
-    options = []
-    while triples:
-        low = triples & -triples
-        triples ^= low
-        rank = low.bit_length() - 1
-        bits = [b for b in (1 << rank, 1 << (rank + 13), 1 << (rank + 26), 1 << (rank + 39))
-                if mask & b]
-        full = sum(bits)
-        if len(bits) == 4:
-            options.append([0, full, full ^ bits[0], full ^ bits[1], full ^ bits[2],
-                            full ^ bits[3]])
+def _set_choices(mask: int, triples: int) -> tuple[int, list[list[int]]]:
+    """Split the ranks holding 3+ cards into forced sets and contested choices.
+
+    A rank none of whose cards lies in a block of three or more consecutive cards of its
+    suit can only meld as a set, so its full set is always taken (``forced``). For the
+    other ranks the choices that can be optimal are listed: no set (only if two or more
+    of its cards could be in runs, or it holds exactly three), all of them, or for four
+    cards each three that leave out a card that could be in a run.
+
+    Returns:
+        ``(forced set mask, one list of candidate set masks per contested rank)``.
+    """
+    runs = _runs_mask(mask)
+    forced = 0
+    contested = []
+    for rank_mask in _RANK_GROUPS[triples]:
+        group = mask & rank_mask
+        shared = group & runs
+        if not shared:
+            forced |= group
+        elif group.bit_count() == 3:
+            contested.append([0, group])
         else:
-            options.append([0, full])
-    return options
+            options = [group]
+            if shared.bit_count() >= 2:
+                options.append(0)
+            while shared:
+                low = shared & -shared
+                shared ^= low
+                options.append(group ^ low)
+            contested.append(options)
+    return forced, contested
 
 
-def _arrangement(mask: int, sets: int) -> MeldResult:
-    """Build the result for ``sets`` (a mask of set cards) plus the best runs of the rest."""
+def _runs_mask(mask: int) -> int:
+    """The cards of ``mask`` that lie in blocks of 3+ consecutive cards of a suit."""
+    run_cards = _RUN_CARDS
+    return (run_cards[mask & _SUIT_BITS] | run_cards[mask >> 13 & _SUIT_BITS] << 13
+            | run_cards[mask >> 26 & _SUIT_BITS] << 26 | run_cards[mask >> 39] << 39)
+
+
+def _melds_of(mask: int, sets: int) -> tuple[Meld, ...]:
+    """The melds of hand ``mask`` with ``sets`` in sets and the best runs of the rest."""
     rest = mask ^ sets
-    v0, r0, d0 = _S0[rest & _SUIT_BITS]
-    v1, r1, d1 = _S1[rest >> 13 & _SUIT_BITS]
-    v2, r2, d2 = _S2[rest >> 26 & _SUIT_BITS]
-    v3, r3, d3 = _S3[rest >> 39]
-    melds = r0 + r1 + r2 + r3
+    melds = (_S0[rest & _SUIT_BITS][1] + _S1[rest >> 13 & _SUIT_BITS][1]
+             + _S2[rest >> 26 & _SUIT_BITS][1] + _S3[rest >> 39][1])
     if sets:
-        found = []
-        for rank in range(13):
-            group = sets & (1 | 1 << 13 | 1 << 26 | 1 << 39) << rank
-            if group:
-                found.append(_cards_of(group))
+        set_cards = _SET_CARDS
+        found = [set_cards[sets & rank_mask] for rank_mask in _RANK_MASKS if sets & rank_mask]
         melds = tuple(sorted(melds + tuple(found)))
-    return _tuple_new(MeldResult, (melds, d0 + d1 + d2 + d3, v0 + v1 + v2 + v3))
+    return melds
 
 
 def _cards_of(mask: int) -> Meld:
@@ -289,13 +363,39 @@ def _cards_of(mask: int) -> Meld:
     return tuple(out)
 
 
+def _candidates(forced: int, contested: list[list[int]]) -> list[int]:
+    if len(contested) == 1:
+        return [forced | sets for sets in contested[0]]
+    return [forced | sum(choice) for choice in product(*contested)]
+
+
 def _with_sets(mask: int, triples: int) -> MeldResult:
     """The search when some rank holds three or more cards."""
+    # NB: the common case (no such rank has a card that fits a run, about one hand in
+    # five) is inlined here; _set_choices repeats this split for the contested case.
+    run_cards = _RUN_CARDS
+    runs = (run_cards[mask & _SUIT_BITS] | run_cards[mask >> 13 & _SUIT_BITS] << 13
+            | run_cards[mask >> 26 & _SUIT_BITS] << 26 | run_cards[mask >> 39] << 39)
+    sets = 0
+    for rank_mask in _RANK_GROUPS[triples]:
+        group = mask & rank_mask
+        if group & runs:
+            return _contested(mask, triples)
+        sets |= group
+    rest = mask ^ sets
+    dead = _DEAD
+    return _tuple_new(MeldResult, (
+        dead[rest & _SUIT_BITS] + dead[rest >> 13 & _SUIT_BITS]
+        + dead[rest >> 26 & _SUIT_BITS] + dead[rest >> 39], mask, sets))
+
+
+def _contested(mask: int, triples: int) -> MeldResult:
+    """The search when a rank with three or more cards also has cards that fit runs."""
+    forced, contested = _set_choices(mask, triples)
     dead = _DEAD
     best = 1 << 30
     tied: list[int] = []
-    for choice in product(*_set_options(mask, triples)):
-        sets = sum(choice)
+    for sets in _candidates(forced, contested):
         rest = mask ^ sets
         value = (dead[rest & _SUIT_BITS] + dead[rest >> 13 & _SUIT_BITS]
                  + dead[rest >> 26 & _SUIT_BITS] + dead[rest >> 39])
@@ -304,45 +404,23 @@ def _with_sets(mask: int, triples: int) -> MeldResult:
             tied = [sets]
         elif value == best:
             tied.append(sets)
-    if len(tied) == 1:
-        return _arrangement(mask, tied[0])
-    results = [_arrangement(mask, sets) for sets in tied]
-    return min(results, key=lambda r: (len(r.melds), r.melds))
+    if len(tied) > 1:
+        # NB: the tie-break of the module docstring: fewest melds, then smallest melds.
+        keyed = [(len(melds), melds, sets) for sets in tied for melds in [_melds_of(mask, sets)]]
+        tied = [min(keyed)[2]]
+    return _tuple_new(MeldResult, (best, mask, tied[0]))
 
 
 def _search(mask: int) -> MeldResult:
+    """:func:`best_melds` of a mask already known to be a hand."""
     s0 = mask & _SUIT_BITS
     s1 = mask >> 13 & _SUIT_BITS
     s2 = mask >> 26 & _SUIT_BITS
     s3 = mask >> 39
-    triples = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if triples:
+    if triples := (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
         return _with_sets(mask, triples)
-    v0, r0, d0 = _S0[s0]
-    v1, r1, d1 = _S1[s1]
-    v2, r2, d2 = _S2[s2]
-    v3, r3, d3 = _S3[s3]
-    return _tuple_new(MeldResult, (r0 + r1 + r2 + r3, d0 + d1 + d2 + d3, v0 + v1 + v2 + v3))
-
-
-def _min_deadwood(mask: int) -> int:
-    """Only the minimum deadwood of ``mask`` (no arrangement built)."""
     dead = _DEAD
-    s0 = mask & _SUIT_BITS
-    s1 = mask >> 13 & _SUIT_BITS
-    s2 = mask >> 26 & _SUIT_BITS
-    s3 = mask >> 39
-    triples = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if not triples:
-        return dead[s0] + dead[s1] + dead[s2] + dead[s3]
-    best = 1 << 30
-    for choice in product(*_set_options(mask, triples)):
-        rest = mask ^ sum(choice)
-        value = (dead[rest & _SUIT_BITS] + dead[rest >> 13 & _SUIT_BITS]
-                 + dead[rest >> 26 & _SUIT_BITS] + dead[rest >> 39])
-        if value < best:
-            best = value
-    return best
+    return _tuple_new(MeldResult, (dead[s0] + dead[s1] + dead[s2] + dead[s3], mask, 0))
 
 
 def best_melds(cards: Iterable[Card]) -> MeldResult:
@@ -354,7 +432,24 @@ def best_melds(cards: Iterable[Card]) -> MeldResult:
     Raises:
         InvalidHandError: not cards, a repeated card, or more than 11 cards.
     """
-    return _search(_hand_mask(cards, 0, 11))
+    # NB: this is _hand_mask + _search inlined; a function call is a tenth of the budget.
+    if cards.__class__ is not tuple:
+        cards = tuple(cards)
+    try:
+        mask: int = sum(map(_BIT, cards))
+    except (TypeError, IndexError):
+        mask = 0
+    count = len(cards)
+    if mask.bit_count() != count or count > 11:
+        _diagnose(tuple(cards), 0, 11)
+    s0 = mask & _SUIT_BITS
+    s1 = mask >> 13 & _SUIT_BITS
+    s2 = mask >> 26 & _SUIT_BITS
+    s3 = mask >> 39
+    if triples := (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+        return _with_sets(mask, triples)
+    dead = _DEAD
+    return _tuple_new(MeldResult, (dead[s0] + dead[s1] + dead[s2] + dead[s3], mask, 0))
 
 
 def deadwood_value(cards: Iterable[Card]) -> int:
@@ -388,6 +483,10 @@ def is_meld(meld: Sequence[Card]) -> bool:
 # --------------------------------------------------------------------------- eleven cards
 
 
+def _option_key(option: DiscardOption) -> tuple[int, int]:
+    return option.deadwood, option.card
+
+
 def discard_options(cards11: Iterable[Card]) -> tuple[DiscardOption, ...]:
     """For each of 11 cards, the best arrangement of the ten left after discarding it.
 
@@ -405,14 +504,9 @@ def discard_options(cards11: Iterable[Card]) -> tuple[DiscardOption, ...]:
         rest ^= low
         result = _search(mask ^ low)
         options.append(
-            DiscardOption(
-                card=CARDS[low.bit_length() - 1],
-                deadwood=result.deadwood,
-                melds=result.melds,
-                deadwood_cards=result.deadwood_cards,
-            )
+            _tuple_new(DiscardOption, (CARDS[low.bit_length() - 1], result.deadwood, result))
         )
-    options.sort(key=lambda o: (o.deadwood, o.card))
+    options.sort(key=_option_key)
     return tuple(options)
 
 
@@ -423,7 +517,7 @@ def _discard_deadwoods(cards11: Iterable[Card]) -> list[tuple[int, int]]:
     while rest:
         low = rest & -rest
         rest ^= low
-        out.append((_min_deadwood(mask ^ low), low.bit_length() - 1))
+        out.append((_search(mask ^ low).deadwood, low.bit_length() - 1))
     return out
 
 
@@ -462,7 +556,7 @@ def is_big_gin(cards11: Iterable[Card]) -> bool:
     Raises:
         InvalidHandError: not exactly 11 distinct cards.
     """
-    return _min_deadwood(_hand_mask(cards11, 11, 11)) == 0
+    return _search(_hand_mask(cards11, 11, 11)).deadwood == 0
 
 
 # --------------------------------------------------------------------------- layoffs
@@ -562,7 +656,7 @@ def best_layoffs(
                 break
             laid |= mask
         else:
-            key = (_min_deadwood(hand ^ laid), laid.bit_count(), laid)
+            key = (_search(hand ^ laid).deadwood, laid.bit_count(), laid)
             if best_key is None or key < best_key:
                 best_key, best_choice = key, choice
     laid = sum(mask for mask, _ in best_choice)

@@ -140,7 +140,8 @@ def test_result_does_not_depend_on_input_order() -> None:
 
 
 def test_zero_cards() -> None:
-    assert best_melds(()) == MeldResult((), (), 0)
+    result = best_melds(())
+    assert (result.melds, result.deadwood_cards, result.deadwood) == ((), (), 0)
 
 
 def test_eleven_cards_all_melded() -> None:
@@ -177,7 +178,11 @@ def test_discard_options_are_best_first_and_cover_every_card() -> None:
     for option in options:
         rest = [x for x in c(HAND_11) if x != option.card]
         result = best_melds(rest)
-        assert (option.melds, option.deadwood_cards, option.deadwood) == result
+        assert (option.melds, option.deadwood_cards, option.deadwood) == (
+            result.melds,
+            result.deadwood_cards,
+            result.deadwood,
+        )
 
 
 def test_best_discards_lists_every_card_that_ties() -> None:
@@ -239,6 +244,9 @@ def check_consistent(hand: list[Card], result: MeldResult) -> None:
     assert all(list(meld) == sorted(meld) for meld in result.melds)
     assert list(result.melds) == sorted(result.melds)
     assert list(result.deadwood_cards) == sorted(result.deadwood_cards)
+    assert result.deadwood_mask == sum(1 << x for x in result.deadwood_cards)
+    assert result.cards_mask == sum(1 << x for x in hand)
+    assert result.sets_mask == sum(1 << x for meld in result.melds if is_set(meld) for x in meld)
 
 
 @settings(max_examples=300, deadline=None)
