@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
+from reference import ref_best_melds  # noqa: E402
+
 from p2pgin.engine.cards import CARDS, Card  # noqa: E402
 from p2pgin.engine.melds import best_layoffs, best_melds, discard_options  # noqa: E402
-from reference import ref_best_melds  # noqa: E402
 
 __all__ = ["main", "median_us"]
 
