@@ -1,0 +1,1176 @@
+"""The sans-IO peer state machine of a p2pgin match: the one transition table and its driver.
+
+Rules of this module (PROTOCOL.md's state table is generated from ``TRANSITIONS``):
+
+* Both peers keep one log. Every entry is signed by its sender and chained to the one
+  before; a peer appends an entry only if its session, sequence, chain link and signature
+  hold, the transition table allows its type in the current state, the table's speaker
+  for that transition is the entry's sender, its body parses, and the rules engine and
+  the deck protocol accept its content. Then, and only then, anything changes.
+* ``TRANSITIONS[state][type] = (speaker, next_states)``. The speaker is a role resolved
+  against the current match: ``host``/``joiner`` (players 0/1), ``dealer``/``non_dealer``
+  of the current hand, ``mover`` (the engine's ``to_move``), ``not_mover`` (the other
+  one), or ``either``. A type missing from the current state's row is an
+  ``UnexpectedMessage`` naming the sender's role and the state.
+* ``AGENT_STEPS`` are the transitions the local player chooses through ``act`` (accept
+  or decline the rules, engine moves). Every other transition whose speaker is this peer
+  is taken by the session itself as soon as it becomes due.
+* A remote fault raises a ``RemoteProtocolError`` subclass after queuing a signed error
+  frame; the log and state are untouched (each handler first computes, then commits).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from nacl.signing import SigningKey, VerifyKey
+
+from p2pgin.engine.cards import Card
+from p2pgin.engine.errors import IllegalMoveError, RevealError
+from p2pgin.engine.hand import FIRST_STOCK, UPCARD, HandResult, HandState, legal_moves
+from p2pgin.engine.match import MatchState
+from p2pgin.engine.moves import BigGin, Discard, DrawStock, Knock, LayOff, Move
+from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_loads
+from p2pgin.log.entry import (
+    GENESIS_PREV,
+    PRE_SESSION,
+    Entry,
+    session_id,
+    sign_entry,
+    sign_hello,
+    verify_hello,
+    verify_signature,
+)
+from p2pgin.log.errors import CanonicalError, LogError
+from p2pgin.log.identity import fingerprint
+from p2pgin.session import deck as _deck
+from p2pgin.session.deck import TossDriver
+from p2pgin.session.errors import (
+    CheatFound,
+    ForgedEntry,
+    LocalProtocolError,
+    MalformedFrame,
+    OutOfSequence,
+    OutOfTurn,
+    PeerClosed,
+    ProtocolError,
+    RemoteProtocolError,
+    ReplayedFrame,
+    ResumeMismatch,
+    UnexpectedMessage,
+    VersionMismatch,
+    WrongSessionFrame,
+)
+from p2pgin.session.events import (
+    AuditDone,
+    CheatDetected,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MoveMade,
+    PeerError,
+    PeerHello,
+    SessionStarted,
+)
+from p2pgin.session.messages import (
+    PROTOCOL_VERSION,
+    Abandon,
+    Accept,
+    AuditResult,
+    AuditReveal,
+    Deal,
+    Decline,
+    DrawShare,
+    ErrorMessage,
+    Hello,
+    Message,
+    MoveMessage,
+    Rekey,
+    Shuffle,
+    TossCommit,
+    TossReveal,
+    parse_body,
+)
+from p2pgin.session.view import PlayerView, SessionAction
+
+__all__ = [
+    "AGENT_STEPS",
+    "HOST",
+    "JOIN",
+    "TRANSITIONS",
+    "AcceptRules",
+    "DeclineRules",
+    "Session",
+    "State",
+]
+
+HOST: Final = 0
+JOIN: Final = 1
+_ROLE_NAMES: Final = ("host", "joiner")
+
+
+class State(StrEnum):
+    """Session states (one row of the transition table each)."""
+
+    HELLO = "hello"
+    RULES = "rules"
+    TOSS_COMMIT_HOST = "toss_commit_host"
+    TOSS_COMMIT_JOINER = "toss_commit_joiner"
+    TOSS_REVEAL_HOST = "toss_reveal_host"
+    TOSS_REVEAL_JOINER = "toss_reveal_joiner"
+    SHUFFLE_DEALER = "shuffle_dealer"
+    SHUFFLE_NON_DEALER = "shuffle_non_dealer"
+    REKEY_DEALER = "rekey_dealer"
+    REKEY_NON_DEALER = "rekey_non_dealer"
+    DEAL_DEALER = "deal_dealer"
+    DEAL_NON_DEALER = "deal_non_dealer"
+    PLAY = "play"
+    DRAW_SHARE = "draw_share"
+    AUDIT_DEALER = "audit_dealer"
+    AUDIT_NON_DEALER = "audit_non_dealer"
+    VERDICT_NON_DEALER = "verdict_non_dealer"
+    VERDICT_DEALER = "verdict_dealer"
+    MATCH_OVER = "match_over"
+    DECLINED = "declined"
+    CHEATED = "cheated"
+    ABANDONED = "abandoned"
+
+
+S = State
+_LIVE_ABANDON: Final = ("either", (S.ABANDONED,))
+
+#: The one transition table: state -> entry type -> (speaker, possible next states).
+TRANSITIONS: Final[dict[State, dict[str, tuple[str, tuple[State, ...]]]]] = {
+    S.HELLO: {},  # hellos are pre-session frames; both known -> RULES
+    S.RULES: {
+        "accept": ("joiner", (S.TOSS_COMMIT_HOST,)),
+        "decline": ("joiner", (S.DECLINED,)),
+    },
+    S.TOSS_COMMIT_HOST: {"toss_commit": ("host", (S.TOSS_COMMIT_JOINER,)),
+                         "abandon": _LIVE_ABANDON},
+    S.TOSS_COMMIT_JOINER: {"toss_commit": ("joiner", (S.TOSS_REVEAL_HOST,)),
+                           "abandon": _LIVE_ABANDON},
+    S.TOSS_REVEAL_HOST: {"toss_reveal": ("host", (S.TOSS_REVEAL_JOINER,)),
+                         "abandon": _LIVE_ABANDON},
+    S.TOSS_REVEAL_JOINER: {"toss_reveal": ("joiner", (S.SHUFFLE_DEALER,)),
+                           "abandon": _LIVE_ABANDON},
+    S.SHUFFLE_DEALER: {"shuffle": ("dealer", (S.SHUFFLE_NON_DEALER,)),
+                       "abandon": _LIVE_ABANDON},
+    S.SHUFFLE_NON_DEALER: {"shuffle": ("non_dealer", (S.REKEY_DEALER,)),
+                           "abandon": _LIVE_ABANDON},
+    S.REKEY_DEALER: {"rekey": ("dealer", (S.REKEY_NON_DEALER,)), "abandon": _LIVE_ABANDON},
+    S.REKEY_NON_DEALER: {"rekey": ("non_dealer", (S.DEAL_DEALER,)), "abandon": _LIVE_ABANDON},
+    S.DEAL_DEALER: {"deal": ("dealer", (S.DEAL_NON_DEALER,)), "abandon": _LIVE_ABANDON},
+    S.DEAL_NON_DEALER: {"deal": ("non_dealer", (S.PLAY,)), "abandon": _LIVE_ABANDON},
+    S.PLAY: {"move": ("mover", (S.PLAY, S.DRAW_SHARE, S.AUDIT_DEALER)),
+             "abandon": _LIVE_ABANDON},
+    S.DRAW_SHARE: {"draw_share": ("not_mover", (S.PLAY,)), "abandon": _LIVE_ABANDON},
+    S.AUDIT_DEALER: {"audit": ("dealer", (S.AUDIT_NON_DEALER,)), "abandon": _LIVE_ABANDON},
+    S.AUDIT_NON_DEALER: {"audit": ("non_dealer", (S.VERDICT_NON_DEALER,)),
+                         "abandon": _LIVE_ABANDON},
+    S.VERDICT_NON_DEALER: {"audit_result": ("non_dealer", (S.VERDICT_DEALER, S.CHEATED)),
+                           "abandon": _LIVE_ABANDON},
+    S.VERDICT_DEALER: {"audit_result": ("dealer", (S.SHUFFLE_DEALER, S.MATCH_OVER, S.CHEATED)),
+                       "abandon": _LIVE_ABANDON},
+    S.MATCH_OVER: {},
+    S.DECLINED: {},
+    S.CHEATED: {},
+    S.ABANDONED: {},
+}
+
+#: Transitions chosen by the local player through ``Session.act``.
+AGENT_STEPS: Final = frozenset({(S.RULES, "accept"), (S.RULES, "decline"), (S.PLAY, "move")})
+
+_STAGES: Final[dict[State, str]] = {
+    S.HELLO: "handshake", S.RULES: "handshake",
+    S.TOSS_COMMIT_HOST: "handshake", S.TOSS_COMMIT_JOINER: "handshake",
+    S.TOSS_REVEAL_HOST: "handshake", S.TOSS_REVEAL_JOINER: "handshake",
+    S.SHUFFLE_DEALER: "shuffle", S.SHUFFLE_NON_DEALER: "shuffle",
+    S.REKEY_DEALER: "shuffle", S.REKEY_NON_DEALER: "shuffle",
+    S.DEAL_DEALER: "deal", S.DEAL_NON_DEALER: "deal",
+    S.PLAY: "play", S.DRAW_SHARE: "play",
+    S.AUDIT_DEALER: "audit", S.AUDIT_NON_DEALER: "audit",
+    S.VERDICT_NON_DEALER: "audit", S.VERDICT_DEALER: "audit",
+    S.MATCH_OVER: "match_over", S.DECLINED: "closed", S.CHEATED: "closed",
+    S.ABANDONED: "closed",
+}
+_TERMINAL: Final = frozenset({S.MATCH_OVER, S.DECLINED, S.CHEATED, S.ABANDONED})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AcceptRules(SessionAction):
+    """The joiner accepts the host's rules (``Session.act(AcceptRules())``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclineRules(SessionAction):
+    """The joiner declines the host's rules; the session ends without a match."""
+
+    reason: str = ""
+
+
+def _signing_key(identity: Any) -> SigningKey:
+    key = getattr(identity, "signing_key", identity)
+    if not isinstance(key, SigningKey):
+        raise TypeError("identity must be a p2pgin.log.identity.Identity or a SigningKey")
+    return key
+
+
+def _hand_positions(state: HandState, player: int) -> tuple[int, ...]:
+    return tuple(state.hand_of(player))
+
+
+def _dealt_to(player: int, dealer: int) -> tuple[int, ...]:
+    """Deal positions of ``player``: even ones to the non-dealer, odd ones to the dealer."""
+    return tuple(range(1, 20, 2)) if player == dealer else tuple(range(0, 20, 2))
+
+
+Commit = Callable[[], None]
+
+
+class Session:
+    """One peer of a match, sans-IO: frames in, entries/frames/events out.
+
+    Build with :meth:`create` (a new match) or :meth:`restore` (replay a game file).
+    """
+
+    def __init__(
+        self,
+        identity: Any,
+        *,
+        me: int,
+        name: str,
+        rules: Rules,
+        rng: Any,
+        accept_rules: bool | None,
+        nonce: bytes,
+    ) -> None:
+        self._key = _signing_key(identity)
+        self.me = me
+        self._rng = rng
+        self._accept_rules = accept_rules
+        self._my_hello = sign_hello(
+            self._key,
+            sender=me,
+            body=Hello(version=PROTOCOL_VERSION, role=("host", "join")[me], key="00" * 32,
+                       nonce=nonce.hex(), name=name, rules=rules).to_body(),
+        )
+        self._hellos: list[Entry | None] = [None, None]
+        self._hellos[me] = self._my_hello
+        self._hello_msgs: list[Hello | None] = [None, None]
+        self._hello_msgs[me] = self._parse_hello(self._my_hello)
+        self._keys: list[VerifyKey | None] = [None, None]
+        self._keys[me] = self._key.verify_key
+        self.session_id = ""
+        self.rules: Rules = rules
+        self._log: list[Entry] = []
+        self._head = GENESIS_PREV
+        self._state = State.HELLO
+        self._match: MatchState | None = None
+        self._hand: HandState | None = None
+        self._hand_no = 0
+        self._seed: bytes = b""
+        self._toss: TossDriver | None = None
+        self._deck: Any = None  # p2pgin.session.deck.HandDeck
+        self._public: frozenset[int] = frozenset()
+        self._result: HandResult | None = None
+        self._audits: dict[int, str] = {}
+        self._verdict: tuple[bool, str, int | None] | None = None
+        self._peer_last_seq = -1  # last seq the peer provably had
+        self._restored_secrets: dict[str, Any] | None = None
+        self._replay_hand_secrets: dict[int, dict[str, Any]] = {}
+        self._replaying = False
+        self._persist: list[Entry] = []
+        self._secrets_dirty = False
+        self._frames: list[bytes] = []
+        self._events: list[Event] = []
+        self._ping_n = 0
+        self.closed = False
+        self.error: ProtocolError | None = None
+        self._view: PlayerView | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def create(
+        cls,
+        identity: Any,
+        *,
+        role: int,
+        name: str | None = None,
+        rules: Rules | None = None,
+        rng: Any = None,
+        accept_rules: bool | None = True,
+    ) -> Session:
+        """A new match for ``identity`` as ``role`` (``HOST`` or ``JOIN``).
+
+        Args:
+            identity: a ``p2pgin.log.identity.Identity`` (or a bare ``SigningKey``).
+            role: ``HOST`` (player 0) or ``JOIN`` (player 1).
+            name: display name (default: the identity's name).
+            rules: proposed rules (the host's stand; default ``standard``).
+            rng: source of the session's secrets, an object with ``randbytes(n)``
+                (default ``random.SystemRandom()``; tests pass a seeded ``random.Random``).
+            accept_rules: joiner only: True accepts the host's rules at once; None asks
+                the agent (``AcceptRules``/``DeclineRules`` in ``view.legal_moves``).
+        """
+        if role not in (HOST, JOIN):
+            raise LocalProtocolError(f"role must be HOST (0) or JOIN (1), got {role!r}")
+        rng = random.SystemRandom() if rng is None else rng
+        if name is None:
+            name = getattr(identity, "name", "player")
+        return cls(identity, me=role, name=name, rules=rules or Rules.preset("standard"),
+                   rng=rng, accept_rules=accept_rules, nonce=rng.randbytes(32))
+
+    @classmethod
+    def restore(
+        cls,
+        identity: Any,
+        entries: Sequence[Entry],
+        secrets: dict[str, Any] | None,
+        *,
+        rng: Any = None,
+    ) -> Session:
+        """Rebuild a session by replaying its game file (both hellos, then the log).
+
+        Every entry is checked again exactly as when it arrived. ``secrets`` is the last
+        value ``secrets_to_persist`` returned (the current hand's deck secrets).
+
+        Raises:
+            LocalProtocolError: the file is not this identity's game, or it fails a check.
+        """
+        if len(entries) < 2:
+            raise LocalProtocolError("a game file starts with both hellos")
+        key = _signing_key(identity)
+        host_hello, join_hello = entries[0], entries[1]
+        me = None
+        for player, hello in enumerate((host_hello, join_hello)):
+            if hello.body.get("key") == bytes(key.verify_key).hex():
+                me = player
+        if me is None:
+            raise LocalProtocolError("neither hello in this game file carries my key")
+        mine = (host_hello, join_hello)[me]
+        msg = cls._parse_hello(mine)
+        rng = random.SystemRandom() if rng is None else rng
+        session = cls(identity, me=me, name=msg.name, rules=msg.rules, rng=rng,
+                      accept_rules=True, nonce=bytes.fromhex(msg.nonce))
+        if session._my_hello != mine:
+            raise LocalProtocolError("my hello in the game file is not reproducible")
+        session._restored_secrets = dict(secrets) if secrets else None
+        session._replaying = True
+        try:
+            session._receive_hello(entries[1 - me])
+            session._persist.clear()
+            session._scan_audits(entries[2:])
+            for entry in entries[2:]:
+                session._accept_entry(entry, local=entry.sender == me)
+        except RemoteProtocolError as exc:
+            raise LocalProtocolError(f"game file fails replay: {exc}") from exc
+        finally:
+            session._replaying = False
+        session._persist.clear()
+        session._frames.clear()
+        session._events.clear()
+        session._secrets_dirty = False
+        session._advance()
+        return session
+
+    def _scan_audits(self, entries: Iterable[Entry]) -> None:
+        """Find my own audit disclosures: they hold old hands' secrets for the replay."""
+        for entry in entries:
+            if entry.type == "audit" and entry.sender == self.me:
+                body = entry.body
+                hand = body.get("hand")
+                if isinstance(hand, int) and isinstance(body.get("secrets"), dict):
+                    self._replay_hand_secrets[hand] = body["secrets"]
+
+    # ------------------------------------------------------------------ public API
+
+    def connection_made(self) -> None:
+        """A (re)connection is up: queue our hello, or our log head to resume."""
+        if self.closed:
+            raise LocalProtocolError("the session is closed")
+        self._frames.clear()  # NB: never sent; the head exchange resends what is missing
+        if not self.session_id:
+            self._frames.append(self._my_hello.to_bytes())
+        else:
+            self._send_control({"ctl": "head", "session": self.session_id,
+                                "next": len(self._log), "hash": self._head})
+
+    def ping(self) -> None:
+        """Queue a keepalive ping (the adapter decides when)."""
+        self._ping_n += 1
+        self._send_control({"ctl": "ping", "n": self._ping_n})
+
+    def receive_frame(self, data: bytes) -> None:
+        """Process one frame payload from the peer.
+
+        Raises:
+            RemoteProtocolError: a subclass naming the broken rule. The log and state are
+                unchanged, a signed error frame is queued, ``evidence`` holds ``data``,
+                and the session is closed.
+            LocalProtocolError: the session is already closed.
+        """
+        if self.closed:
+            raise LocalProtocolError("the session is closed")
+        try:
+            self._receive(bytes(data))
+        except RemoteProtocolError as exc:
+            if exc.evidence is None:
+                exc.evidence = bytes(data)
+            self._fail(exc)
+            raise
+
+    def act(self, action: Move | SessionAction) -> None:
+        """The local player's move or session choice.
+
+        Raises:
+            LocalProtocolError: not this player's turn, or not an action allowed now.
+            IllegalMoveError: the engine refuses the move (nothing changed or was sent).
+        """
+        if self.closed:
+            raise LocalProtocolError("the session is closed")
+        if isinstance(action, AcceptRules | DeclineRules):
+            if self._state is not S.RULES or self.me != JOIN:
+                raise LocalProtocolError(
+                    f"only the joiner accepts or declines, in state rules (now {self._state})")
+            msg: Message = (Accept(rules=self.rules) if isinstance(action, AcceptRules)
+                            else Decline(reason=action.reason))
+            self._emit(msg)
+        elif isinstance(action, Move):
+            if self._state is not S.PLAY or self._hand is None or self._hand.to_move != self.me:
+                raise LocalProtocolError(
+                    f"not my turn to move (state {self._state}, "
+                    f"to move {None if self._hand is None else self._hand.to_move})")
+            hand = self._hand
+            # Validate before making shares or signing: an illegal move changes nothing.
+            from p2pgin.engine.hand import apply as engine_apply
+
+            engine_apply(hand, action, self.me)
+            self._emit(MoveMessage(move=action, open=self._make_open_for(action)))
+        else:
+            raise LocalProtocolError(f"not an action: {action!r}")
+        self._advance()
+
+    def abandon(self, reason: str = "") -> Entry:
+        """End the match because the peer will not come back: a signed, logged record.
+
+        It cites the last entry both peers provably had (the peer's own latest entry,
+        or the head it reported on reconnect).
+
+        Raises:
+            LocalProtocolError: no session yet, or the match is already over.
+        """
+        if not self.session_id or self._state in _TERMINAL:
+            raise LocalProtocolError(f"nothing to abandon in state {self._state}")
+        seq = self._peer_last_seq
+        cited = self._log[seq].hash() if seq >= 0 else GENESIS_PREV
+        self.closed = False
+        entry = self._emit(Abandon(last_common_seq=max(seq, 0), last_common_hash=cited,
+                                   reason=reason))
+        self.closed = True
+        return entry
+
+    def entries_to_persist(self) -> list[Entry]:
+        """New entries (both hellos first, once known) to append and fsync before sending."""
+        out, self._persist = self._persist, []
+        return out
+
+    def secrets_to_persist(self) -> dict[str, Any] | None:
+        """This peer's current secrets when they changed since the last call (0600 file)."""
+        if not self._secrets_dirty:
+            return None
+        self._secrets_dirty = False
+        return self._secrets()
+
+    def frames_to_send(self) -> list[bytes]:
+        """Drain the frames to send (after persisting entries and secrets)."""
+        out, self._frames = self._frames, []
+        return out
+
+    def events(self) -> list[Event]:
+        """Drain events for the console, bots and statistics."""
+        out, self._events = self._events, []
+        return out
+
+    @property
+    def log(self) -> tuple[Entry, ...]:
+        """The accepted log entries (hellos excluded)."""
+        return tuple(self._log)
+
+    @property
+    def hellos(self) -> tuple[Entry | None, Entry | None]:
+        """The host's and the joiner's hello entries (None until known)."""
+        return (self._hellos[0], self._hellos[1])
+
+    @property
+    def state(self) -> State:
+        """The current row of the transition table."""
+        return self._state
+
+    @property
+    def view(self) -> PlayerView:
+        """What the local player may know (rebuilt after each change)."""
+        if self._view is None:
+            self._view = self._build_view()
+        return self._view
+
+    # ------------------------------------------------------------------ frames in
+
+    def _receive(self, data: bytes) -> None:
+        try:
+            obj = canonical_loads(data)
+        except CanonicalError as exc:
+            raise MalformedFrame(f"frame is not canonical JSON: {exc.detail}") from None
+        if not isinstance(obj, dict):
+            raise MalformedFrame("a frame is a JSON object")
+        if "ctl" in obj:
+            self._receive_control(obj)
+            return
+        try:
+            entry = Entry(**obj) if set(obj) == _ENTRY_FIELDS else None
+        except LogError as exc:
+            raise MalformedFrame(exc.detail) from None
+        except TypeError:
+            entry = None
+        if entry is None:
+            raise MalformedFrame("a frame is a signed entry or a control frame")
+        if entry.type == "hello":
+            self._receive_hello(entry)
+        elif entry.type == "error":
+            self._receive_error(entry)
+        else:
+            if not self.session_id:
+                raise UnexpectedMessage(
+                    f"{entry.type!r} from the {_ROLE_NAMES[entry.sender]} before the hellos "
+                    f"(state {self._state})")
+            self._accept_entry(entry, local=False)
+            self._advance()
+
+    def _receive_control(self, obj: dict[str, Any]) -> None:
+        kind = obj.get("ctl")
+        if kind == "ping" and set(obj) == {"ctl", "n"} and type(obj["n"]) is int:
+            self._send_control({"ctl": "pong", "n": obj["n"]})
+        elif kind == "pong" and set(obj) == {"ctl", "n"} and type(obj["n"]) is int:
+            return
+        elif kind == "head" and set(obj) == {"ctl", "session", "next", "hash"}:
+            self._receive_head(obj)
+        else:
+            raise MalformedFrame(f"unknown or malformed control frame {kind!r}")
+
+    def _receive_head(self, obj: dict[str, Any]) -> None:
+        nxt, head = obj["next"], obj["hash"]
+        if type(nxt) is not int or nxt < 0 or not isinstance(head, str):
+            raise MalformedFrame("head: next is a non-negative int, hash a hex string")
+        if not self.session_id:
+            raise UnexpectedMessage(f"resume head before the hellos (state {self._state})")
+        if obj["session"] != self.session_id:
+            raise WrongSessionFrame("resume head names another session")
+        if nxt <= len(self._log):
+            mine = self._log[nxt - 1].hash() if nxt > 0 else GENESIS_PREV
+            if mine != head:
+                raise ResumeMismatch(f"peer's entry {nxt - 1} differs from mine: the logs fork")
+            self._peer_last_seq = max(self._peer_last_seq, nxt - 1)
+            for entry in self._log[nxt:]:
+                self._frames.append(entry.to_bytes())
+        # else: the peer has entries we lack; it sends them after our head.
+
+    def _receive_hello(self, hello: Entry) -> None:
+        peer = 1 - self.me
+        try:
+            key = verify_hello(hello, sender=peer)
+        except LogError as exc:
+            cls = ForgedEntry if exc.rule == "signature" else MalformedFrame
+            if exc.rule == "sequence":
+                cls = OutOfTurn
+            raise cls(f"hello: {exc.detail}") from None
+        msg = self._parse_hello(hello)
+        if self._hellos[peer] is not None:
+            if self._hellos[peer] == hello:
+                return  # the same hello again after a reconnect
+            raise WrongSessionFrame("a second, different hello for this session")
+        if msg.role != ("host", "join")[peer]:
+            raise OutOfTurn(f"hello claims role {msg.role}, expected the peer's role")
+        if bytes(key) == bytes(self._key.verify_key):
+            raise ForgedEntry("the peer's hello carries my own identity key")
+        self._hellos[peer] = hello
+        self._hello_msgs[peer] = msg
+        self._keys[peer] = key
+        host, join = self._hellos
+        assert host is not None and join is not None
+        self.session_id = session_id(host, join)
+        host_msg = self._hello_msgs[HOST]
+        assert host_msg is not None
+        self.rules = host_msg.rules
+        self._state = S.RULES
+        self._persist.extend([host, join])
+        self._events.append(PeerHello(name=msg.name, fingerprint=fingerprint(key),
+                                      rules=msg.rules))
+        self._changed()
+        if not self._replaying:
+            self._advance()
+
+    @staticmethod
+    def _parse_hello(hello: Entry) -> Hello:
+        msg = parse_body("hello", hello.body)
+        assert isinstance(msg, Hello)
+        if msg.version != PROTOCOL_VERSION:
+            raise VersionMismatch(f"peer speaks protocol version {msg.version}, "
+                                  f"this program {PROTOCOL_VERSION}")
+        return msg
+
+    def _receive_error(self, entry: Entry) -> None:
+        peer = 1 - self.me
+        key = self._keys[peer]
+        if entry.sender != peer or key is None:
+            raise MalformedFrame("error frame from an unknown sender")
+        try:
+            verify_signature(entry, key)
+        except LogError:
+            raise ForgedEntry("error frame not signed by the peer") from None
+        msg = parse_body("error", entry.body)
+        assert isinstance(msg, ErrorMessage)
+        self.closed = True
+        self.error = PeerClosed(f"peer reports [{msg.rule}] {msg.detail}",
+                                evidence=entry.to_bytes())
+        self._events.append(PeerError(code=msg.rule, detail=msg.detail, remote=True))
+        self._changed()
+
+    # ------------------------------------------------------------------ the log
+
+    def _check_chain(self, entry: Entry, *, local: bool) -> None:
+        if entry.session != self.session_id:
+            raise WrongSessionFrame(f"entry seq {entry.seq} is for another session")
+        n = len(self._log)
+        if entry.seq != n:
+            if entry.seq < n and self._log[entry.seq] == entry:
+                raise ReplayedFrame(f"entry seq {entry.seq} was already accepted")
+            raise OutOfSequence(f"expected seq {n}, got {entry.seq}")
+        if entry.prev != self._head:
+            raise OutOfSequence(f"entry seq {entry.seq} does not link to entry {n - 1}")
+        if not local or self._replaying:
+            key = self._keys[entry.sender]
+            assert key is not None
+            try:
+                verify_signature(entry, key)
+            except LogError:
+                raise ForgedEntry(
+                    f"entry seq {entry.seq} is not signed by the "
+                    f"{_ROLE_NAMES[entry.sender]}'s key") from None
+
+    def _speaker(self, role: str) -> int | None:
+        """The player a table role names now (None: nobody, e.g. no hand in progress)."""
+        if role == "host":
+            return HOST
+        if role == "joiner":
+            return JOIN
+        if role == "dealer":
+            return None if self._match is None else self._dealer
+        if role == "non_dealer":
+            return None if self._match is None else 1 - self._dealer
+        if role in ("mover", "not_mover"):
+            if self._hand is None or self._hand.to_move is None:
+                return None
+            return self._hand.to_move if role == "mover" else 1 - self._hand.to_move
+        return -1  # either
+
+    @property
+    def _dealer(self) -> int:
+        assert self._match is not None
+        return self._match.dealer if self._hand is None else self._hand.dealer
+
+    def _transition(self, type_: str, sender: int) -> tuple[State, ...]:
+        row = TRANSITIONS[self._state]
+        if type_ not in row:
+            raise UnexpectedMessage(
+                f"no transition for {type_!r} from the {_ROLE_NAMES[sender]} "
+                f"in state {self._state.value}")
+        role, nexts = row[type_]
+        who = self._speaker(role)
+        if who != -1 and who != sender:
+            raise OutOfTurn(
+                f"{type_!r} in state {self._state.value} is the {role}'s to send "
+                f"(player {who}), not the {_ROLE_NAMES[sender]}'s")
+        return nexts
+
+    def _accept_entry(self, entry: Entry, *, local: bool) -> None:
+        """Check an entry completely, then commit it: all or nothing."""
+        self._check_chain(entry, local=local)
+        nexts = self._transition(entry.type, entry.sender)
+        msg = parse_body(entry.type, entry.body)
+        commit = self._handle(msg, entry.sender, trusted=local)
+        before = self._state
+        self._log.append(entry)
+        self._head = entry.hash()
+        self._persist.append(entry)
+        if entry.sender != self.me:
+            self._peer_last_seq = entry.seq
+        commit()
+        assert self._state in nexts, (
+            f"{entry.type} moved {before} -> {self._state}, table allows {nexts}")
+        self._changed()
+
+    def _emit(self, msg: Message) -> Entry:
+        """Take a transition as the local player: check, sign, commit, queue."""
+        nexts = self._transition(msg.TYPE, self.me)
+        commit = self._handle(msg, self.me, trusted=True)
+        entry = sign_entry(self._key, session=self.session_id, seq=len(self._log),
+                           prev=self._head, sender=self.me, type=msg.TYPE, body=msg.to_body())
+        before = self._state
+        self._log.append(entry)
+        self._head = entry.hash()
+        self._persist.append(entry)
+        commit()
+        assert self._state in nexts, f"{msg.TYPE}: {before} -> {self._state} not in {nexts}"
+        self._frames.append(entry.to_bytes())
+        self._changed()
+        return entry
+
+    def _advance(self) -> None:
+        """Take every transition that is due from this peer and needs no agent."""
+        while not self.closed and not self._replaying:
+            step = self._due_step()
+            if step is None:
+                return
+            self._emit(step)
+
+    def _due_step(self) -> Message | None:
+        state = self._state
+        for type_, (role, _) in TRANSITIONS[state].items():
+            if type_ == "abandon" or self._speaker(role) != self.me:
+                continue
+            if (state, type_) in AGENT_STEPS:
+                if state is S.RULES and self._accept_rules is True:
+                    return Accept(rules=self.rules)
+                continue
+            return self._make(type_)
+        return None
+
+    def _fail(self, exc: RemoteProtocolError) -> None:
+        """Queue a signed error frame naming the rule, record evidence, close."""
+        import hashlib
+
+        evidence = hashlib.sha256(exc.evidence or b"").hexdigest() if exc.evidence else ""
+        body = ErrorMessage(rule=exc.rule, detail=exc.detail[:4000], evidence=evidence)
+        frame = sign_entry(self._key, session=self.session_id or PRE_SESSION,
+                           seq=len(self._log), prev=self._head, sender=self.me,
+                           type="error", body=body.to_body())
+        self._frames.append(frame.to_bytes())
+        self.closed = True
+        self.error = exc
+        self._events.append(PeerError(code=exc.rule, detail=exc.detail, remote=False))
+        if isinstance(exc, CheatFound):
+            self._events.append(CheatDetected(peer=1 - self.me, rule=exc.detail,
+                                              evidence=exc.evidence or b""))
+        self._changed()
+
+    def _send_control(self, obj: dict[str, Any]) -> None:
+        from p2pgin.log.canonical import canonical_dumps
+
+        self._frames.append(canonical_dumps(obj))
+
+    def _changed(self) -> None:
+        self._view = None
+
+    # ------------------------------------------------------------------ handlers
+
+    def _handle(self, msg: Message, sender: int, *, trusted: bool) -> Commit:
+        """Validate ``msg`` from ``sender`` in the current state; return its commit."""
+        handler = _HANDLERS[msg.TYPE]
+        return handler(self, msg, sender, trusted)
+
+    def _make(self, type_: str) -> Message:
+        """Build the message this peer owes now (automatic steps)."""
+        if type_ == "toss_commit":
+            return TossCommit(toss=self._toss_driver().make_commit())
+        if type_ == "toss_reveal":
+            assert self._toss is not None
+            return TossReveal(toss=self._toss.make_reveal())
+        deck = self._deck
+        assert deck is not None
+        if type_ == "shuffle":
+            return Shuffle(hand=self._hand_no, step=deck.make_shuffle())
+        if type_ == "rekey":
+            return Rekey(hand=self._hand_no, step=deck.make_rekey())
+        if type_ == "deal":
+            other = 1 - self.me
+            return Deal(shares=deck.make_shares(_dealt_to(other, self._dealer)),
+                        upcard=deck.make_open((UPCARD,)))
+        if type_ == "draw_share":
+            assert self._hand is not None
+            position = self._hand.last_drawn
+            assert position is not None
+            return DrawShare(position=position, share=deck.make_shares((position,)))
+        if type_ == "audit":
+            return AuditReveal(hand=self._hand_no, secrets=deck.make_audit())
+        if type_ == "audit_result":
+            ok, rule, culprit = self._verdict_now()
+            return AuditResult(hand=self._hand_no, ok=ok, rule=rule, culprit=culprit)
+        raise AssertionError(f"no automatic step for {type_}")  # pragma: no cover
+
+    def _toss_driver(self) -> TossDriver:
+        if self._toss is None:
+            secrets = (self._restored_secrets or {}).get("toss")
+            self._toss = TossDriver(self.session_id, self.me, rng=self._rng, secrets=secrets)
+        return self._toss
+
+    # -- handshake
+
+    def _h_accept(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, Accept)
+        if msg.rules != self.rules:
+            raise MalformedFrame("accept names rules other than the host's")
+
+        def commit() -> None:
+            self._state = S.TOSS_COMMIT_HOST
+            self._events.append(SessionStarted(session_id=self.session_id, rules=self.rules))
+
+        return commit
+
+    def _h_decline(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        def commit() -> None:
+            self._state = S.DECLINED
+            self.closed = True
+
+        return commit
+
+    def _h_abandon(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, Abandon)
+        seq, cited = msg.last_common_seq, msg.last_common_hash
+        if cited != GENESIS_PREV and (seq >= len(self._log) or self._log[seq].hash() != cited):
+            raise MalformedFrame("abandon cites an entry that is not in the log")
+
+        def commit() -> None:
+            self._state = S.ABANDONED
+            self.closed = True
+
+        return commit
+
+    def _h_toss(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, TossCommit | TossReveal)
+        toss = self._toss_driver()
+        commit_toss = (toss.take_commit if isinstance(msg, TossCommit) else toss.take_reveal)(
+            sender, msg.toss, trusted=trusted)
+        nexts = TRANSITIONS[self._state][msg.TYPE][1]
+
+        def commit() -> None:
+            commit_toss()
+            self._state = nexts[0]
+            if sender == self.me and isinstance(msg, TossCommit):
+                self._secrets_dirty = True
+            if self._state is S.SHUFFLE_DEALER:
+                first_dealer, self._seed = toss.result()
+                self._match = MatchState.new(self.rules, first_dealer)
+                self._toss = None
+                self._start_hand()
+
+        return commit
+
+    # -- hands
+
+    def _start_hand(self) -> None:
+        assert self._match is not None
+        self._hand_no += 1
+        self._hand = None
+        self._public = frozenset()
+        self._result = None
+        self._verdict = None
+        secrets = self._replay_hand_secrets.get(self._hand_no)
+        restored = self._restored_secrets or {}
+        if secrets is None and restored.get("hand") == self._hand_no:
+            secrets = restored.get("deck")
+        self._deck = _deck.HandDeck(self.session_id, self._seed, self._hand_no,
+                              dealer=self._match.dealer, me=self.me, rng=self._rng,
+                              secrets=secrets)
+        self._secrets_dirty = True
+        self._state = S.SHUFFLE_DEALER
+
+    def _h_shuffle(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, Shuffle | Rekey)
+        deck = self._deck
+        assert deck is not None
+        if msg.hand != self._hand_no:
+            raise MalformedFrame(f"{msg.TYPE} for hand {msg.hand}, this is hand {self._hand_no}")
+        take = deck.take_shuffle if isinstance(msg, Shuffle) else deck.take_rekey
+        deck_commit = take(sender, msg.step, trusted=trusted)
+        nexts = TRANSITIONS[self._state][msg.TYPE][1]
+
+        def commit() -> None:
+            deck_commit()
+            self._state = nexts[0]
+
+        return commit
+
+    def _h_deal(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, Deal)
+        deck = self._deck
+        assert deck is not None and self._match is not None
+        receiver = 1 - sender
+        learnt_private, commit_shares = deck.take_shares(
+            sender, msg.shares, _dealt_to(receiver, self._dealer), trusted=trusted)
+        learnt_open, commit_open = deck.take_open(sender, msg.upcard, (UPCARD,),
+                                                  trusted=trusted)
+        last = self._state is S.DEAL_NON_DEALER
+        hand = None
+        if last:
+            hand = self._match.deal()
+            try:
+                hand = hand.reveal_many({**deck.known(), **learnt_private,
+                                         **learnt_open}.items())
+            except RevealError as exc:
+                raise CheatFound(f"dealt cards contradict each other: {exc}") from None
+
+        def commit() -> None:
+            commit_shares()
+            commit_open()
+            if hand is None:
+                self._state = S.DEAL_NON_DEALER
+                return
+            self._hand = hand
+            self._public = frozenset({UPCARD})
+            self._state = S.PLAY
+            self._events.append(HandStarted(hand_no=self._hand_no, dealer=self._dealer))
+
+        return commit
+
+    def _open_positions(self, move: Move, player: int) -> tuple[int, ...]:
+        """Positions ``move`` makes public that are not public yet, in increasing order."""
+        hand = self._hand
+        assert hand is not None
+        if isinstance(move, Discard):
+            wanted: Iterable[int] = (move.position,)
+        elif isinstance(move, Knock | BigGin | LayOff):
+            wanted = _hand_positions(hand, player)
+        else:
+            return ()
+        return tuple(sorted(p for p in wanted if p not in self._public))
+
+    def _make_open_for(self, move: Move) -> dict[str, Any] | None:
+        positions = self._open_positions(move, self.me)
+        if not positions:
+            return None
+        assert self._deck is not None
+        return self._deck.make_open(positions)
+
+    def _h_move(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, MoveMessage)
+        hand, deck = self._hand, self._deck
+        assert hand is not None and deck is not None and self._match is not None
+        move = msg.move
+        positions = self._open_positions(move, sender) if hand.holds(sender, getattr(
+            move, "position", FIRST_STOCK)) or not isinstance(move, Discard) else ()
+        learnt: dict[int, Card] = {}
+        commit_open: Commit = _nothing
+        if positions:
+            if msg.open is None:
+                raise MalformedFrame(f"{move.kind} must open positions {list(positions)}")
+            learnt, commit_open = deck.take_open(sender, msg.open, positions, trusted=trusted)
+        elif msg.open is not None:
+            raise MalformedFrame(f"{move.kind} opens nothing here; 'open' must be null")
+        from p2pgin.engine.hand import apply as engine_apply
+
+        try:
+            state = hand.reveal_many(learnt.items()) if learnt else hand
+            new = engine_apply(state, move, sender)
+        except RevealError as exc:
+            raise CheatFound(f"opened cards contradict the deal: {exc}") from None
+        except IllegalMoveError as exc:
+            from p2pgin.session.errors import IllegalRemoteMove
+
+            raise IllegalRemoteMove(f"{getattr(exc, 'rule', 'illegal')}: {exc}") from None
+        public = self._public | set(positions)
+        if isinstance(move, Discard | Knock):
+            public = public | {move.position}
+        card = None
+        if isinstance(move, Discard):
+            card = new.known(move.position)
+
+        def commit() -> None:
+            commit_open()
+            self._hand = new
+            self._public = frozenset(public)
+            self._events.append(MoveMade(player=sender, move=move, card=card))
+            if new.over:
+                self._end_hand(new)
+            elif isinstance(move, DrawStock):
+                self._state = S.DRAW_SHARE
+            else:
+                self._state = S.PLAY
+
+        return commit
+
+    def _h_draw_share(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, DrawShare)
+        hand, deck = self._hand, self._deck
+        assert hand is not None and deck is not None
+        if msg.position != hand.last_drawn:
+            raise MalformedFrame(f"share for position {msg.position}, "
+                                 f"the drawn position is {hand.last_drawn}")
+        learnt, commit_share = deck.take_shares(sender, msg.share, (msg.position,),
+                                                trusted=trusted)
+        try:
+            new = hand.reveal_many(learnt.items()) if learnt else hand
+        except RevealError as exc:
+            raise CheatFound(f"drawn card contradicts the deal: {exc}") from None
+
+        def commit() -> None:
+            commit_share()
+            self._hand = new
+            self._state = S.PLAY
+
+        return commit
+
+    def _end_hand(self, hand: HandState) -> None:
+        assert self._match is not None and hand.result is not None
+        self._result = hand.result
+        self._match = self._match.record(hand.result)
+        self._state = S.AUDIT_DEALER
+        self._events.append(HandEnded(hand_no=self._hand_no, result=hand.result))
+
+    def _h_audit(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, AuditReveal)
+        deck = self._deck
+        assert deck is not None
+        if msg.hand != self._hand_no:
+            raise MalformedFrame(f"audit for hand {msg.hand}, this is hand {self._hand_no}")
+        commit_audit = deck.take_audit(sender, msg.secrets, trusted=trusted)
+        nexts = TRANSITIONS[self._state][msg.TYPE][1]
+
+        def commit() -> None:
+            commit_audit()
+            self._state = nexts[0]
+
+        return commit
+
+    def _verdict_now(self) -> tuple[bool, str, int | None]:
+        if self._verdict is None:
+            assert self._deck is not None and self._hand is not None
+            self._verdict = self._deck.verdict(self._hand)
+        return self._verdict
+
+    def _h_audit_result(self, msg: Message, sender: int, trusted: bool) -> Commit:
+        assert isinstance(msg, AuditResult)
+        assert self._match is not None
+        if msg.hand != self._hand_no:
+            raise MalformedFrame(f"verdict for hand {msg.hand}, this is hand {self._hand_no}")
+        ok, rule, culprit = self._verdict_now()
+        last = self._state is S.VERDICT_DEALER
+        if sender != self.me and msg.ok and not ok:
+            # The peer vouches for a deck my own audit rejects: record my verdict first.
+            pass
+        peer_cheat = sender != self.me and not msg.ok
+
+        def commit() -> None:
+            if sender == self.me or last:
+                self._audits[self._hand_no] = "verified" if ok else f"cheat: {rule}"
+            if sender == self.me and not ok:
+                self._state = S.CHEATED
+                self.closed = True
+                self._events.append(AuditDone(hand_no=self._hand_no, ok=False, detail=rule))
+                self._events.append(CheatDetected(peer=culprit if culprit is not None
+                                                  else 1 - self.me, rule=rule))
+                return
+            if peer_cheat:
+                self._state = S.CHEATED
+                self.closed = True
+                self._events.append(PeerError(code="cheat", detail=f"peer's audit: {msg.rule}"))
+                return
+            if not last:
+                self._state = S.VERDICT_DEALER
+                return
+            self._events.append(AuditDone(hand_no=self._hand_no, ok=True, detail=""))
+            assert self._match is not None
+            if self._match.over:
+                self._state = S.MATCH_OVER
+                self._hand = None
+                self._events.append(MatchEnded(result=self._match.result()))
+            else:
+                self._start_hand()
+
+        return commit
+
+    # ------------------------------------------------------------------ secrets, view
+
+    def _secrets(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"session": self.session_id, "hand": self._hand_no}
+        if self._toss is not None:
+            out["toss"] = self._toss.secrets()
+        if self._deck is not None:
+            out["deck"] = self._deck.secrets()
+        return out
+
+    def _build_view(self) -> PlayerView:
+        names = tuple(m.name if m else "" for m in self._hello_msgs)
+        fps = tuple(fingerprint(k) if k is not None else "" for k in self._keys)
+        state = self._state
+        stage = "closed" if self.closed and state is not S.MATCH_OVER else _STAGES[state]
+        my_turn = False
+        moves: tuple[Any, ...] = ()
+        waiting = ""
+        if not self.closed:
+            if state is S.RULES and self.me == JOIN and self._accept_rules is None:
+                my_turn, moves = True, (AcceptRules(), DeclineRules())
+                waiting = "your decision on the host's rules"
+            elif state is S.PLAY and self._hand is not None and self._hand.to_move == self.me:
+                my_turn, moves = True, legal_moves(self._hand)
+                waiting = "your move"
+            elif state is S.HELLO:
+                waiting = "the peer's hello"
+            elif state is S.MATCH_OVER:
+                waiting = ""
+            else:
+                row = TRANSITIONS[state]
+                for type_, (role, _) in row.items():
+                    if type_ != "abandon":
+                        who = self._speaker(role)
+                        whom = "me" if who == self.me else "the peer"
+                        waiting = f"{type_.replace('_', ' ')} from {whom}"
+                        break
+        elif self.error is not None:
+            waiting = f"closed: [{self.error.rule}] {self.error.detail}"
+        return PlayerView(
+            me=self.me,
+            names=(names[0], names[1]),
+            fingerprints=(fps[0], fps[1]),
+            rules=self.rules,
+            match=self._match,
+            hand=self._hand,
+            hand_no=self._hand_no,
+            stage=stage,
+            my_turn=my_turn,
+            legal_moves=moves,
+            last_result=self._result if self._result is not None else (
+                self._match.hands[-1] if self._match and self._match.hands else None),
+            audits=dict(self._audits),
+            waiting_for=waiting,
+            dealer=None if self._match is None else self._dealer,
+            session_id=self.session_id,
+        )
+
+
+def _nothing() -> None:
+    return None
+
+
+_ENTRY_FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
+
+_HANDLERS: Final[dict[str, Callable[[Session, Message, int, bool], Commit]]] = {
+    "accept": Session._h_accept,
+    "decline": Session._h_decline,
+    "abandon": Session._h_abandon,
+    "toss_commit": Session._h_toss,
+    "toss_reveal": Session._h_toss,
+    "shuffle": Session._h_shuffle,
+    "rekey": Session._h_shuffle,
+    "deal": Session._h_deal,
+    "move": Session._h_move,
+    "draw_share": Session._h_draw_share,
+    "audit": Session._h_audit,
+    "audit_result": Session._h_audit_result,
+}
