@@ -104,10 +104,10 @@ def _blocks(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-_SuitEntry = tuple[int, tuple[Meld, ...], Meld]
+_SuitTables = tuple[list[tuple[Meld, ...]], list[tuple[Card, ...]]]
 
 
-def _build_tables() -> tuple[list[int], list[int], tuple[list[_SuitEntry], ...]]:
+def _build_tables() -> tuple[list[int], list[int], list[_SuitTables]]:
     dead: list[int] = []
     run_cards: list[int] = []
     shapes = []
@@ -122,28 +122,29 @@ def _build_tables() -> tuple[list[int], list[int], tuple[list[_SuitEntry], ...]]
         dead.append(sum(min(r + 1, 10) for r in loose))
         run_cards.append(melded)
         shapes.append((runs, loose))
-    suits: tuple[list[_SuitEntry], ...] = tuple([(0, (), ())] * (1 << 13) for _ in range(4))
-    # NB: entries are allocated fewest cards first, so the ones real hands use (a suit
+    empty_runs: tuple[Meld, ...] = ()
+    suits: list[_SuitTables] = [([empty_runs] * (1 << 13), [()] * (1 << 13)) for _ in range(4)]
+    # NB: tuples are allocated fewest cards first, so the ones real hands use (a suit
     # rarely holds more than five cards) sit together in memory: fewer cache misses.
     for mask in sorted(range(1 << 13), key=int.bit_count):
         runs, loose = shapes[mask]
-        for suit, table in enumerate(suits):
+        for suit, (run_table, loose_table) in enumerate(suits):
             base = suit * 13
-            table[mask] = (
-                dead[mask],
-                tuple(tuple(CARDS[base + r] for r in range(lo, hi + 1)) for lo, hi in runs),
-                tuple(CARDS[base + r] for r in loose),
-            )
+            if runs:
+                run_table[mask] = tuple(
+                    tuple(CARDS[base + r] for r in range(lo, hi + 1)) for lo, hi in runs
+                )
+            loose_table[mask] = tuple(CARDS[base + r] for r in loose)
     return dead, run_cards, suits
 
 
 _TABLES: Final = _build_tables()
 _DEAD: Final = _TABLES[0]
 _RUN_CARDS: Final = _TABLES[1]
-_S0: Final = _TABLES[2][0]
-_S1: Final = _TABLES[2][1]
-_S2: Final = _TABLES[2][2]
-_S3: Final = _TABLES[2][3]
+_R0, _L0 = _TABLES[2][0]
+_R1, _L1 = _TABLES[2][1]
+_R2, _L2 = _TABLES[2][2]
+_R3, _L3 = _TABLES[2][3]
 
 # The four cards of each rank as a 52-bit mask; for every 13-bit mask of ranks, the
 # rank masks of its ranks (so the set search never loops over all 13 ranks).
@@ -197,8 +198,8 @@ class MeldResult(NamedTuple):
     def deadwood_cards(self) -> tuple[Card, ...]:
         """The cards outside melds, sorted by index."""
         rest = self.cards_mask ^ self.sets_mask
-        return (_S0[rest & _SUIT_BITS][2] + _S1[rest >> 13 & _SUIT_BITS][2]
-                + _S2[rest >> 26 & _SUIT_BITS][2] + _S3[rest >> 39][2])
+        return (_L0[rest & _SUIT_BITS] + _L1[rest >> 13 & _SUIT_BITS]
+                + _L2[rest >> 26 & _SUIT_BITS] + _L3[rest >> 39])
 
     @property
     def deadwood_mask(self) -> int:
@@ -345,8 +346,21 @@ def _runs_mask(mask: int) -> int:
 def _melds_of(mask: int, sets: int) -> tuple[Meld, ...]:
     """The melds of hand ``mask`` with ``sets`` in sets and the best runs of the rest."""
     rest = mask ^ sets
-    melds = (_S0[rest & _SUIT_BITS][1] + _S1[rest >> 13 & _SUIT_BITS][1]
-             + _S2[rest >> 26 & _SUIT_BITS][1] + _S3[rest >> 39][1])
+    # NB: a suit holds a run iff some card has the next two ranks too: test that with
+    # shifts before touching the tables.
+    melds: tuple[Meld, ...] = ()
+    suit = rest & _SUIT_BITS
+    if suit & suit >> 1 & suit >> 2:
+        melds = _R0[suit]
+    suit = rest >> 13 & _SUIT_BITS
+    if suit & suit >> 1 & suit >> 2:
+        melds += _R1[suit]
+    suit = rest >> 26 & _SUIT_BITS
+    if suit & suit >> 1 & suit >> 2:
+        melds += _R2[suit]
+    suit = rest >> 39
+    if suit & suit >> 1 & suit >> 2:
+        melds += _R3[suit]
     if sets:
         set_cards = _SET_CARDS
         found = [set_cards[sets & rank_mask] for rank_mask in _RANK_MASKS if sets & rank_mask]
