@@ -1,0 +1,132 @@
+"""Regenerate the generated sections of protocol/PROTOCOL.md from the code's own tables.
+
+The state table, the message catalog, the control frames and the error codes in
+PROTOCOL.md are written between ``<!-- BEGIN GENERATED: name -->`` and
+``<!-- END GENERATED: name -->`` markers by this tool, from ``TRANSITIONS``,
+``MESSAGES``, ``CONTROL`` and the error classes; ``tests/session/test_protocol_doc.py``
+fails when the file is stale. Run ``python tools/gen_protocol_doc.py`` to update it,
+``--check`` to only compare.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from p2pgin.session.errors import rule_codes  # noqa: E402
+from p2pgin.session.messages import CONTROL, MESSAGES  # noqa: E402
+from p2pgin.session.session import AGENT_STEPS, TRANSITIONS  # noqa: E402
+
+__all__ = ["DOC", "render_sections", "update"]
+
+DOC = ROOT / "protocol" / "PROTOCOL.md"
+_BLOCK = re.compile(
+    r"(<!-- BEGIN GENERATED: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)"
+    r"(<!-- END GENERATED: (?P=name) -->)",
+    re.S,
+)
+
+
+def _states() -> str:
+    lines = [
+        "| state | entry type | speaker | next state(s) | taken by |",
+        "|---|---|---|---|---|",
+    ]
+    for state, row in TRANSITIONS.items():
+        if not row:
+            lines.append(f"| `{state.value}` | - | - | (terminal or pre-log) | - |")
+        for type_, (speaker, nexts) in row.items():
+            taker = "agent (`act`)" if (state, type_) in AGENT_STEPS else "session"
+            if type_ == "abandon":
+                taker = "`abandon()`"
+            targets = ", ".join(f"`{n.value}`" for n in nexts)
+            lines.append(f"| `{state.value}` | `{type_}` | {speaker} | {targets} | {taker} |")
+    return "\n".join(lines) + "\n"
+
+
+def _diagram() -> str:
+    lines = ["```mermaid", "stateDiagram-v2", "    [*] --> hello",
+             "    hello --> rules: both hellos"]
+    for state, row in TRANSITIONS.items():
+        for type_, (speaker, nexts) in row.items():
+            if type_ == "abandon":
+                continue
+            for nxt in nexts:
+                lines.append(f"    {state.value} --> {nxt.value}: {type_} ({speaker})")
+    lines.append("    note right of play: any live state --> abandoned: abandon (either)")
+    for state, row in TRANSITIONS.items():
+        if not row and state.value != "hello":
+            lines.append(f"    {state.value} --> [*]")
+    lines.append("```")
+    return "\n".join(lines) + "\n"
+
+
+def _catalog() -> str:
+    out: list[str] = []
+    for type_, cls in MESSAGES.items():
+        doc = " ".join((cls.__doc__ or "").split())
+        out.append(f"### `{type_}`\n\n{doc}\n\nSent by: {cls.SENDER}.\n")
+        out.append("| field | kind | meaning |\n|---|---|---|")
+        for name, (kind, meaning) in cls.FIELDS.items():
+            out.append(f"| `{name}` | {kind} | {meaning} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def _control() -> str:
+    lines = ["| `ctl` | field | meaning |", "|---|---|---|"]
+    for name, fields in CONTROL.items():
+        for field, meaning in fields.items():
+            lines.append(f"| `{name}` | `{field}` | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def _errors() -> str:
+    lines = ["| rule | meaning |", "|---|---|"]
+    for rule, meaning in rule_codes().items():
+        lines.append(f"| `{rule}` | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_sections() -> dict[str, str]:
+    """Every generated section's text by marker name."""
+    return {
+        "states": _states(),
+        "diagram": _diagram(),
+        "catalog": _catalog(),
+        "control": _control(),
+        "errors": _errors(),
+    }
+
+
+def update(text: str) -> str:
+    """``text`` with every generated block replaced by its current rendering."""
+    sections = render_sections()
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group("name")
+        if name not in sections:
+            raise KeyError(f"unknown generated section {name!r}")
+        return match.group(1) + sections[name] + match.group(4)
+
+    return _BLOCK.sub(sub, text)
+
+
+def main(argv: list[str]) -> int:
+    text = DOC.read_text(encoding="utf-8")
+    new = update(text)
+    if "--check" in argv:
+        if new != text:
+            print("protocol/PROTOCOL.md is stale: run python tools/gen_protocol_doc.py")
+            return 1
+        return 0
+    DOC.write_text(new, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
