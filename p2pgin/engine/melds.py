@@ -79,7 +79,18 @@ _VALUES: Final[tuple[int, ...]] = tuple(CARDS[i].value for i in range(52))
 
 
 class IllegalMeldError(ValueError):
-    """A declared meld or layoff breaks a rule; the message names the rule."""
+    """A declared meld or layoff breaks a rule; the message names the rule.
+
+    ``rule`` is a stable slug, ``"invalid-meld"`` (a meld that is not a set or run, melds
+    sharing a card, a meld card not in the hand) or ``"invalid-layoff"`` (a layoff that
+    does not fit, names no meld, or reuses a card), matching the engine's error slugs.
+    """
+
+    rule = "invalid-meld"
+
+    def __init__(self, message: str, rule: str = "invalid-meld") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class InvalidHandError(ValueError):
@@ -242,14 +253,17 @@ class Layoff:
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
-            raise IllegalMeldError(f"layoff card must be a Card, got {self.card!r}")
+            raise IllegalMeldError(
+                f"layoff card must be a Card, got {self.card!r}", "invalid-layoff"
+            )
         if (
             not isinstance(self.meld_index, int)
             or isinstance(self.meld_index, bool)
             or self.meld_index < 0
         ):
             raise IllegalMeldError(
-                f"layoff meld_index must be a non-negative int, got {self.meld_index!r}"
+                f"layoff meld_index must be a non-negative int, got {self.meld_index!r}",
+                "invalid-layoff",
             )
 
 
@@ -723,22 +737,29 @@ def check_layoffs(
     extended = list(knocker)
     for layoff in layoffs:
         if not isinstance(layoff, Layoff):
-            raise IllegalMeldError(f"not a Layoff: {layoff!r}")
+            raise IllegalMeldError(f"not a Layoff: {layoff!r}", "invalid-layoff")
         card, index = layoff.card, layoff.meld_index
         bit = 1 << card
         if not hand & bit:
-            raise IllegalMeldError(f"layoff {card} is not in the defender's hand")
+            raise IllegalMeldError(
+                f"layoff {card} is not in the defender's hand", "invalid-layoff"
+            )
         if used & bit:
-            raise IllegalMeldError(f"layoff {card} is already melded or laid off")
+            raise IllegalMeldError(
+                f"layoff {card} is already melded or laid off: a card goes to one place only",
+                "invalid-layoff",
+            )
         if index >= len(extended):
             raise IllegalMeldError(
-                f"layoff {card} names meld {index} but the knocker has {len(extended)} melds"
+                f"layoff {card} names meld {index} but the knocker has {len(extended)} melds",
+                "invalid-layoff",
             )
         meld = extended[index]
         if not _fits(meld, card):
             raise IllegalMeldError(
                 f"layoff {card} does not extend {_cards_text(meld)}: a set takes the fourth "
-                "card of its rank, a run the next card of its suit at either end (aces low)"
+                "card of its rank, a run the next card of its suit at either end (aces low)",
+                "invalid-layoff",
             )
         extended[index] = meld | bit
         used |= bit
