@@ -9,21 +9,32 @@ Rules encoded here:
 
 How the search is fast (and exact)
 ----------------------------------
-A hand is a 52-bit mask (bit ``card.index``), so each suit is a 13-bit slice. Built
-once at import (about 0.1 s):
+A hand is a 52-bit mask (bit ``card.index``), so each suit is a 13-bit slice. Tables
+built once at import (about 0.2 s), indexed by a 13-bit suit mask ``m``:
 
-* ``_DEAD[m]`` for every 13-bit mask ``m``: the deadwood left in one suit when only
-  runs are allowed. Within one suit that problem is trivial: every maximal block of
-  three or more consecutive ranks is melded (each card has a positive value, so melding
-  more is always better) and the rest is deadwood.
-* ``_SUIT[s][m]``: the same answer as ready-made tuples for suit ``s``:
-  ``(deadwood, runs as tuples of Card, deadwood cards)``, one run per maximal block.
+* ``_DEAD[m]``: the deadwood left in one suit when only runs are allowed. Within one
+  suit that problem is trivial: every maximal block of three or more consecutive ranks
+  is melded (each card has a positive value, so melding more is always better) and the
+  rest is deadwood.
+* ``_RUN_CARDS[m]``: the cards of ``m`` in such blocks (the cards that could be in a run).
+* ``_R0.._R3[m]`` and ``_L0.._L3[m]``: the same answer spelled out for each suit, the
+  runs (one per block, as tuples of ``Card``) and the loose cards.
+* ``_RANK_GROUPS[t]``: for a 13-bit mask ``t`` of ranks, the 52-bit mask of each rank's cards;
+  ``_SET_CARDS``: every possible set's mask -> its cards.
 
-Cards can only be shared between a run and a set, and at most one set per rank exists,
-so the search enumerates set choices only for ranks holding three or more cards
-(no set, any three of four, or all four) and scores each choice with four ``_DEAD``
-look-ups of the remaining suits. A random ten-card hand has no such rank about 75 % of
-the time and then needs no search at all: four table look-ups and tuple concatenation.
+Cards can only be shared between a run and a set, and a rank has at most one set, so
+only ranks holding three or more cards need a choice (``triples``, found with a few
+bit operations across the four suit slices). A random ten-card hand has no such rank
+about 75 % of the time: its deadwood is then four ``_DEAD`` look-ups. A rank none of
+whose cards lies in a block of ``_RUN_CARDS`` can only meld as a set, so its full set is
+taken outright (most of the remaining hands). Only for a "contested" rank are the
+choices enumerated (no set, all of them, or three leaving out a card that could be in a
+run), each scored with four ``_DEAD`` look-ups.
+
+The search decides only which cards go into sets; everything else follows from the
+tables. So :class:`MeldResult` holds ``(deadwood, cards_mask, sets_mask)`` and spells out
+``melds`` and ``deadwood_cards`` from the tables when they are read. No hand or result
+is ever cached.
 
 Deterministic tie-break of :func:`best_melds`
 ---------------------------------------------
