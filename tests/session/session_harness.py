@@ -109,3 +109,36 @@ def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
         if not acted:
             return
     raise AssertionError("match did not end")
+
+
+def deliver(src: Peer, dst: Peer, n: int = 1) -> None:
+    """Deliver exactly ``n`` queued frames from ``src`` to ``dst``."""
+    src.flush()
+    for _ in range(n):
+        frame = src.outbox.pop(0)
+        dst.session.receive_frame(frame)
+        dst.flush()
+        src.flush()
+
+
+def forge(peer: Peer, type_: str, body: dict[str, Any], at: Session | None = None,
+          **override: Any) -> bytes:
+    """An entry signed by ``peer``'s real key at the next position of ``at``'s log
+    (default: the peer's own), with any field overridden (to build bad frames)."""
+    from p2pgin.log.entry import sign_entry
+
+    s = at if at is not None else peer.session
+    fields: dict[str, Any] = {
+        "session": s.session_id, "seq": len(s.log), "prev": s.log[-1].hash() if s.log
+        else "00" * 32, "sender": peer.session.me, "type": type_, "body": body,
+    }
+    fields.update(override)
+    return sign_entry(peer.ident.signing_key, **fields).to_bytes()
+
+
+def snapshot(s: Session) -> tuple[Any, ...]:
+    """Everything a bad frame must leave unchanged (closing aside)."""
+    from dataclasses import replace
+
+    view = replace(s.view, stage="closed", my_turn=False, legal_moves=(), waiting_for="")
+    return (s.log, s.hellos, s.state, view, s.session_id)
