@@ -41,9 +41,16 @@ Handler = Callable[[argparse.Namespace], int]
 # --------------------------------------------------------------------------- helpers
 
 
+_QUIET: list[bool] = [False]
+
+
 def _say(text: str) -> None:
-    """A status line for the person (or the test) watching; flushed at once."""
-    print(text, flush=True)
+    """A status line for the person (or the test) watching; flushed at once.
+
+    Silent while the full-screen console owns the terminal (it shows the same things).
+    """
+    if not _QUIET[0]:
+        print(text, flush=True)
 
 
 def _rules(args: argparse.Namespace) -> Any:
@@ -92,23 +99,15 @@ class _Match:
         self.peer = peer
 
 
-def _check_peer_factory(files: Any) -> Callable[[Any], Any]:
-    """Known-peers check for the peer's hello (warns loudly on a changed key)."""
+def _check_peer_factory(session: Any) -> Callable[[Any], Any]:
+    """Known-peers check of the peer's hello key (warns loudly on a changed key)."""
     from p2pgin.log.identity import KnownPeers, PeerStatus
 
     known = KnownPeers()
 
     def check(hello: Any) -> Any:
-        key = getattr(hello, "key", None)
-        if key is None and files.store is not None:
-            for entry in files.store.entries:
-                if entry.is_hello and entry.body.get("name") == hello.name:
-                    key = entry.body.get("key")
-        if key is None:
-            from p2pgin.log.identity import PeerCheck
-
-            return PeerCheck(status=PeerStatus.NEW, name=hello.name, fingerprint=hello.fingerprint)
-        raw = bytes.fromhex(key) if isinstance(key, str) else bytes(key)
+        entry = session.hellos[1 - session.me]
+        raw = bytes.fromhex(entry.body["key"])
         result = known.check(hello.name, raw)
         if result.status is PeerStatus.NEW:
             known.remember(hello.name, raw)
@@ -122,16 +121,9 @@ def _make_match(session: Any, meta: dict[str, Any], store: Any = None) -> _Match
     from p2pgin.net.peer import Peer
 
     files = GameFiles(meta, current_session=lambda: session.view.session_id, store=store)
-    peer = Peer(session, files, check_peer=_check_peer_factory(files))
+    peer = Peer(session, files, check_peer=_check_peer_factory(session))
     match = _Match(session, files, peer)
     return match
-
-
-def _evidence_where(match: _Match) -> None:
-    path = match.files.path
-    if path is not None:
-        match.peer.evidence_dir = path.parent
-        match.peer.evidence_stem = path.stem
 
 
 def _result_line(match: _Match) -> dict[str, Any]:
@@ -167,8 +159,17 @@ def _front_end(args: argparse.Namespace) -> tuple[str, Callable[..., Any]]:
     return "console", lambda: None
 
 
-async def _drive(match: _Match, args: argparse.Namespace, connect: Any) -> int:
-    """Run the connection and the local player's front end until the match ends."""
+async def _drive(
+    match: _Match,
+    args: argparse.Namespace,
+    connect: Any,
+    ready: asyncio.Future[None] | None = None,
+) -> int:
+    """Run the connection and the local player's front end until the match ends.
+
+    ``ready`` (host side) completes once listening: the console starts after that, so the
+    address and join codes are printed before the full screen takes the terminal.
+    """
     from p2pgin.agents import run_agent
 
     kind, factory = _front_end(args)
@@ -182,7 +183,6 @@ async def _drive(match: _Match, args: argparse.Namespace, connect: Any) -> int:
             _say(f"event: {name} {_short(event)}")
         if name == "PeerHello" and peer.peer_info is not None:
             _say(peer.peer_info.message)
-        _evidence_where(match)
 
     if kind == "agent":
         player = asyncio.ensure_future(
@@ -190,7 +190,7 @@ async def _drive(match: _Match, args: argparse.Namespace, connect: Any) -> int:
                       on_event=on_event)
         )
     else:
-        player = asyncio.ensure_future(_run_console(peer, args))
+        player = asyncio.ensure_future(_run_console(peer, args, conn, ready))
     try:
         done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
         if player in done and not peer.done:
@@ -206,13 +206,41 @@ async def _drive(match: _Match, args: argparse.Namespace, connect: Any) -> int:
         for task in (conn, player):
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-    _evidence_where(match)
     finished = match.peer.finished
     if match.files.path is not None:
         match.files.write_meta(finished=finished)
+    if match.session.view.stage == "match_over" and match.files.store is not None:
+        path = _save_transcript(match)
+        _say(f"transcript saved: {path}")
     _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
+
+
+def _save_transcript(match: _Match) -> Path:
+    """Write the finished match's self-proving transcript under the data directory."""
+    import time
+
+    from p2pgin.log.entry import Chain
+    from p2pgin.log.transcript import (
+        TRANSCRIPT_SUFFIX,
+        Transcript,
+        transcripts_dir,
+        write_transcript,
+    )
+
+    view = match.session.view
+    chain = Chain.replay(match.files.store.entries)
+    transcript = Transcript.from_chain(
+        chain,
+        names=view.names,
+        rules=view.rules.to_dict(),
+        result=view.match.result().to_dict(),
+        meta={"saved": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "me": view.me},
+    )
+    path = transcripts_dir() / f"{view.session_id}{TRANSCRIPT_SUFFIX}"
+    write_transcript(path, transcript)
+    return path
 
 
 def _short(event: Any) -> str:
@@ -220,25 +248,40 @@ def _short(event: Any) -> str:
     return text if len(text) < 300 else text[:297] + "..."
 
 
-async def _run_console(handle: Any, args: argparse.Namespace) -> None:
-    from p2pgin.ui import run_console  # type: ignore[attr-defined]
+async def _run_console(
+    handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
+    ready: asyncio.Future[None] | None,
+) -> None:
+    from p2pgin.ui import run_console
 
-    await run_console(handle, plain=bool(args.plain), ascii=bool(args.ascii))
-
-
-def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
-    """Start the discovery beacon unless ``--no-announce`` (returns a stopper or None)."""
-    if getattr(args, "no_announce", False):
-        return None
+    if ready is not None:
+        await asyncio.wait({ready, conn}, return_when=asyncio.FIRST_COMPLETED)
+        if conn.done():
+            return
+    _QUIET[0] = not args.plain
     try:
-        from p2pgin.net import discovery
-    except ImportError:
-        return None
-    start = getattr(discovery, "start_announcer", None)
-    if start is None:
-        return None
-    return start(name=identity.name, fingerprint=identity.fingerprint, port=port,
-                 listen=args.listen)
+        result = await run_console(handle, plain=bool(args.plain),
+                                   ascii=True if args.ascii else None)
+    finally:
+        _QUIET[0] = False
+    args.rematch_requested = result == "rematch"
+
+
+async def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
+    """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
+    join codes of the addresses announced. Returns the announcer (to close)."""
+    from p2pgin.net.discovery import Announcer
+    from p2pgin.net.joincode import JoinCodeError, encode_join_code
+
+    announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
+                          listen=args.listen, announce=not args.no_announce,
+                          discovery_port=args.discovery_port)
+    await announcer.start()
+    for source, _ in announcer.targets:
+        if not source.startswith("127."):
+            with contextlib.suppress(JoinCodeError):
+                _say(f"join code for {source}:{port}: {encode_join_code(source, port)}")
+    return announcer
 
 
 async def _host_match(args: argparse.Namespace, role: str) -> int:
@@ -252,24 +295,25 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
     match = _make_match(session, meta)
     _say(f"you are {identity.name} ({identity.fingerprint})")
-    beacon: list[Any] = []
+    announcers: list[asyncio.Task[Any]] = []
+    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def listening(port: int) -> None:
         meta["port"] = port
         match.files.meta["port"] = port
         args.port = port
         _say(f"listening on {args.listen}:{port}")
-        beacon.append(_announce(args, port, identity))
+        task = asyncio.ensure_future(_announce(args, port, identity))
+        task.add_done_callback(lambda _: ready.done() or ready.set_result(None))
+        announcers.append(task)
 
     try:
         return await _drive(match, args, match.peer.serve(args.listen, args.port,
-                                                          on_listening=listening))
+                                                          on_listening=listening), ready)
     finally:
-        for stopper in beacon:
-            if stopper is not None:
-                res = stopper.close() if hasattr(stopper, "close") else stopper()
-                if asyncio.iscoroutine(res):
-                    await res
+        for task in announcers:
+            with contextlib.suppress(Exception):
+                await (await task).close()
 
 
 async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
@@ -293,18 +337,25 @@ def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
     """Find hosts by their LAN beacons and let the person pick one."""
-    from p2pgin.net import discovery
+    from p2pgin.net.discovery import DiscoveryListener
 
-    find = discovery.discover  # type: ignore[attr-defined]
-    hosts = await find(timeout=args.discover_timeout)
+    _say("looking for hosts on the LAN...")
+    listener = await DiscoveryListener.start(port=args.discovery_port)
+    try:
+        with contextlib.suppress(TimeoutError):
+            await listener.wait_for(bool, timeout=args.discover_timeout)
+        if not args.first:
+            await asyncio.sleep(min(1.0, args.discover_timeout))  # let the others be heard
+        hosts = listener.games()
+    finally:
+        listener.close()
     if not hosts:
         _say("no host found on the LAN; give HOST[:PORT] or a join code")
         return None
     for i, h in enumerate(hosts, 1):
         _say(f"  {i}. {h.name}  {h.address}:{h.port}  [{h.fingerprint}]")
-    if args.first or (len(hosts) == 1 and not sys.stdin.isatty()):
-        choice = 1
-    else:
+    choice = 1
+    if len(hosts) > 1 and not args.first:
         text = await asyncio.to_thread(input, f"join which host [1-{len(hosts)}]? ")
         choice = int(text.strip() or "1")
     picked = hosts[choice - 1]
@@ -314,9 +365,18 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
 # --------------------------------------------------------------------------- commands
 
 
+def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
+    """Run a match, and again while the console asks for a rematch."""
+    while True:
+        args.rematch_requested = False
+        status = run()
+        if not args.rematch_requested:
+            return status
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join."""
-    return asyncio.run(_host_match(args, "host"))
+    return _again(args, lambda: asyncio.run(_host_match(args, "host")))
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -329,7 +389,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port = found
     else:
         host, port = _parse_target(target)
-    return asyncio.run(_join_match(args, host, port))
+    return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -348,6 +408,11 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """Play against a local bot peer over loopback TCP (the README's first command)."""
+    return _again(args, lambda: _play_once(args))
+
+
+def _play_once(args: argparse.Namespace) -> int:
+    """Start a bot peer (loopback only, announcing nothing) and join it."""
     cmd = [sys.executable, "-m", "p2pgin", "bot", "--level", args.level, "--listen", "127.0.0.1",
            "--port", "0", "--no-announce", "--matches", "1", "--name", f"bot-{args.level}"]
     if args.bot_delay:
@@ -359,7 +424,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.target:
         cmd += ["--target", str(args.target)]
     env = dict(os.environ)
-    env.setdefault("P2PGIN_HOME", str(_bot_home()))
+    env["P2PGIN_HOME"] = str(_bot_home())  # the bot is another player: its own identity
     bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                            env=env)
     try:
@@ -410,7 +475,6 @@ async def _resume(args: argparse.Namespace) -> int:
     identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets())
     match = _make_match(session, meta, store=store)
-    _evidence_where(match)
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
@@ -451,24 +515,38 @@ def _rules_opts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
 
 
+def _discovery_opt(p: argparse.ArgumentParser) -> None:
+    from p2pgin.net.discovery import DISCOVERY_PORT
+
+    p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, help=argparse.SUPPRESS)
+
+
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
     p.add_argument("--port", type=int, default=default_port, help="TCP port (0: any free port)")
     p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default: all interfaces)")
     p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
+    _discovery_opt(p)
+
+
+def _agent_delay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
 
 
 def _configure_host(p: argparse.ArgumentParser) -> None:
     _listen_opts(p, DEFAULT_PORT)
     _rules_opts(p)
+    _agent_delay(p)
 
 
 def _configure_join(p: argparse.ArgumentParser) -> None:
     p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
                    help="the host to join; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="join the first host discovered")
-    p.add_argument("--discover-timeout", type=float, default=2.0, help=argparse.SUPPRESS)
+    p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
+    _discovery_opt(p)
     _rules_opts(p)
+    _agent_delay(p)
 
 
 def _configure_bot(p: argparse.ArgumentParser) -> None:

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
-from p2pgin.session.errors import RemoteProtocolError
+from p2pgin.session.errors import PeerClosed, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
 
 __all__ = [
@@ -123,7 +123,8 @@ class Peer:
         session: a ``p2pgin.session.Session`` (new or restored).
         store: the game file (``append`` fsyncs; ``write_secrets`` is 0600).
         evidence_dir, evidence_stem: where offending bytes are written
-            (``<stem>.evidence-N.bin`` and a ``.txt`` naming the broken rule).
+            (``<stem>.evidence-N.bin`` and a ``.txt`` naming the broken rule) when the
+            store has no ``path`` (else beside the game file, named after it).
         check_peer: maps the peer's hello to its known-peers check (:class:`PeerInfo`).
         ping_interval, dead_after: keepalive timing (see :mod:`p2pgin.net.transport`).
     """
@@ -153,6 +154,7 @@ class Peer:
         self._notify_pending = False
         self._done = asyncio.Event()
         self._peer_info: PeerInfo | None = None
+        self._closing: asyncio.Task[None] | None = None
         #: The error that ended the match early (a remote protocol error), if any.
         self.error: BaseException | None = None
         #: Paths of evidence files written.
@@ -162,6 +164,11 @@ class Peer:
         #: Optional hook called with (frames) right after they are written (benchmarks).
         self.on_sent: Callable[[list[bytes]], None] | None = None
         self._persist_pending()
+        view = session.view
+        other = 1 - view.me
+        if view.names[other] and view.fingerprints[other]:  # a restored session
+            self._identify(PeerHello(name=view.names[other],
+                                     fingerprint=view.fingerprints[other], rules=view.rules))
 
     # --- GameHandle -------------------------------------------------------------------
 
@@ -272,12 +279,22 @@ class Peer:
             self._events.append(event)
         self._changed()
 
+    def _evidence_base(self) -> tuple[Path, str] | None:
+        game = getattr(self.store, "path", None)
+        if isinstance(game, Path):  # beside the game file, named after it
+            return game.parent, game.stem
+        if self.evidence_dir is not None:
+            return self.evidence_dir, self.evidence_stem
+        return None
+
     def _keep_evidence(self, data: bytes, exc: BaseException) -> None:
-        if self.evidence_dir is None:
+        base = self._evidence_base()
+        if base is None:
             return
-        self.evidence_dir.mkdir(parents=True, exist_ok=True)
+        directory, stem = base
+        directory.mkdir(parents=True, exist_ok=True)
         for n in itertools.count(1):
-            path = self.evidence_dir / f"{self.evidence_stem}.evidence-{n}.bin"
+            path = directory / f"{stem}.evidence-{n}.bin"
             if not path.exists():
                 break
         path.write_bytes(data)
@@ -308,7 +325,8 @@ class Peer:
                 try:
                     self._step(self.session.receive_frame, payload)
                 except RemoteProtocolError as exc:
-                    self._keep_evidence(exc.evidence or payload, exc)
+                    if not isinstance(exc, PeerClosed):  # the peer's own verdict: no evidence
+                        self._keep_evidence(exc.evidence or payload, exc)
                     self.error = exc
                     fatal = True
                     reason = str(exc)
@@ -336,7 +354,7 @@ class Peer:
                 await link.close()
         if fatal or self.finished:
             self._finish()
-        elif self._link is None:
+        elif self._link is None and not self._done.is_set():
             self._set_link("reconnecting", LinkDown(reason=reason, reconnecting=True))
 
     def _finish(self) -> None:
@@ -347,12 +365,16 @@ class Peer:
             self._changed()
 
     def give_up(self, reason: str = "given up") -> None:
-        """Stop waiting for the peer (the link is closed, :meth:`closed` returns)."""
+        """Stop playing: close the link, stop listening or reconnecting; :meth:`closed`
+        returns. The game file stays as it is (``p2pgin resume`` can continue it)."""
         if not self._done.is_set():
             self._link_state = "closed"
             self._events.append(LinkDown(reason=reason, reconnecting=False))
             self._done.set()
             self._changed()
+        link = self._link
+        if link is not None and not link.closed:
+            self._closing = asyncio.get_running_loop().create_task(link.close())
 
     # --- connection strategies ---------------------------------------------------------
 
@@ -390,6 +412,8 @@ class Peer:
             await self._done.wait()
         finally:
             server.close()
+            if self._link is not None:
+                await self._link.close()
             for task in list(tasks):
                 if task is not asyncio.current_task():
                     with contextlib.suppress(asyncio.CancelledError, Exception):
