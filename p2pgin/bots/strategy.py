@@ -22,17 +22,36 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from p2pgin.bots.evaluate import VALUES, all_best_arrangements, deadwood
-from p2pgin.bots.knowledge import Knowledge
+from p2pgin.bots.knowledge import Knowledge, replay
+from p2pgin.engine import (
+    UPCARD,
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    HandState,
+    Knock,
+    Move,
+    PassUpcard,
+    Phase,
+    TakeUpcard,
+    apply,
+    best_knock,
+    propose_layoff,
+)
+from p2pgin.engine.errors import IllegalMoveError
 
 __all__ = [
     "Decision",
     "Strategy",
     "Table",
+    "ViewError",
     "fewest_layoff_arrangement",
     "layoff_exposure",
+    "table_from_state",
 ]
 
-Phase = Literal["upcard", "draw", "discard", "defend"]
+TablePhase = Literal["upcard", "draw", "discard", "defend"]
 Action = Literal["take", "pass", "stock", "pile", "discard", "knock", "big_gin", "defend"]
 
 
@@ -57,7 +76,7 @@ class Table:
         knocker_melds: when defending, the knocker's melds as masks.
     """
 
-    phase: Phase
+    phase: TablePhase
     hand: int
     top: int | None = None
     forbidden: int = 0
@@ -141,6 +160,123 @@ def fewest_layoff_arrangement(cards10: int, know: Knowledge) -> tuple[int, ...]:
     return min(options, key=lambda melds: (layoff_exposure(melds, know, cards10), sorted(melds)))
 
 
+_PHASES: Final = {
+    Phase.UPCARD: "upcard",
+    Phase.DRAW: "draw",
+    Phase.DISCARD: "discard",
+    Phase.LAYOFF: "defend",
+}
+
+
+class ViewError(ValueError):
+    """The state does not show this player its own cards, or it is not its turn."""
+
+
+def _mask_of(state: HandState, positions: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for position in positions:
+        card = state.known(position)
+        if card is None:
+            raise ViewError(f"position {position} should be known to this player but is not")
+        mask |= 1 << card
+    return mask
+
+
+def table_from_state(state: HandState, me: int) -> Table:
+    """Reduce ``state`` to what player ``me`` may know, as a :class:`Table`.
+
+    Only these identities are read: my own hand's positions, the discard pile's, and
+    positions the public history moved face up (pile takes and discards). An identity
+    the state happens to know beyond that (a full-knowledge state) is never looked at,
+    so a bot cannot peek even when handed one.
+
+    Raises:
+        ViewError: my own cards or a public card are unknown in ``state``, or the
+            hand is over.
+    """
+    phase = _PHASES.get(state.phase)
+    if phase is None:
+        raise ViewError("the hand is over")
+    hand = _mask_of(state, state.hand_of(me))
+    events: list[tuple[int, str, int | None]] = []
+    pile: list[int] = [UPCARD]
+    for played in state.history:
+        move = played.move
+        who = played.player
+        if isinstance(move, TakeUpcard | DrawDiscard):
+            card = state.known(pile[-1])
+            pile.pop()
+            events.append((who, "draw_discard", card))
+        elif isinstance(move, PassUpcard):
+            events.append((who, "pass_upcard", state.known(UPCARD)))
+        elif isinstance(move, DrawStock):
+            # Drawing from the stock over a face-up top card is declining that card.
+            top = state.known(pile[-1]) if pile else None
+            events.append((who, "draw_stock", top))
+        elif isinstance(move, Discard):
+            pile.append(move.position)
+            events.append((who, "discard", state.known(move.position)))
+    top_pos = state.discard_top
+    top = state.known(top_pos) if top_pos is not None else None
+    opp = 1 - me
+    know = replay(
+        me,
+        hand,
+        state.known(UPCARD),
+        events,
+        opp_size=len(state.hand_of(opp)),
+        stock_left=state.stock_count,
+    )
+    forbidden = 0
+    drawn = None
+    if phase == "discard" and state.to_move == me:
+        taken = state.taken_from_discard
+        if taken is not None:
+            forbidden = 1 << _mask_of(state, [taken]).bit_length() - 1
+        last = state.last_drawn
+        if last is not None and state.holds(me, last):
+            drawn = _mask_of(state, [last]).bit_length() - 1
+    knocker_melds: tuple[int, ...] = ()
+    if phase == "defend":
+        knocker_melds = tuple(sum(1 << c for c in meld) for meld in state.knocker_melds)
+    limit = state.knock_limit
+    return Table(
+        phase=phase,  # type: ignore[arg-type]
+        hand=hand,
+        top=top,
+        forbidden=forbidden,
+        drawn=drawn,
+        know=know,
+        knock_limit=limit if limit is not None else 0,
+        big_gin=state.rules.big_gin,
+        stock_left=state.stock_count,
+        knocker_melds=knocker_melds,
+    )
+
+
+def _positions(state: HandState, melds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for meld in melds:
+        positions = []
+        m = meld
+        while m:
+            low = m & -m
+            m ^= low
+            position = state.position_of(low.bit_length() - 1)
+            assert position is not None
+            positions.append(position)
+        out.append(tuple(positions))
+    return tuple(out)
+
+
+def _legal(state: HandState, move: Move) -> bool:
+    try:
+        apply(state, move)
+    except IllegalMoveError:
+        return False
+    return True
+
+
 class Strategy:
     """Base of all bots: ``decide`` over a :class:`Table`; ``choose`` over engine states.
 
@@ -156,6 +292,56 @@ class Strategy:
     def decide(self, table: Table) -> Decision:
         """The decision for ``table``; subclasses override."""
         raise NotImplementedError
+
+    def choose(self, state: HandState, me: int) -> Move:
+        """The move of player ``me`` in ``state`` (which must be ``me``'s turn).
+
+        ``state`` is the engine state as ``me`` knows it; only ``me``'s own view is
+        used (see :func:`table_from_state`).
+
+        Raises:
+            ViewError: it is not ``me``'s turn, or ``me``'s cards are unknown.
+        """
+        if state.to_move != me:
+            raise ViewError(f"it is not player {me}'s turn")
+        if state.phase is Phase.LAYOFF:
+            return propose_layoff(state)
+        if state.phase is Phase.DRAW and state.must_draw_stock:
+            return DrawStock()
+        table = table_from_state(state, me)
+        return self._to_move(self.decide(table), state, me)
+
+    @staticmethod
+    def _to_move(decision: Decision, state: HandState, me: int) -> Move:
+        action = decision.action
+        if action == "take":
+            return TakeUpcard()
+        if action == "pass":
+            return PassUpcard()
+        if action == "stock":
+            return DrawStock()
+        if action == "pile":
+            return DrawDiscard() if state.discard_top is not None else DrawStock()
+        if action == "defend":
+            return propose_layoff(state)
+        if action == "big_gin":
+            move: Move = BigGin(melds=_positions(state, decision.melds))
+            if _legal(state, move):
+                return move
+            raise ViewError("big gin chosen but the engine does not accept it")
+        assert decision.card is not None
+        position = state.position_of(decision.card)
+        if position is None or not state.holds(me, position):
+            raise ViewError(f"the bot chose a card it does not hold: {decision.card}")
+        if action == "knock":
+            move = Knock(position=position, melds=_positions(state, decision.melds))
+            if _legal(state, move):
+                return move
+            # NB: cannot happen while evaluate.py agrees with the engine; stay legal anyway.
+            fallback = best_knock(state, position)
+            if fallback is not None:
+                return fallback
+        return Discard(position=position)
 
     # -- small shared helpers
 
