@@ -1,0 +1,81 @@
+"""Mental-poker deck for two players: nobody deals, nobody can peek, cheats are named.
+
+A pure layer: no sockets, no clock, no engine state. Group operations are libsodium's
+ed25519 prime-order group through PyNaCl; randomness comes from :mod:`secrets` unless an
+``rng`` (anything with ``token_bytes(n)`` and ``randbelow(n)``, e.g. :class:`HashDrbg`) is
+passed for tests. Every message is a JSON-able dict (bytes as lowercase hex, ints, lists;
+no floats) meant to go into a signed log entry. Spec: ``protocol/deck.md``; threat model
+and what is caught when: ``docs/security.md``.
+
+API for the session layer::
+
+    from p2pgin.mental import CoinToss, DeckPeer, CheatDetected, verify_hand, initial_deal
+
+    # once per session: seed of the card points and the first dealer
+    toss = CoinToss(player=me, session_id=sid)
+    send(toss.commit());  toss.receive_commit(recv())      # coin.commit
+    send(toss.reveal());  toss.receive_reveal(recv())      # coin.reveal (after the commit)
+    seed, first_dealer = toss.seed, toss.first_dealer
+
+    # every hand (the dealer is role A and speaks first)
+    deck = DeckPeer(player=me, dealer=d, session_id=sid, hand_no=n, seed=seed)
+    out = deck.shuffle_step(None) if me == d else None     # dealer: deck.mask
+    while not deck.ready:                                  # deck.remask, deck.lock
+        out = deck.shuffle_step(recv()); out and send(out)
+
+    send(deck.disclose(pos, to=other))                     # deck.deal: private deal to other
+    card = deck.receive_share(pos, recv())                 # a private deal to us -> Card
+    send(deck.open_public(pos)); card = deck.receive_open(pos, recv())  # deck.open (upcard,
+                                                           # discards, shown hands) -> Card
+    deck.card(pos), deck.known                             # what we know so far
+
+    send(deck.audit_payload())                             # deck.audit, once the hand is over
+    full_deck = deck.verify_audit(recv())                  # 52 Cards in position order
+
+    # third party (p2pgin verify): replay every (sender, payload) of the hand in log order
+    v = verify_hand(session_id=sid, hand_no=n, seed=seed, dealer=d, entries=pairs)
+    v.deck, v.public, v.dealt
+
+``initial_deal(dealer)`` lists the opening deal as ``(position, recipient or None)``.
+
+Errors: :class:`CheatDetected` (``.peer`` = player to blame, ``.reason`` a :class:`Cheat`,
+``.evidence`` a JSON-able dict; its subclass :class:`MalformedValue` for bad encodings and
+invalid points/scalars) is raised for anything bad the other player sent; when a dealt card
+unmasks to a non-card the evidence holds a ``proof`` payload (our own share of that
+position) that the session may log so third parties can confirm the blame.
+:class:`ProtocolMisuse` is raised for our own out-of-order calls, e.g. dealing a position
+that is private to us, so that both shares of a private position can never be sent.
+"""
+
+from __future__ import annotations
+
+from p2pgin.mental.cointoss import CoinToss
+from p2pgin.mental.deck import (
+    CARD_TAG,
+    DECK_SIZE,
+    DeckPeer,
+    HandVerifier,
+    card_points,
+    initial_deal,
+    verify_hand,
+)
+from p2pgin.mental.errors import Cheat, CheatDetected, DeckError, MalformedValue, ProtocolMisuse
+from p2pgin.mental.group import HashDrbg, Rng
+
+__all__ = [
+    "CARD_TAG",
+    "DECK_SIZE",
+    "Cheat",
+    "CheatDetected",
+    "CoinToss",
+    "DeckError",
+    "DeckPeer",
+    "HandVerifier",
+    "HashDrbg",
+    "MalformedValue",
+    "ProtocolMisuse",
+    "Rng",
+    "card_points",
+    "initial_deal",
+    "verify_hand",
+]
