@@ -1,0 +1,443 @@
+"""From the session's ``PlayerView`` and events to the console's :class:`Table`.
+
+This is the one module of the console that knows the engine's and the session's
+shapes (``HandState`` by deck positions, ``HandResult``, event classes); the rest of
+:mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`. Moves are never built here: the
+console picks one of ``view.legal_moves`` (:func:`find_move`), so it can only send
+what the engine itself offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from p2pgin.engine.cards import Card
+from p2pgin.engine.explain import explain_hand
+from p2pgin.engine.melds import best_melds, discard_options
+from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, Table
+
+__all__ = [
+    "History",
+    "action_of",
+    "best_of",
+    "build_table",
+    "deadwood_after",
+    "default_hinter",
+    "describe_move",
+    "event_line",
+    "find_move",
+    "move_kind",
+    "why_not",
+]
+
+# Engine move kinds (``Move.kind``) -> console action names.
+_ACTION_OF = {
+    "draw_stock": "stock",
+    "draw_discard": "take",
+    "take_upcard": "take",
+    "pass_upcard": "pass",
+    "discard": "discard",
+    "knock": "knock",
+    "big_gin": "gin",
+    "lay_off": "layoff",
+}
+# Session-level choices by class name (the session owns these classes).
+_SESSION_ACTIONS = {
+    "AcceptRules": "accept",
+    "DeclineRules": "decline",
+    "NextHand": "next",
+    "Rematch": "rematch",
+}
+
+
+def action_of(kind: str) -> str:
+    """The console action name of an engine move kind (``draw_stock`` -> ``stock``)."""
+    return _ACTION_OF.get(kind, kind)
+
+
+def move_kind(move: Any) -> str:
+    """An engine move's wire kind, or the console name of a session choice."""
+    kind = getattr(move, "kind", "")
+    if kind:
+        return str(kind)
+    return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
+
+
+def find_move(view: Any, kind: str, position: int | None = None) -> Any | None:
+    """The legal move of ``kind`` (and ``position`` if given) in ``view``, else None."""
+    if view is None or (not getattr(view, "my_turn", False) and kind not in ("next", "rematch")):
+        return None
+    for move in getattr(view, "legal_moves", ()):
+        if move_kind(move) != kind:
+            continue
+        if position is not None and getattr(move, "position", None) != position:
+            continue
+        return move
+    return None
+
+
+def default_hinter() -> Any | None:
+    """The hard bot's choice for the local player's own view, when the bots provide it."""
+    try:
+        from p2pgin import bots
+    except ImportError:  # pragma: no cover - bots are part of the package
+        return None
+    hint = getattr(bots, "hint", None)
+    if hint is None:
+        return None
+
+    def hinter(view: Any) -> Any:
+        return hint(view.hand, view.me)
+
+    return hinter
+
+
+class History:
+    """What the console keeps from events: log lines, the reveal, the match end, alarms."""
+
+    def __init__(self) -> None:
+        self.log: list[LogLine] = []
+        self.audits: dict[int, AuditLine] = {}
+        self.cheat = ""
+        self.reveal: Reveal | None = None
+        self.match_end: MatchEnd | None = None
+        self.hand_no = 0
+
+    def absorb(self, events: Iterable[Any], view: Any) -> None:
+        """Fold new events in (oldest first); ``view`` gives names and the hand."""
+        for event in events:
+            name = type(event).__name__
+            if name == "HandStarted":
+                self.hand_no = event.hand_no
+                self.reveal = None
+            elif name == "HandEnded":
+                self.reveal = make_reveal(event.hand_no, event.result, view)
+            elif name == "AuditDone":
+                self.audits[event.hand_no] = AuditLine(
+                    hand_no=event.hand_no, ok=bool(event.ok), detail=str(event.detail)
+                )
+            elif name == "MatchEnded":
+                self.match_end = make_match_end(event.result, view)
+            elif name == "CheatDetected":
+                who = _names(view)[event.peer]
+                self.cheat = f"{who} broke the rule '{event.rule}' (evidence saved with the game)"
+            line = event_line(event, view)
+            if line is not None:
+                self.log.append(line)
+        if len(self.log) > 500:
+            del self.log[:-500]
+        for hand_no, verdict in (getattr(view, "audits", None) or {}).items():
+            if hand_no not in self.audits:
+                ok = verdict == "verified"
+                self.audits[hand_no] = AuditLine(hand_no=hand_no, ok=ok,
+                                                 detail="" if ok else str(verdict))
+
+
+def _names(view: Any) -> tuple[str, str]:
+    names = tuple(getattr(view, "names", ("", "")) or ("", ""))
+    return (names[0] or "Player 0", names[1] or "Player 1")
+
+
+def _who(view: Any, player: int) -> str:
+    return "You" if player == view.me else _names(view)[player]
+
+
+def event_line(event: Any, view: Any) -> LogLine | None:
+    """One log line for an event (None for events the log does not show)."""
+    name = type(event).__name__
+    parts: list[Part]
+    if name == "MoveMade":
+        player = event.player
+        who = _who(view, player)
+        card = event.card if isinstance(event.card, Card) else None
+        kind = move_kind(event.move)
+        verbs = {
+            "take_upcard": ("takes the upcard", "take the upcard"),
+            "pass_upcard": ("passes the upcard", "pass the upcard"),
+            "draw_stock": ("draws from the stock", "draw from the stock"),
+            "draw_discard": ("takes from the discard pile", "take from the discard pile"),
+            "discard": ("discards", "discard"),
+            "knock": ("knocks", "knock"),
+            "big_gin": ("goes big gin", "go big gin"),
+            "lay_off": ("lays off and shows melds", "lay off and show your melds"),
+        }
+        third, second = verbs.get(kind, (kind, kind))
+        parts = [f"{who} {second if player == view.me else third}"]
+        if card is not None:
+            parts += [": ", card]
+        return LogLine(parts=tuple(parts), player=player)
+    if name == "HandStarted":
+        return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, event.dealer)} dealt.",))
+    if name == "HandEnded":
+        result = event.result
+        if result.winner is None:
+            return LogLine(parts=(f"Hand {event.hand_no} is void.",))
+        return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, result.winner)} won "
+                              f"{result.points} ({result.kind}).",))
+    if name == "AuditDone":
+        if event.ok:
+            return LogLine(parts=(f"Hand {event.hand_no}: deal verified.",))
+        return LogLine(parts=(f"Hand {event.hand_no}: DEAL NOT VERIFIED: {event.detail}",))
+    if name == "MatchEnded":
+        winner = getattr(event.result, "winner", None)
+        who = "nobody" if winner is None else _who(view, winner)
+        return LogLine(parts=(f"Match over: {who} won.",))
+    if name == "CheatDetected":
+        return LogLine(parts=(f"CHEAT: {_names(view)[event.peer]} broke '{event.rule}'",))
+    if name == "PeerError":
+        return LogLine(parts=(f"Protocol error {event.code}: {event.detail}",))
+    if name == "PeerHello":
+        return LogLine(parts=(f"{event.name} is here (key {event.fingerprint[:16]}).",))
+    if name == "LinkDown":
+        again = "; reconnecting" if event.reconnecting else ""
+        return LogLine(parts=(f"Link lost ({event.reason}){again}.",))
+    if name == "LinkUp":
+        return LogLine(parts=("Link up.",))
+    return None
+
+
+def make_reveal(hand_no: int, result: Any, view: Any) -> Reveal:
+    """The end-of-hand picture from an engine ``HandResult``."""
+    me = view.me
+    melds: list[tuple[tuple[Card, ...], ...]] = [(), ()]
+    dead: list[tuple[Card, ...]] = [(), ()]
+    knocker = result.knocker
+    if knocker is not None:
+        melds[knocker] = tuple(tuple(m) for m in result.knocker_melds)
+        dead[knocker] = tuple(result.knocker_deadwood_cards)
+        melds[1 - knocker] = tuple(tuple(m) for m in result.defender_melds)
+        dead[1 - knocker] = tuple(result.defender_deadwood_cards)
+    else:
+        mine = _my_cards(view)
+        if mine:
+            found = best_melds(mine)
+            melds[me] = found.melds
+            dead[me] = found.deadwood_cards
+    names = _names(view)
+    try:
+        explanation = explain_hand(result, names=names)
+    except Exception:  # an older result without every field: fall back to its own text
+        explanation = tuple(getattr(result, "explanation", ()))
+    return Reveal(
+        hand_no=hand_no,
+        kind=str(result.kind),
+        knocker=knocker,
+        winner=result.winner,
+        points=int(result.points),
+        melds=(melds[0], melds[1]),
+        deadwood=(dead[0], dead[1]),
+        layoffs=tuple((card, int(index)) for card, index in result.layoffs),
+        explanation=tuple(explanation),
+    )
+
+
+def make_match_end(result: Any, view: Any) -> MatchEnd:
+    """The itemised match total from an engine ``MatchResult``."""
+    names = _names(view)
+    explain = getattr(result, "explain", None)
+    lines = tuple(explain(names)) if callable(explain) else tuple(result.explanation)
+    return MatchEnd(winner=result.winner, totals=tuple(result.totals), lines=lines)
+
+
+def _my_cards(view: Any) -> list[Card]:
+    hand = getattr(view, "hand", None)
+    if hand is None:
+        return []
+    return [c for c in hand.hand_cards(view.me) if c is not None]
+
+
+def _knock_deadwood(hand: Any, me: int, move: Any) -> int:
+    """Deadwood a legal ``Knock`` leaves: the kept cards outside its melds."""
+    melded = {p for meld in move.melds for p in meld}
+    rest = [p for p in hand.hand_of(me) if p != move.position and p not in melded]
+    return sum(hand.known(p).value for p in rest)
+
+
+def build_table(
+    view: Any,
+    *,
+    link: str = "connected",
+    peer_info: Any = None,
+    history: History | None = None,
+    can_undo: bool = False,
+    can_hint: bool = False,
+) -> Table:
+    """The screen's model for ``view`` (a session ``PlayerView``)."""
+    history = history if history is not None else History()
+    me = view.me
+    opp = 1 - me
+    names = _names(view)
+    fingerprints = tuple(getattr(view, "fingerprints", ("", "")) or ("", ""))
+    rules = view.rules
+    match = view.match
+    hand = view.hand
+    fields: dict[str, Any] = {}
+    if hand is not None:
+        positions = hand.hand_of(me)
+        cards = [hand.known(p) for p in positions]
+        mine = [c for c in cards if c is not None]
+        fields["hand"] = tuple(mine)
+        fields["positions"] = {hand.known(p): p for p in positions if hand.known(p) is not None}
+        fields["opp_cards"] = len(hand.hand_of(opp))
+        fields["stock"] = hand.stock_count
+        fields["pile"] = tuple(c for c in (hand.known(p) for p in hand.discard_pile) if c)
+        fields["knock_limit"] = hand.knock_limit
+        fields["phase"] = str(hand.phase)
+        fields["to_move"] = hand.to_move
+        up = hand.upcard
+        fields["oklahoma"] = bool(rules.oklahoma)
+        fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
+        drawn = None
+        for played in reversed(hand.history):
+            if played.player == me and move_kind(played.move) in (
+                "draw_stock", "draw_discard", "take_upcard"
+            ):
+                drawn = played.position
+                break
+        if drawn is not None and drawn in positions:
+            fields["drawn"] = hand.known(drawn)
+        taken = hand.taken_from_discard
+        if taken is not None and hand.to_move == me:
+            fields["taken"] = hand.known(taken)
+        if mine and len(mine) <= 11:
+            found = best_melds(mine)
+            fields["melds"] = found.melds
+            fields["deadwood_cards"] = found.deadwood_cards
+            fields["deadwood"] = found.deadwood
+            if len(mine) == 11:
+                fields["best_after_discard"] = discard_options(mine)[0].deadwood
+    actions: set[str] = set()
+    knock_cards: set[Card] = set()
+    gin_cards: set[Card] = set()
+    big_gin = False
+    for move in view.legal_moves if view.my_turn else ():
+        kind = move_kind(move)
+        action = _ACTION_OF.get(kind, kind)
+        if kind == "knock" and hand is not None:
+            card = hand.known(move.position)
+            knock_cards.add(card)
+            if _knock_deadwood(hand, me, move) == 0:
+                gin_cards.add(card)
+                actions.add("gin")
+        elif kind == "big_gin":
+            big_gin = True
+        actions.add(action)
+    if view.my_turn and can_hint and hand is not None and fields.get("phase") in (
+        "upcard", "draw", "discard"
+    ):
+        actions.add("hint")
+    if can_undo:
+        actions.add("undo")
+    for move in view.legal_moves:
+        kind = move_kind(move)
+        if kind in ("next", "rematch"):
+            actions.add(kind)
+    if view.stage == "match_over":
+        actions.add("rematch")
+    scores = tuple(match.scores) if match is not None else (0, 0)
+    boxes = tuple(match.hands_won) if match is not None else (0, 0)
+    reveal = history.reveal
+    if view.stage in ("play", "deal", "shuffle") and hand is not None and not hand.over:
+        reveal = None
+    cheat = history.cheat
+    return Table(
+        me=me,
+        names=names,
+        opp_fingerprint=(getattr(peer_info, "fingerprint", "") or fingerprints[opp]),
+        peer_status=str(getattr(peer_info, "status", "") or ""),
+        link=link,
+        stage=view.stage,
+        hand_no=view.hand_no,
+        my_turn=bool(view.my_turn),
+        scores=(scores[0], scores[1]),
+        boxes=(boxes[0], boxes[1]),
+        target=int(getattr(rules, "target", 100)),
+        actions=frozenset(actions),
+        knock_cards=frozenset(knock_cards),
+        gin_cards=frozenset(gin_cards),
+        big_gin=big_gin,
+        log=tuple(history.log),
+        audits=tuple(history.audits[k] for k in sorted(history.audits)),
+        cheat=cheat,
+        waiting_for=str(getattr(view, "waiting_for", "") or ""),
+        reveal=reveal,
+        match_end=history.match_end,
+        can_undo=can_undo,
+        **fields,
+    )
+
+
+def deadwood_after(table: Table, card: Card) -> int:
+    """Deadwood of the best arrangement of the hand without ``card``."""
+    return best_melds([c for c in table.hand if c != card]).deadwood
+
+
+def best_of(table: Table, cards: Iterable[Card]) -> Card | None:
+    """The card among ``cards`` whose discard leaves the least deadwood."""
+    options = sorted(cards, key=lambda c: (deadwood_after(table, c), c))
+    return options[0] if options else None
+
+
+def why_not(table: Table, action: str) -> str:
+    """A sentence saying why ``action`` cannot be done now."""
+    opp = table.names[table.opp]
+    if table.stage not in ("play",) and action not in ("next", "rematch"):
+        return f"not now: {table.waiting_for or table.stage}"
+    if not table.my_turn:
+        return f"not your turn: waiting for {opp}"
+    phase = table.phase
+    if action in ("discard", "knock", "gin") and phase in ("upcard", "draw"):
+        return "draw a card first (s: stock, d: discard pile)"
+    if action in ("stock", "take") and phase == "discard":
+        return "you have drawn already: discard a card (Enter)"
+    if action == "stock" and phase == "upcard":
+        return "first take the upcard (d) or pass it (p)"
+    if action == "take" and "stock" in table.actions:
+        return "after both passed the upcard the first draw is from the stock"
+    if action == "pass":
+        return "passing is only for the upcard"
+    if action == "knock":
+        after = table.best_after_discard
+        limit = table.knock_limit
+        if limit == 0:
+            return "the knock limit is 0 this hand: only gin ends it"
+        return f"cannot knock: your best deadwood is {after}, the limit is {limit}"
+    if action == "gin":
+        return f"no gin: your best deadwood after a discard is {table.best_after_discard}"
+    if action == "layoff":
+        return "nobody knocked"
+    return f"{action} is not possible now"
+
+
+def describe_move(table: Table, move: Any, *, ascii: bool = False) -> tuple[str, Card | None]:
+    """A hint's text and the card it is about (to put the cursor on)."""
+    from p2pgin.ui.style import card_label
+
+    kind = move_kind(move)
+    position = getattr(move, "position", None)
+    card = None
+    if position is not None:
+        card = next((c for c, p in table.positions.items() if p == position), None)
+    label = card_label(card, ascii=ascii) if card is not None else "?"
+    top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
+    texts = {
+        "take_upcard": f"take the upcard {top} (d)",
+        "pass_upcard": "pass the upcard (p)",
+        "draw_stock": "draw from the stock (s)",
+        "draw_discard": f"take {top} from the discard pile (d)",
+        "discard": f"discard {label} (Enter)",
+        "knock": f"knock, discarding {label} (k)",
+        "big_gin": "big gin (g)",
+        "lay_off": "lay off (Enter)",
+    }
+    text = texts.get(kind, kind)
+    if kind == "knock" and card is not None and deadwood_after(table, card) == 0:
+        text = f"gin, discarding {label} (g)"
+    return text, card
+
+
+def meld_cards(melds: Sequence[Sequence[int]], table: Table) -> list[list[Card]]:
+    """Positions of declared melds back to cards (for read-outs)."""
+    by_position = {p: c for c, p in table.positions.items()}
+    return [[by_position[p] for p in meld if p in by_position] for meld in melds]

@@ -1,0 +1,127 @@
+"""The full-screen console application and :func:`run_console`, what ``cli.py`` calls.
+
+The application holds a :class:`~p2pgin.ui.controller.Console` over a ``GameHandle``;
+the handle's change callback refreshes the console's table and redraws, so the
+screen follows the game without polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+
+from p2pgin.ui.controller import Console, Hinter
+from p2pgin.ui.keys import build_key_bindings
+from p2pgin.ui.layout import ConsoleLayout, build_layout
+from p2pgin.ui.style import build_style, terminal_is_utf8
+
+__all__ = ["ConsoleApp", "create_console_app", "run_console"]
+
+
+class ConsoleApp:
+    """The prompt_toolkit ``Application`` with its console and layout parts."""
+
+    def __init__(self, app: Application[str], console: Console, parts: ConsoleLayout) -> None:
+        self.app = app
+        self.console = console
+        self.parts = parts
+
+
+def create_console_app(
+    handle: Any,
+    *,
+    ascii: bool = False,
+    four_colour: bool = False,
+    hinter: Hinter | None = None,
+    mouse: bool = False,
+) -> ConsoleApp:
+    """Build (not run) the console application over ``handle``.
+
+    Must be called inside the prompt_toolkit app session that will run it (tests use
+    ``create_app_session`` with a pipe input and a dummy output).
+    """
+    console = Console(handle, ascii=ascii, hinter=hinter)
+    command_buffer = Buffer(multiline=False)
+    layout, parts = build_layout(console, command_buffer)
+    app: Application[str] | None = None
+
+    def open_command() -> None:
+        parts.command_active = True
+        command_buffer.reset()
+        layout.focus(command_buffer)
+
+    def close_command() -> None:
+        parts.command_active = False
+        command_buffer.reset()
+
+    def run_command() -> None:
+        text = command_buffer.text
+        close_command()
+        if text.strip():
+            console.run_command(text)
+
+    def after() -> None:
+        if console.quit_requested and app is not None and app.is_running and not app.is_done:
+            app.exit(result="rematch" if console.rematch_requested else "quit")
+
+    bindings = build_key_bindings(
+        console,
+        command_active=lambda: parts.command_active,
+        open_command=open_command,
+        run_command=run_command,
+        close_command=close_command,
+        after=after,
+    )
+    app = Application(
+        layout=layout,
+        key_bindings=bindings,
+        style=build_style(four_colour=four_colour),
+        full_screen=True,
+        mouse_support=mouse,
+    )
+
+    def changed() -> None:
+        console.refresh()
+        app.invalidate()
+
+    on_change = getattr(handle, "on_change", None)
+    if callable(on_change):
+        on_change(changed)
+    return ConsoleApp(app, console, parts)
+
+
+async def run_console(
+    handle: Any,
+    *,
+    ascii: bool | None = None,
+    four_colour: bool = False,
+    plain: bool = False,
+    hinter: Hinter | None = None,
+) -> str:
+    """Play the match on ``handle`` in this terminal until the player quits.
+
+    Args:
+        handle: the ``GameHandle`` from :mod:`p2pgin.net.peer`.
+        ascii: ASCII cards and frames; ``None`` decides from the terminal's encoding.
+        four_colour: a colour per suit.
+        plain: the linear screen-reader mode (:func:`p2pgin.ui.plain.run_plain`).
+        hinter: the hint strategy (default: the hard bot).
+
+    Returns:
+        ``"quit"`` (the player left or the match is over and closed) or
+        ``"rematch"`` (the player asked for a rematch the session did not offer
+        itself: the caller starts a new match with the same opponent and rules).
+    """
+    if ascii is None:
+        ascii = not terminal_is_utf8()
+    if plain:
+        from p2pgin.ui.plain import run_plain
+
+        return str(await run_plain(handle, ascii=ascii, hinter=hinter))
+    built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter)
+    result = await built.app.run_async()
+    await asyncio.sleep(0)
+    return str(result or "quit")

@@ -1,0 +1,163 @@
+"""The ``:`` command line: typed commands with abbreviations.
+
+The same words drive the full-screen console (after ``:``) and the ``--plain``
+screen-reader mode, so a player can do everything by typing. A command is a
+name, optionally followed by a card (``:d 7h``, ``:knock 10s``) or a word
+(``:sort suit``). Any unambiguous prefix of a name works (``:kn``), and the
+single letters match the console's keys where that is not ambiguous.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pgin.engine.cards import Card, CardParseError, parse_card
+
+__all__ = [
+    "COMMANDS",
+    "Command",
+    "CommandError",
+    "command_help",
+    "parse_command",
+]
+
+
+class CommandError(ValueError):
+    """A typed command could not be understood; the message says what was expected."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    """One parsed command: its canonical ``name`` and an optional card or word."""
+
+    name: str
+    card: Card | None = None
+    word: str | None = None
+
+
+# name -> (argument kind, help text). kind: "" none, "card" required card,
+# "card?" optional card, "word" required word from _WORDS[name].
+COMMANDS: dict[str, tuple[str, str]] = {
+    "stock": ("", "draw the top card of the stock"),
+    "take": ("", "take the top of the discard pile (or the upcard)"),
+    "pass": ("", "pass the upcard"),
+    "discard": ("card", "discard a card: discard 7h"),
+    "knock": ("card?", "knock, discarding the card (default: the best one)"),
+    "gin": ("card?", "go gin, discarding the card (none for big gin)"),
+    "layoff": ("", "declare your melds and lay off after the other player knocked"),
+    "select": ("card", "move the cursor to a card"),
+    "sort": ("word", "sort your hand: sort melds | rank | suit"),
+    "hint": ("", "suggest a move (the hard bot's choice for your own view)"),
+    "pile": ("", "show the whole discard pile"),
+    "next": ("", "deal the next hand"),
+    "rematch": ("", "play another match with the same opponent and rules"),
+    "undo": ("", "ask to take back your last move (against a computer only)"),
+    "status": ("", "say whose turn it is and what to do"),
+    "hand": ("", "read your hand, melds first"),
+    "score": ("", "read the score"),
+    "log": ("", "read the last moves"),
+    "help": ("", "list the commands"),
+    "quit": ("", "leave the game"),
+}
+
+# Short forms that are not plain prefixes, or that settle an ambiguous prefix.
+_ALIASES: dict[str, str] = {
+    "s": "stock",
+    "draw": "stock",
+    "t": "take",
+    "p": "pass",
+    "d": "discard",
+    "k": "knock",
+    "g": "gin",
+    "l": "layoff",
+    "lay": "layoff",
+    "h": "hint",
+    "n": "next",
+    "r": "rematch",
+    "u": "undo",
+    "q": "quit",
+    "?": "help",
+    "exit": "quit",
+}
+
+_WORDS: dict[str, tuple[str, ...]] = {"sort": ("melds", "rank", "suit")}
+_DRAW_WORDS: dict[str, str] = {
+    "stock": "stock",
+    "s": "stock",
+    "discard": "take",
+    "pile": "take",
+    "d": "take",
+    "upcard": "take",
+}
+
+
+def _resolve_name(token: str) -> str:
+    token = token.lower()
+    if token in COMMANDS:
+        return token
+    if token in _ALIASES:
+        return _ALIASES[token]
+    matches = sorted(name for name in COMMANDS if name.startswith(token))
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise CommandError(f"{token!r} is ambiguous: {', '.join(matches)}")
+    raise CommandError(f"unknown command {token!r} (type help for the list)")
+
+
+def parse_command(text: str) -> Command:
+    """Parse one command line (with or without the leading ``:``).
+
+    Raises:
+        CommandError: empty, unknown or ambiguous name, or a bad argument; the
+            message names what was wrong and what is expected.
+    """
+    words = text.strip().removeprefix(":").split()
+    if not words:
+        raise CommandError("empty command (type help for the list)")
+    head, args = words[0], words[1:]
+    if head.lower() == "draw" and args:
+        # "draw stock" / "draw discard" read naturally; map them to the two draws.
+        target = _DRAW_WORDS.get(args[0].lower())
+        if target is None:
+            raise CommandError("draw from where? draw stock | draw discard")
+        head, args = target, args[1:]
+    name = _resolve_name(head)
+    kind, _ = COMMANDS[name]
+    if kind == "" and args:
+        raise CommandError(f"{name} takes no argument")
+    if kind in ("card", "card?"):
+        if not args:
+            if kind == "card":
+                raise CommandError(f"{name} which card? e.g. {name} 7h")
+            return Command(name=name)
+        if len(args) > 1:
+            raise CommandError(f"{name} takes one card")
+        try:
+            card = parse_card(args[0])
+        except CardParseError as exc:
+            raise CommandError(str(exc)) from exc
+        return Command(name=name, card=card)
+    if kind == "word":
+        choices = _WORDS[name]
+        if len(args) != 1:
+            raise CommandError(f"{name} what? {' | '.join(choices)}")
+        found = [c for c in choices if c.startswith(args[0].lower())]
+        if len(found) != 1:
+            raise CommandError(f"{name} what? {' | '.join(choices)}")
+        return Command(name=name, word=found[0])
+    return Command(name=name)
+
+
+def command_help() -> list[str]:
+    """One line per command with its short forms, for the help overlay and plain mode."""
+    shorts: dict[str, list[str]] = {}
+    for alias, name in _ALIASES.items():
+        if len(alias) == 1:
+            shorts.setdefault(name, []).append(alias)
+    lines = []
+    for name, (kind, text) in COMMANDS.items():
+        arg = {"card": " CARD", "card?": " [CARD]", "word": " WORD"}.get(kind, "")
+        short = f" ({', '.join(shorts[name])})" if name in shorts else ""
+        lines.append(f"{name}{arg}{short}: {text}")
+    return lines

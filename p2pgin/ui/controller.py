@@ -1,0 +1,436 @@
+"""The console's behaviour, apart from keys and drawing: what each action does.
+
+Why a plain class: the key bindings (:mod:`p2pgin.ui.keys`), the ``:`` command
+line and the ``--plain`` mode all call the same methods, and tests call them too.
+The console only reads ``handle.view`` and the drained events, and only acts with
+``handle.act(move)`` using a move taken from ``view.legal_moves``: it never builds
+a move the engine did not offer, so it cannot send an illegal one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from p2pgin.engine.cards import Card
+from p2pgin.ui import adapter
+from p2pgin.ui.commands import Command, CommandError, parse_command
+from p2pgin.ui.model import LogLine, Table
+from p2pgin.ui.render import SORTS, UiState, hand_groups, hand_order, parts_text
+from p2pgin.ui.style import card_label
+
+__all__ = ["Console", "Hinter"]
+
+Hinter = Callable[[Any], Any]
+"""``hinter(view) -> move``: the move a strategy would make for the local player."""
+
+
+class Console:
+    """State and actions of one player's console over a ``GameHandle``.
+
+    Args:
+        handle: the game (``view``, ``link``, ``peer_info``, ``act``, ``drain_events``).
+        ascii: ASCII card labels and frames.
+        hinter: the hint strategy; default: the hard bot when :mod:`p2pgin.bots` has one.
+    """
+
+    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> None:
+        self.handle = handle
+        self.ui = UiState(ascii=ascii)
+        self.history = adapter.History()
+        self.hinter = hinter
+        self.cursor: Card | None = None
+        self.quit_requested = False
+        self.rematch_requested = False
+        self._pending: Callable[[], object] | None = None
+        self._seen_hand: tuple[Card, ...] = ()
+        self.table: Table = self.refresh()
+
+    # ------------------------------------------------------------------ state
+
+    def refresh(self) -> Table:
+        """Drain new events and rebuild the table; called after every change."""
+        events = list(self.handle.drain_events())
+        view = self.handle.view
+        self.history.absorb(events, view)
+        before = self.table if hasattr(self, "table") else None
+        self.table = adapter.build_table(
+            view,
+            link=str(getattr(self.handle, "link", "connected")),
+            peer_info=getattr(self.handle, "peer_info", None),
+            history=self.history,
+            can_undo=self._can_undo(),
+            can_hint=self._hinter() is not None,
+        )
+        self._after_refresh(before)
+        return self.table
+
+    def _after_refresh(self, before: Table | None) -> None:
+        table = self.table
+        if table.drawn is not None and (before is None or before.drawn != table.drawn):
+            self.cursor = table.drawn  # the card just drawn is the one most often thrown
+        if self.cursor not in table.hand:
+            order = hand_order(table, self.ui.sort)
+            self.cursor = order[min(self.ui.selected, len(order) - 1)] if order else None
+        if table.reveal is not None and (before is None or before.reveal != table.reveal):
+            self.ui.overlay = "reveal"
+        if table.match_end is not None and (before is None or before.match_end is None):
+            self.ui.overlay = "match"
+        if self._pending is not None and not table.my_turn and "rematch" not in table.actions:
+            self._pending = None
+            self.ui.confirm = ""
+        self._sync_selected()
+
+    def _sync_selected(self) -> None:
+        order = hand_order(self.table, self.ui.sort)
+        if self.cursor in order:
+            self.ui.selected = order.index(self.cursor)
+        else:
+            self.ui.selected = 0
+
+    def _can_undo(self) -> bool:
+        check = getattr(self.handle, "can_take_back", None)
+        if callable(check):
+            try:
+                return bool(check())
+            except Exception:  # the handle may refuse for a reason we show on use
+                return False
+        return bool(check) if check is not None else False
+
+    def _hinter(self) -> Hinter | None:
+        if self.hinter is None:
+            self.hinter = adapter.default_hinter()
+        return self.hinter
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show feedback on the status line."""
+        self.ui.message = text
+        self.ui.error = error
+
+    def card_text(self, card: Card) -> str:
+        return card_label(card, ascii=self.ui.ascii)
+
+    # ------------------------------------------------------------------ cursor
+
+    def move_cursor(self, delta: int) -> None:
+        """Move the cursor ``delta`` cards left (-) or right (+), wrapping around."""
+        order = hand_order(self.table, self.ui.sort)
+        if not order:
+            return
+        i = order.index(self.cursor) if self.cursor in order else 0
+        self.cursor = order[(i + delta) % len(order)]
+        self._sync_selected()
+        self.ui.message = ""
+
+    def move_group(self, delta: int) -> None:
+        """Jump to the first card of the previous/next group (meld or deadwood)."""
+        groups = [g.cards for g in hand_groups(self.table, self.ui.sort) if g.cards]
+        if not groups:
+            return
+        current = next((i for i, g in enumerate(groups) if self.cursor in g), 0)
+        self.cursor = groups[(current + delta) % len(groups)][0]
+        self._sync_selected()
+
+    def pick(self, number: int) -> None:
+        """Put the cursor on card ``number`` (1-based, as displayed)."""
+        order = hand_order(self.table, self.ui.sort)
+        if not 1 <= number <= len(order):
+            self.say(f"no card {number}: you hold {len(order)}", error=True)
+            return
+        self.cursor = order[number - 1]
+        self._sync_selected()
+        self.say(f"selected {self.card_text(self.cursor)}")
+
+    def select(self, card: Card) -> bool:
+        """Put the cursor on ``card``; False (with a message) if it is not in the hand."""
+        if card not in self.table.hand:
+            self.say(f"{self.card_text(card)} is not in your hand", error=True)
+            return False
+        self.cursor = card
+        self._sync_selected()
+        return True
+
+    def cycle_sort(self) -> None:
+        """Melds first -> by rank -> by suit; the cursor stays on its card."""
+        self.set_sort(SORTS[(SORTS.index(self.ui.sort) + 1) % len(SORTS)])
+
+    def set_sort(self, sort: str) -> None:
+        self.ui.sort = sort
+        self._sync_selected()
+        self.say(f"sorted: {sort}")
+
+    # ------------------------------------------------------------------ overlays
+
+    def toggle_overlay(self, name: str) -> None:
+        """Open the overlay ``name`` (help, pile, reveal, match), or close it if open."""
+        self.ui.overlay = "" if self.ui.overlay == name else name
+
+    def close_overlay(self) -> None:
+        self.ui.overlay = ""
+
+    # ------------------------------------------------------------------ acting
+
+    def _act(self, kind: str, position: int | None = None) -> bool:
+        view = self.handle.view
+        move = adapter.find_move(view, kind, position)
+        if move is None:
+            self.say(adapter.why_not(self.table, adapter.action_of(kind)), error=True)
+            return False
+        try:
+            self.handle.act(move)
+        except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
+            self.say(f"not sent: {exc}", error=True)
+            return False
+        self.ui.message = ""
+        self.ui.hint = ""
+        self.refresh()
+        return True
+
+    def draw_stock(self) -> None:
+        """``s``: draw the top of the stock."""
+        self._act("draw_stock")
+
+    def take(self) -> None:
+        """``d``: take the upcard in the upcard phase, else the top of the discard pile."""
+        if "pass" in self.table.actions:
+            self._act("take_upcard")
+        else:
+            self._act("draw_discard")
+
+    def pass_upcard(self) -> None:
+        """``p``: pass the upcard."""
+        self._act("pass_upcard")
+
+    def enter(self) -> None:
+        """Enter: discard the card under the cursor, or declare after a knock, or close."""
+        if self.ui.overlay:
+            self.close_overlay()
+            return
+        if "layoff" in self.table.actions:
+            self._act("lay_off")
+            return
+        self.discard()
+
+    def discard(self, card: Card | None = None) -> None:
+        """Discard ``card`` (default: the one under the cursor)."""
+        if card is not None and not self.select(card):
+            return
+        if self.cursor is None:
+            self.say("no card selected", error=True)
+            return
+        if "discard" not in self.table.actions:
+            self.say(adapter.why_not(self.table, "discard"), error=True)
+            return
+        if self.cursor == self.table.taken:
+            self.say(f"you cannot discard {self.card_text(self.cursor)}: you just took it "
+                     "from the pile", error=True)
+            return
+        self._act("discard", self.table.positions.get(self.cursor))
+
+    def _ask(self, question: str, action: Callable[[], object]) -> None:
+        self.ui.confirm = question
+        self._pending = action
+
+    def answer(self, yes: bool) -> None:
+        """``y``/``n`` to a pending confirmation."""
+        action, self._pending = self._pending, None
+        self.ui.confirm = ""
+        if yes and action is not None:
+            action()
+        elif action is not None:
+            self.say("cancelled")
+
+    @property
+    def confirming(self) -> bool:
+        return self._pending is not None
+
+    def knock(self, card: Card | None = None) -> None:
+        """``k``: knock discarding the cursor card (or the best one), after confirming."""
+        self._end_hand("knock", card)
+
+    def gin(self, card: Card | None = None) -> None:
+        """``g``: gin (or big gin when all eleven meld), after confirming."""
+        self._end_hand("gin", card)
+
+    def _end_hand(self, what: str, card: Card | None) -> None:
+        table = self.table
+        if what not in table.actions:
+            self.say(adapter.why_not(table, what), error=True)
+            return
+        if what == "gin" and table.big_gin and card is None:
+            self._ask("Big gin: lay down all eleven cards?", lambda: self._act("big_gin"))
+            return
+        allowed = table.gin_cards if what == "gin" else table.knock_cards
+        if card is not None:
+            if not self.select(card):
+                return
+            chosen: Card | None = card
+        elif self.cursor in allowed:
+            chosen = self.cursor
+        else:
+            chosen = adapter.best_of(table, allowed)
+        if chosen is None or chosen not in allowed:
+            self.say(f"discarding {self.card_text(chosen) if chosen else 'that'} does not "
+                     f"leave a {what}", error=True)
+            return
+        self.cursor = chosen
+        self._sync_selected()
+        left = adapter.deadwood_after(table, chosen)
+        label = self.card_text(chosen)
+        question = (f"Gin: discard {label} face down and lay down all ten?" if what == "gin"
+                    else f"Knock: discard {label} face down with deadwood {left}?")
+        position = table.positions.get(chosen)
+        self._ask(question, lambda: self._act("knock", position))
+
+    def layoff(self) -> None:
+        """Declare melds and lay off (the best arrangement) after the other player knocked."""
+        self._act("lay_off")
+
+    def hint(self) -> None:
+        """``h``: ask the hint strategy and say (and point at) what it would do."""
+        hinter = self._hinter()
+        if hinter is None:
+            self.say("no hint available here", error=True)
+            return
+        if not self.table.my_turn:
+            self.say("a hint is for your turn", error=True)
+            return
+        try:
+            move = hinter(self.handle.view)
+        except Exception as exc:
+            self.say(f"hint failed: {exc}", error=True)
+            return
+        text, card = adapter.describe_move(self.table, move, ascii=self.ui.ascii)
+        if card is not None and card in self.table.hand:
+            self.cursor = card
+            self._sync_selected()
+        self.ui.hint = text
+        self.say(f"Hint: {text}")
+
+    def undo(self) -> None:
+        """``u``: ask the computer opponent to take back our last move."""
+        take_back = getattr(self.handle, "take_back", None)
+        if take_back is None or not self.table.can_undo:
+            self.say("no take-back here (only against a computer, never across a stock draw)",
+                     error=True)
+            return
+        try:
+            take_back()
+        except Exception as exc:
+            self.say(f"take-back refused: {exc}", error=True)
+            return
+        self.say("took back your last move")
+        self.refresh()
+
+    def next_hand(self) -> None:
+        """``n``: close the hand result (the next hand is dealt by the session)."""
+        if "next" in self.table.actions:
+            self._act("next")
+        self.close_overlay()
+
+    def rematch(self) -> None:
+        """``r``: a new match with the same opponent and rules, at the end of the match.
+
+        When the session offers a rematch choice it is played here and the console
+        goes on; otherwise the console ends with ``rematch_requested`` set so the
+        caller starts the next match with the same opponent and rules.
+        """
+        if self.table.stage != "match_over" and "rematch" not in self.table.actions:
+            self.say("a rematch is offered at the end of the match", error=True)
+            return
+        if adapter.find_move(self.handle.view, "rematch") is not None:
+            if self._act("rematch"):
+                self.close_overlay()
+            return
+        self.rematch_requested = True
+        self.quit_requested = True
+
+    def request_quit(self) -> None:
+        """``q``: quit after confirming (immediately when the match is over)."""
+        if self.table.stage in ("match_over", "closed") or self.table.link == "closed":
+            self.quit_requested = True
+            return
+        self._ask("Quit the game? The match will be abandoned", self._quit)
+
+    def _quit(self) -> None:
+        self.quit_requested = True
+
+    # ------------------------------------------------------------------ commands
+
+    def run_command(self, text: str) -> list[str]:
+        """Run a typed command; returns lines to print (used by ``--plain``)."""
+        try:
+            command = parse_command(text)
+        except CommandError as exc:
+            self.say(str(exc), error=True)
+            return [str(exc)]
+        return self.execute(command)
+
+    def execute(self, command: Command) -> list[str]:
+        """Do what a parsed command says; returns read-out lines for text commands."""
+        self.ui.message = ""
+        self.ui.error = False
+        name = command.name
+        simple: dict[str, Callable[[], None]] = {
+            "stock": self.draw_stock,
+            "take": self.take,
+            "pass": self.pass_upcard,
+            "layoff": self.layoff,
+            "hint": self.hint,
+            "next": self.next_hand,
+            "rematch": self.rematch,
+            "undo": self.undo,
+            "quit": self.request_quit,
+        }
+        if name in simple:
+            simple[name]()
+        elif name == "discard":
+            self.discard(command.card)
+        elif name == "knock":
+            self.knock(command.card)
+        elif name == "gin":
+            self.gin(command.card)
+        elif name == "select":
+            if command.card is not None and self.select(command.card):
+                self.say(f"selected {self.card_text(command.card)}")
+        elif name == "sort":
+            self.set_sort(command.word or "melds")
+        elif name == "pile":
+            self.toggle_overlay("pile")
+            return [self.pile_text()]
+        elif name == "help":
+            self.toggle_overlay("commands")
+        elif name in ("status", "hand", "score", "log"):
+            return self.read_out(name)
+        return [self.ui.message] if self.ui.message else []
+
+    # ------------------------------------------------------------------ read-outs
+
+    def pile_text(self) -> str:
+        pile = self.table.pile
+        cards = ", ".join(self.card_text(c) for c in reversed(pile))
+        return f"Discard pile, top first: {cards}" if pile else "The discard pile is empty."
+
+    def read_out(self, what: str) -> list[str]:
+        """Sentences for a screen reader: status, hand, score or the recent log."""
+        from p2pgin.ui.render import status_text
+
+        t = self.table
+        if what == "status":
+            return [status_text(t, self.ui, typed=True)]
+        if what == "hand":
+            lines = []
+            for g in hand_groups(t, "melds"):
+                cards = " ".join(self.card_text(c) for c in g.cards)
+                lines.append(f"{'meld' if g.kind == 'meld' else 'deadwood'}: {cards}")
+            lines.append(f"deadwood {t.deadwood}")
+            return lines
+        if what == "score":
+            me, opp = t.me, t.opp
+            return [f"{t.names[me]} {t.scores[me]} points, {t.boxes[me]} boxes; "
+                    f"{t.names[opp]} {t.scores[opp]} points, {t.boxes[opp]} boxes; "
+                    f"target {t.target}"]
+        return [self.log_text(line) for line in t.log[-8:]]
+
+    def log_text(self, line: LogLine) -> str:
+        return parts_text(line.parts, self.ui.ascii)

@@ -1,0 +1,205 @@
+"""The full-screen layout: panels as windows over the pure renderers.
+
+Layout (80x24)::
+
+    title: you vs them, key fingerprint, link, hand
+    banner (only when something is wrong: RECONNECTING, cheat, changed key)
+    ─ Table ──────────────────────────── ─ Score ─────────
+    opponent, stock, discard, limit     │ totals, boxes, audit
+    ─ Hand ─────────────────────────────────────────────────
+    melds | deadwood, cursor, pick keys
+    ─ Log ──────────────────────────────────────────────────
+    last events, the opponent's latest highlighted
+    status line
+    key strip
+
+Overlays (help, discard pile, hand result, match result) float over the middle.
+Below :data:`~p2pgin.ui.render.MIN_COLUMNS` x :data:`~p2pgin.ui.render.MIN_ROWS`
+the whole screen is one "terminal too small" message. Frames are drawn with
+``-``/``|`` in ASCII mode, so nothing needs UTF-8 then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import AnyContainer, DynamicContainer
+from prompt_toolkit.layout.controls import BufferControl
+
+from p2pgin.ui import render
+from p2pgin.ui.controller import Console
+from p2pgin.ui.model import Table
+from p2pgin.ui.style import asciify
+
+__all__ = ["ConsoleLayout", "build_layout", "terminal_size"]
+
+SIDE_WIDTH = 28
+
+
+def terminal_size() -> tuple[int, int]:
+    """(columns, rows) of the running application's output."""
+    size = get_app().output.get_size()
+    return size.columns, size.rows
+
+
+class ConsoleLayout:
+    """The windows of one console, built once; their text is computed on each redraw."""
+
+    def __init__(self, console: Console, command_buffer: Buffer) -> None:
+        self.console = console
+        self.command_buffer = command_buffer
+        self.command_active = False
+        ui = console.ui
+        hline = "-" if ui.ascii else "─"
+        vline = "|" if ui.ascii else "│"
+
+        def text(fn: Callable[[], StyleAndTextTuples]) -> FormattedTextControl:
+            if not ui.ascii:
+                return FormattedTextControl(fn, focusable=False)
+
+            def ascii_only() -> StyleAndTextTuples:
+                # NB: names and engine text may hold non-ASCII; ASCII mode must print none.
+                return [(f[0], asciify(f[1]), *f[2:]) for f in fn()]
+
+            return FormattedTextControl(ascii_only, focusable=False)
+
+        def title_bar(label: str) -> Window:
+            return Window(
+                FormattedTextControl([("class:frame.label", f"{hline} {label} ")]),
+                height=1,
+                char=hline,
+                style="class:frame",
+            )
+
+        def t() -> Table:
+            """The current table, read at draw time."""
+            return console.table
+
+        self.body = HSplit(
+            [
+                Window(text(lambda: render.render_title(t(), ui)), height=1),
+                ConditionalContainer(
+                    Window(text(lambda: render.render_banner(t())), height=1),
+                    filter=Condition(lambda: bool(render.render_banner(t()))),
+                ),
+                VSplit(
+                    [
+                        HSplit([
+                            title_bar("Table"),
+                            Window(text(lambda: render.render_table(t(), ui)),
+                                   height=Dimension(min=3, preferred=4, max=4)),
+                        ]),
+                        Window(width=1, char=vline, style="class:frame"),
+                        HSplit([
+                            title_bar("Score"),
+                            Window(text(lambda: render.render_scores(t(), ui)),
+                                   height=Dimension(min=3, preferred=5, max=5)),
+                        ], width=SIDE_WIDTH),
+                    ],
+                    height=Dimension(min=4, preferred=6, max=6),
+                ),
+                title_bar("Hand"),
+                Window(text(lambda: render.render_hand(t(), ui)),
+                       height=Dimension(min=4, preferred=5, max=5)),
+                title_bar("Log"),
+                Window(text(self._log), height=Dimension(min=1, weight=1), wrap_lines=False),
+                ConditionalContainer(
+                    Window(text(lambda: render.render_message(ui)), height=1),
+                    filter=Condition(lambda: bool(ui.message)),
+                ),
+                Window(text(lambda: render.render_status(t(), ui)), height=1,
+                       style="class:status"),
+                ConditionalContainer(
+                    VSplit([
+                        Window(FormattedTextControl([("class:value", ":")]), width=1),
+                        Window(BufferControl(buffer=command_buffer), height=1),
+                    ]),
+                    filter=Condition(lambda: self.command_active),
+                ),
+                ConditionalContainer(
+                    Window(text(lambda: render.render_keys(t(), ui)), height=1,
+                           style="class:keys"),
+                    filter=Condition(lambda: not self.command_active),
+                ),
+            ]
+        )
+        self.overlay = Window(
+            text(self._overlay_text),
+            style="class:overlay",
+            char=" ",
+            wrap_lines=True,
+        )
+        self.table_screen = FloatContainer(
+            content=self.body,
+            floats=[
+                Float(
+                    ConditionalContainer(
+                        self.overlay, filter=Condition(lambda: bool(ui.overlay))
+                    ),
+                    top=1,
+                    bottom=2,
+                    left=2,
+                    right=2,
+                )
+            ],
+        )
+        self.too_small = Window(text(self._too_small), style="class:toosmall")
+        self.root = DynamicContainer(self._pick_root)
+
+    def _pick_root(self) -> AnyContainer:
+        columns, rows = terminal_size()
+        if columns < render.MIN_COLUMNS or rows < render.MIN_ROWS:
+            return self.too_small
+        return self.table_screen
+
+    def _too_small(self) -> StyleAndTextTuples:
+        columns, rows = terminal_size()
+        return render.render_too_small(columns, rows)
+
+    def _log(self) -> StyleAndTextTuples:
+        rows = terminal_size()[1]
+        # Rows left for the log: the fixed panels take 17 (18 with the banner).
+        fixed = 17 + (1 if render.render_banner(self.console.table) else 0)
+        fixed += 1 if self.console.ui.message else 0
+        return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
+
+    def _overlay_text(self) -> StyleAndTextTuples:
+        console = self.console
+        table, ui = console.table, console.ui
+        body: StyleAndTextTuples
+        if ui.overlay == "help":
+            body = render.render_help(ui)
+        elif ui.overlay == "commands":
+            body = render.render_commands(ui)
+        elif ui.overlay == "pile":
+            body = render.render_pile(table, ui)
+        elif ui.overlay == "reveal":
+            body = render.render_reveal(table, ui)
+        elif ui.overlay == "match":
+            body = render.render_match_end(table, ui)
+            if table.reveal is not None:
+                body = [*render.render_reveal(table, ui), ("", "\n\n"), *body]
+        else:
+            body = []
+        return [*body, ("", "\n\n"), ("class:label", " Esc or Enter: close")]
+
+
+def build_layout(console: Console, command_buffer: Buffer) -> tuple[Layout, ConsoleLayout]:
+    """The prompt_toolkit ``Layout`` and the :class:`ConsoleLayout` holding its parts."""
+    parts = ConsoleLayout(console, command_buffer)
+    return Layout(parts.root), parts

@@ -1,0 +1,152 @@
+"""``--plain``: the game as a linear text conversation, for screen readers.
+
+No screen layout, no colour, no cursor: every event is one printed line, and the
+player types the same commands as after ``:`` in the full-screen console
+(``s``, ``t``, ``d 7h``, ``knock``, ``hand``, ``status``, ``help`` ...). The status
+line is printed whenever it changes, so a screen reader announces whose turn it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from p2pgin.ui.commands import CommandError, command_help, parse_command
+from p2pgin.ui.controller import Console, Hinter
+from p2pgin.ui.render import parts_text, status_text
+from p2pgin.ui.style import asciify
+
+__all__ = ["PlainConsole", "run_plain"]
+
+
+class PlainConsole:
+    """Turns a console's changes into new text lines and typed lines into actions."""
+
+    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> None:
+        self.console = Console(handle, ascii=ascii, hinter=hinter)
+        self.ascii = ascii
+        self._logged = 0
+        self._status = ""
+        self._revealed: Any = None
+        self._ended: Any = None
+        self._audited: set[int] = set()
+        self._hand: tuple[Any, ...] = ()
+
+    def _out(self, lines: list[str]) -> list[str]:
+        return [asciify(line) if self.ascii else line for line in lines if line]
+
+    def intro(self) -> list[str]:
+        """The opening lines: who plays whom and how to get help."""
+        t = self.console.table
+        lines = [
+            f"p2pgin: {t.names[t.me]} against {t.names[t.opp]}"
+            + (f" (key {t.opp_fingerprint[:16]})" if t.opp_fingerprint else ""),
+            "Type help for the commands; hand, status, score and log read the table.",
+        ]
+        if t.peer_status == "CHANGED":
+            lines.append("WARNING: this player's key differs from the one seen before.")
+        return self._out(lines + self.updates())
+
+    def updates(self) -> list[str]:
+        """Lines for everything new since the last call (refreshes from the handle)."""
+        c = self.console
+        t = c.refresh()
+        lines: list[str] = []
+        log = t.log
+        start = self._logged if self._logged <= len(log) else 0
+        for line in log[start:]:
+            lines.append(parts_text(line.parts, self.ascii))
+        self._logged = len(log)
+        if t.reveal is not None and t.reveal != self._revealed:
+            self._revealed = t.reveal
+            lines += self._reveal_lines()
+        for audit in t.audits:
+            if audit.hand_no not in self._audited:
+                self._audited.add(audit.hand_no)
+        if t.match_end is not None and t.match_end != self._ended:
+            self._ended = t.match_end
+            lines += list(t.match_end.lines)
+            lines.append("Type rematch for another match, or quit.")
+        if t.cheat:
+            lines.append(f"ALARM: {t.cheat}")
+        if t.hand != self._hand and t.my_turn:
+            self._hand = t.hand
+            lines += c.read_out("hand")
+        status = status_text(t, c.ui, typed=True)
+        if status != self._status:
+            self._status = status
+            lines.append(status)
+        return self._out(lines)
+
+    def _reveal_lines(self) -> list[str]:
+        t = self.console.table
+        r = t.reveal
+        assert r is not None
+        lines = [f"Hand {r.hand_no} over: {r.kind}."]
+        for player in (0, 1):
+            melds = "; ".join(" ".join(self.console.card_text(c) for c in m)
+                              for m in r.melds[player]) or "none"
+            dead = " ".join(self.console.card_text(c) for c in r.deadwood[player]) or "none"
+            lines.append(f"{t.names[player]}: melds {melds}; deadwood {dead}.")
+        lines += list(r.explanation)
+        return lines
+
+    def feed(self, text: str) -> list[str]:
+        """Run one typed line; returns the reply lines (then any updates)."""
+        if not text.strip():
+            return self.updates()
+        c = self.console
+        if c.confirming:
+            c.answer(text.strip().lower() in ("y", "yes"))
+            return self._out([c.ui.message] if c.ui.message else []) + self.updates()
+        try:
+            command = parse_command(text)
+        except CommandError as exc:
+            return self._out([str(exc)])
+        if command.name == "help":
+            return command_help()
+        reply = c.execute(command)
+        if c.confirming:
+            return self._out([f"{c.ui.confirm} Type y or n."])
+        if c.ui.overlay in ("help", "commands", "reveal", "match"):
+            c.close_overlay()
+        if c.ui.overlay == "pile":
+            c.close_overlay()
+        return self._out(reply) + self.updates()
+
+    @property
+    def done(self) -> bool:
+        return self.console.quit_requested
+
+
+async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> str:
+    """Play in plain text on stdin/stdout until the player quits.
+
+    Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does.
+    """
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    plain = PlainConsole(handle, ascii=ascii, hinter=hinter)
+    for line in plain.intro():
+        print(line)
+
+    def changed() -> None:
+        for line in plain.updates():
+            print(line)
+
+    on_change = getattr(handle, "on_change", None)
+    if callable(on_change):
+        on_change(changed)
+    session: PromptSession[str] = PromptSession()
+    with patch_stdout(raw=True):
+        while not plain.done:
+            try:
+                text = await session.prompt_async("> ")
+            except (EOFError, KeyboardInterrupt):
+                plain.console.quit_requested = True
+                break
+            for line in plain.feed(text):
+                print(line)
+            await asyncio.sleep(0)
+    return "rematch" if plain.console.rematch_requested else "quit"

@@ -1,0 +1,580 @@
+"""Pure rendering: a :class:`~p2pgin.ui.model.Table` plus the console's own state
+to prompt_toolkit formatted text, panel by panel.
+
+Nothing here touches the session, the terminal or the clock, so tests render real
+engine states and compare text. Every panel returns ``StyleAndTextTuples`` (lines
+joined by ``"\\n"``); :func:`plain_text` strips the styles. Colour is never the only
+signal: selection, the drawn card, highlights and alarms are also marked in text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pgin.engine.cards import Card
+from p2pgin.ui.commands import command_help
+from p2pgin.ui.model import LogLine, Part, Table
+from p2pgin.ui.style import CARD_WIDTH, asciify, card_class, card_label, card_text
+
+__all__ = [
+    "MIN_COLUMNS",
+    "MIN_ROWS",
+    "SORTS",
+    "Group",
+    "UiState",
+    "hand_groups",
+    "hand_order",
+    "key_strip",
+    "parts_text",
+    "pick_keys",
+    "plain_text",
+    "render_banner",
+    "render_commands",
+    "render_hand",
+    "render_help",
+    "render_keys",
+    "render_log",
+    "render_match_end",
+    "render_message",
+    "render_pile",
+    "render_reveal",
+    "render_scores",
+    "render_status",
+    "render_table",
+    "render_title",
+    "render_too_small",
+    "status_text",
+]
+
+MIN_COLUMNS = 72
+MIN_ROWS = 20
+SORTS = ("melds", "rank", "suit")
+PICK_KEYS = "1234567890-"
+"""Digit keys that pick the 1st..11th card of the hand as displayed."""
+
+SLOT = CARD_WIDTH + 1  # a card and its marker column ("*" marks the card just drawn)
+
+
+@dataclass(slots=True)
+class UiState:
+    """What only this console knows: cursor, sort, overlays, prompts and messages."""
+
+    ascii: bool = False
+    sort: str = "melds"
+    selected: int = 0
+    overlay: str = ""  # "" | "help" | "pile" | "reveal" | "match"
+    confirm: str = ""  # the question while a confirmation is pending
+    message: str = ""  # feedback for the last key (errors included)
+    error: bool = False
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A run of cards shown together: a meld, the deadwood, or the whole sorted hand."""
+
+    kind: str  # "meld" | "deadwood" | "hand"
+    cards: tuple[Card, ...]
+
+
+def hand_groups(table: Table, sort: str) -> list[Group]:
+    """The hand as displayed: melds then deadwood, or one group sorted by rank or suit."""
+    if sort == "rank":
+        return [Group("hand", tuple(sorted(table.hand, key=lambda c: (c.rank, c.suit))))]
+    if sort == "suit":
+        return [Group("hand", tuple(sorted(table.hand, key=lambda c: (c.suit, c.rank))))]
+    groups = [Group("meld", tuple(m)) for m in table.melds]
+    placed = {c for m in table.melds for c in m}
+    rest = [c for c in table.deadwood_cards if c not in placed]
+    # Cards the model did not group (should not happen) still show, as deadwood.
+    rest += [c for c in table.hand if c not in placed and c not in rest]
+    if rest:
+        groups.append(Group("deadwood", tuple(sorted(rest, key=lambda c: (c.rank, c.suit)))))
+    return groups
+
+
+def hand_order(table: Table, sort: str) -> list[Card]:
+    """The cards left to right as displayed; digit keys and the cursor index into it."""
+    return [c for g in hand_groups(table, sort) for c in g.cards]
+
+
+def pick_keys(count: int) -> str:
+    """The keys that pick cards 1..count (``1``..``9``, ``0`` for 10, ``-`` for 11)."""
+    return PICK_KEYS[:count]
+
+
+def plain_text(fragments: Iterable[tuple[str, str] | tuple[str, str, object]]) -> str:
+    """The text of formatted fragments, styles dropped."""
+    return "".join(f[1] for f in fragments)
+
+
+class _Out:
+    """A small builder of styled lines."""
+
+    def __init__(self) -> None:
+        self.frags: StyleAndTextTuples = []
+
+    def add(self, text: str, style: str = "") -> _Out:
+        self.frags.append((style, text))
+        return self
+
+    def card(self, card: Card, ascii: bool, extra: str = "", pad: bool = True) -> _Out:
+        label = card_text(card, ascii=ascii) if pad else card_label(card, ascii=ascii)
+        self.frags.append((f"{card_class(card)} {extra}".strip(), label))
+        return self
+
+    def cards(self, cards: Sequence[Card], ascii: bool, sep: str = " ") -> _Out:
+        for i, card in enumerate(cards):
+            if i:
+                self.add(sep)
+            self.card(card, ascii, pad=False)
+        return self
+
+    def nl(self) -> _Out:
+        self.frags.append(("", "\n"))
+        return self
+
+
+def parts_text(parts: Sequence[Part], ascii: bool) -> str:
+    """A log/explanation line as plain text (cards as labels)."""
+    return "".join(card_label(p, ascii=ascii) if isinstance(p, Card) else p for p in parts)
+
+
+def _parts(out: _Out, parts: Sequence[Part], ascii: bool, style: str = "") -> None:
+    for p in parts:
+        if isinstance(p, Card):
+            out.card(p, ascii, pad=False)
+        else:
+            out.add(p, style)
+
+
+def _link_text(link: str) -> str:
+    return {"connected": "connected", "connecting": "connecting...",
+            "reconnecting": "RECONNECTING", "closed": "disconnected"}.get(link, link)
+
+
+def _fp(fingerprint: str) -> str:
+    """A fingerprint shown in groups of four so people can compare it aloud."""
+    fp = fingerprint.replace(" ", "")[:16]
+    return " ".join(fp[i:i + 4] for i in range(0, len(fp), 4))
+
+
+def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """One line: who plays whom, the opponent's fingerprint, link state, hand number."""
+    out = _Out()
+    out.add(" p2pgin ", "class:title")
+    out.add(f" {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
+    if table.opp_fingerprint:
+        out.add(f"  key {_fp(table.opp_fingerprint)}", "class:label")
+    if table.peer_status == "CHANGED":
+        out.add("  KEY CHANGED!", "class:changed")
+    elif table.peer_status:
+        out.add(f" ({table.peer_status})", "class:label")
+    link_style = "class:banner" if table.link != "connected" else "class:label"
+    out.add(f"  [{_link_text(table.link)}]", link_style)
+    if table.hand_no:
+        out.add(f"  hand {table.hand_no}", "class:label")
+    return out.frags
+
+
+def render_banner(table: Table) -> StyleAndTextTuples:
+    """The alarm line: a cheat, a changed key, or the link being down; empty when all is well."""
+    out = _Out()
+    if table.cheat:
+        out.add(f" !! CHEAT DETECTED: {table.cheat} ", "class:alarm")
+    elif table.link == "reconnecting":
+        out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
+                "class:banner")
+    elif table.link == "closed" and table.stage not in ("match_over", "closed"):
+        out.add(" DISCONNECTED: the other player is gone ", "class:banner")
+    elif table.peer_status == "CHANGED":
+        out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
+    return out.frags
+
+
+def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The opponent's face-down cards, stock, discard top and the knock limit."""
+    out = _Out()
+    opp = table.names[table.opp]
+    out.add(f" {opp}: ", "class:value")
+    back = "##" if ui.ascii else "▒▒"
+    out.add(" ".join([back] * min(table.opp_cards, 11)), "class:card.back")
+    out.add(f"  ({table.opp_cards} cards)", "class:label").nl()
+    out.nl()
+    out.add(" Stock ", "class:label").add(f"{table.stock:2d} cards", "class:value")
+    out.add("    Discard ", "class:label")
+    if table.pile:
+        out.add("[").card(table.pile[-1], ui.ascii, pad=False).add("]")
+        out.add(f"  pile of {len(table.pile)} (v)", "class:label")
+    else:
+        out.add("(empty)", "class:label")
+    out.nl()
+    out.add(" Knock limit ", "class:label")
+    if table.knock_limit is None:
+        out.add("-", "class:value")
+    elif table.knock_limit == 0:
+        out.add("0 (gin only)", "class:value")
+    else:
+        out.add(str(table.knock_limit), "class:value")
+    if table.oklahoma:
+        out.add("  (Oklahoma: from the upcard)", "class:label")
+        if table.doubled:
+            out.nl().add(" Spade upcard: this hand counts double", "class:value")
+    return out.frags
+
+
+def render_hand(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """Your hand in groups (melds, deadwood) with the cursor, the drawn mark and pick keys."""
+    out = _Out()
+    groups = hand_groups(table, ui.sort)
+    sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
+    out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
+    out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
+    if table.best_after_discard is not None:
+        out.add(f" (after best discard: {table.best_after_discard})", "class:label")
+    out.nl()
+    if not table.hand:
+        out.add(" (no cards)", "class:label")
+        return out.frags
+    sep = " | " if ui.ascii else " │ "
+    # Line 1: a label over each group.
+    labels = _Out().add(" ")
+    cards = _Out().add(" ")
+    marks = _Out().add(" ")
+    index = 0
+    keys = PICK_KEYS
+    for gi, group in enumerate(groups):
+        if gi:
+            labels.add(" " * len(sep))
+            cards.add(sep, "class:label")
+            marks.add(" " * len(sep))
+        width = len(group.cards) * SLOT - 1
+        label = {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
+        if group.kind == "meld" and len(group.cards) >= 3:
+            label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
+        if gi < len(groups) - 1:
+            label = label[:width]  # NB: only the last group's label may run past its cards
+        labels.add(label.ljust(width), f"class:{group.kind}")
+        for ci, card in enumerate(group.cards):
+            if ci:
+                labels.add(" ")
+            selected = index == ui.selected
+            extra = "class:card.selected" if selected else ""
+            if card == table.drawn:
+                extra += " class:card.drawn"
+            cards.card(card, ui.ascii, extra)
+            cards.add("*" if card == table.drawn else " ", "class:card.drawn")
+            key = keys[index] if index < len(keys) else " "
+            marks.add(("^^^" if selected else key.rjust(CARD_WIDTH)) + " ",
+                      "class:card.selected" if selected else "class:label")
+            index += 1
+    out.frags.extend(labels.frags)
+    out.nl()
+    out.frags.extend(cards.frags)
+    out.nl()
+    out.frags.extend(marks.frags)
+    if table.drawn is not None:
+        out.nl().add(" * ", "class:card.drawn").add("just drawn: ", "class:label")
+        out.card(table.drawn, ui.ascii, pad=False)
+    return out.frags
+
+
+def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """Running totals, boxes (hands won), the target, and the audit mark of the last hand."""
+    out = _Out()
+    me, opp = table.me, table.opp
+    a, b = table.names[me][:8], table.names[opp][:8]
+    out.add(f" {'':8}{a:>9}{b:>9}", "class:label").nl()
+    out.add(f" {'points':8}", "class:label")
+    out.add(f"{table.scores[me]:>9}{table.scores[opp]:>9}", "class:value").nl()
+    out.add(f" {'boxes':8}", "class:label")
+    out.add(f"{table.boxes[me]:>9}{table.boxes[opp]:>9}", "class:value").nl()
+    out.add(f" target {table.target}", "class:label").nl()
+    if table.audits:
+        last = table.audits[-1]
+        if last.ok:
+            mark = "OK" if ui.ascii else "✓"
+            out.add(f" {mark} deal verified (hand {last.hand_no})", "class:verified")
+        else:
+            out.add(f" !! hand {last.hand_no} NOT verified", "class:alarm")
+    return out.frags
+
+
+def render_log(table: Table, ui: UiState, rows: int) -> StyleAndTextTuples:
+    """The last ``rows`` events; the opponent's latest move is highlighted and marked ``>``."""
+    out = _Out()
+    lines = table.log[-rows:] if rows > 0 else ()
+    latest_opp = _latest_opponent_line(table.log, table.opp)
+    for i, line in enumerate(lines):
+        if i:
+            out.nl()
+        is_latest = latest_opp is not None and line is latest_opp
+        if is_latest:
+            style = "class:log.latest"
+            out.add(">", style)
+        else:
+            style = "class:log.opponent" if line.player == table.opp else "class:log"
+            out.add(" ")
+        _parts(out, line.parts, ui.ascii, style)
+    return out.frags
+
+
+def _latest_opponent_line(log: Sequence[LogLine], opp: int) -> LogLine | None:
+    for line in reversed(log):
+        if line.player == opp:
+            return line
+    return None
+
+
+def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
+    """The status line as plain text: whose turn it is and what to do now.
+
+    ``typed`` words the advice for typed commands (``--plain``) instead of keys.
+    """
+    opp = table.names[table.opp]
+    if ui.confirm:
+        return f"{ui.confirm} (y/n)"
+    if table.cheat:
+        return f"Game stopped: {table.cheat}"
+    if table.match_end is not None:
+        won = table.match_end.winner == table.me
+        who = "You won" if won else f"{opp} won"
+        return f"Match over: {who}. r: rematch, q: quit"
+    if table.reveal is not None and table.stage in ("hand_over", "audit"):
+        if "next" in table.actions:
+            return "Hand over. n: next hand"
+        return f"Hand over. Waiting for {table.waiting_for or opp}"
+    if table.link in ("reconnecting", "connecting"):
+        return "Waiting for the connection..."
+    if not table.my_turn:
+        wait = table.waiting_for or f"{opp} to move"
+        return f"Waiting: {wait}"
+    acts = table.actions
+    top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else "?"
+    if "pass" in acts:
+        return f"Your turn: take the upcard {top} (d) or pass (p)"
+    if "stock" in acts and "take" in acts:
+        return f"Your turn: draw from the stock (s) or take {top} (d)"
+    if "stock" in acts:
+        return "Your turn: draw from the stock (s)"
+    if "layoff" in acts:
+        how = "type layoff" if typed else "Enter"
+        return f"{opp} knocked: {how} shows your melds and lays off what fits"
+    if "discard" in acts:
+        extra = ""
+        if "gin" in acts:
+            extra = ", g: gin"
+        elif "knock" in acts:
+            extra = ", k: knock"
+        if typed:
+            return f"Your turn: discard a card (d CARD){extra.replace(': ', ' or ')}"
+        return f"Your turn: pick a card and press Enter to discard it{extra}"
+    return "Your turn"
+
+
+def render_status(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The status line; a pending message (or error) follows the turn text."""
+    out = _Out()
+    style = "class:confirm" if ui.confirm else (
+        "class:status.turn" if table.my_turn else "class:status")
+    out.add(" " + status_text(table, ui) + " ", style)
+    return out.frags
+
+
+def render_message(ui: UiState) -> StyleAndTextTuples:
+    """Feedback on the last key (an error says why nothing was sent); empty if none."""
+    if not ui.message:
+        return []
+    style = "class:error" if ui.error else "class:hint"
+    return [(style, (" ! " if ui.error else " ") + ui.message)]
+
+
+def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
+    """``(key, what)`` pairs for the keys that do something right now."""
+    if ui.confirm:
+        return [("y", "yes"), ("n", "no")]
+    if ui.overlay:
+        return [("Esc", "close"), ("q", "quit")]
+    acts = table.actions
+    keys: list[tuple[str, str]] = []
+    top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else ""
+    if "pass" in acts:
+        keys += [("d", f"take {top}"), ("p", "pass")]
+    else:
+        if "stock" in acts:
+            keys.append(("s", "stock"))
+        if "take" in acts:
+            keys.append(("d", f"take {top}"))
+    if "discard" in acts:
+        keys.append(("Enter", "discard"))
+    if "knock" in acts:
+        keys.append(("k", "knock"))
+    if "gin" in acts:
+        keys.append(("g", "gin"))
+    if "layoff" in acts:
+        keys.append(("Enter", "lay off"))
+    if "next" in acts:
+        keys.append(("n", "next hand"))
+    if "rematch" in acts:
+        keys.append(("r", "rematch"))
+    if "undo" in acts:
+        keys.append(("u", "take back"))
+    if "hint" in acts:
+        keys.append(("h", "hint"))
+    if table.hand:
+        arrows = "<- ->" if ui.ascii else "←→"
+        keys.append((arrows, "move"))
+        keys.append(("o", "sort"))
+    if table.reveal is not None:
+        keys.append(("e", "hand result"))
+    keys += [("v", "pile"), (":", "command"), ("?", "help"), ("q", "quit")]
+    return keys
+
+
+def render_keys(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The strip of keys that work right now."""
+    out = _Out()
+    for key, what in key_strip(table, ui):
+        out.add(f" {key}", "class:keys.key").add(f" {what} ", "class:keys")
+    return out.frags
+
+
+HELP_KEYS = (
+    ("<- -> H L", "move over your hand (Tab too; Up/Down: by group)"),
+    ("1-9 0 -", "pick card 1..11 as numbered"),
+    ("s / d", "draw from the stock / take the discard (or upcard)"),
+    ("p", "pass the upcard"),
+    ("Enter", "discard the card under the cursor (after a knock: lay off)"),
+    ("k / g", "knock / gin discarding the card under the cursor (asks)"),
+    ("h", "hint: what the hard bot would do with your cards"),
+    ("o / v / e", "sort (melds, rank, suit) / discard pile / hand result"),
+    ("n / r", "next hand / rematch when offered"),
+    ("u", "take back your last move (computer opponent only)"),
+    (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
+    ("? / Esc", "this help / close"),
+    ("q", "quit (asks first)"),
+)
+
+
+def render_help(ui: UiState) -> StyleAndTextTuples:
+    """The help overlay: every key, and how cards are written."""
+    out = _Out()
+    out.add(" Keys", "class:title").nl()
+    for key, text in HELP_KEYS:
+        out.add(f" {key:<11}", "class:keys.key").add(" " + text).nl()
+    out.add(" Cards are rank then suit: 7H = 7♥, TS = 10♠ (C D H S)"
+            if not ui.ascii else " Cards are rank then suit: 7H, TS, AC (C D H S)",
+            "class:label")
+    return out.frags
+
+
+def render_commands(ui: UiState) -> StyleAndTextTuples:
+    """The typed commands (``:help``), one per line with their short forms."""
+    out = _Out()
+    out.add(" Commands (type : first; any unique prefix works)", "class:title").nl()
+    for line in command_help():
+        out.add(f" {line}").nl()
+    return out.frags
+
+
+def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The whole discard pile, top first."""
+    out = _Out()
+    out.add(f" Discard pile ({len(table.pile)} cards, top first)", "class:title").nl()
+    if not table.pile:
+        out.add(" (empty)", "class:label")
+    for i, card in enumerate(reversed(table.pile)):
+        if i and i % 10 == 0:
+            out.nl()
+        out.add(" ").card(card, ui.ascii)
+    return out.frags
+
+
+def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Card],
+               ascii: bool, layoffs: Sequence[tuple[Card, int]] = ()) -> None:
+    laid: dict[int, list[Card]] = {}
+    for card, index in layoffs:
+        laid.setdefault(index, []).append(card)
+    for i, meld in enumerate(melds):
+        out.add("  [")
+        out.cards(list(meld), ascii)
+        for card in laid.get(i, ()):
+            out.add(" +", "class:layoff").card(card, ascii, "class:layoff", pad=False)
+        out.add("]")
+    if deadwood:
+        out.add("  deadwood: ", "class:label").cards(list(deadwood), ascii)
+        out.add(f" = {sum(c.value for c in deadwood)}", "class:label")
+    elif not melds:
+        out.add("  (no cards shown)", "class:label")
+
+
+def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """End of hand: both hands grouped, layoffs marked ``+``, and the scoring explanation."""
+    out = _Out()
+    r = table.reveal
+    if r is None:
+        return out.add(" No hand has ended yet.", "class:label").frags
+    out.add(f" Hand {r.hand_no}: {r.kind}", "class:title").nl()
+    order = [r.knocker, 1 - r.knocker] if r.knocker is not None else [table.me, table.opp]
+    for player in order:
+        assert player is not None
+        role = ""
+        if r.knocker is not None:
+            role = " (knocked)" if player == r.knocker else " (defends)"
+        out.add(f" {table.names[player]}{role}:", "class:value").nl()
+        lay = r.layoffs if r.knocker is not None and player == r.knocker else ()
+        _meld_line(out, r.melds[player], r.deadwood[player], ui.ascii, lay)
+        out.nl()
+    if r.layoffs and r.knocker is not None:
+        out.add(" Laid off by ", "class:label").add(table.names[1 - r.knocker], "class:label")
+        out.add(": ", "class:label")
+        for i, (card, index) in enumerate(r.layoffs):
+            if i:
+                out.add(", ")
+            out.card(card, ui.ascii, "class:layoff", pad=False).add(f" on meld {index + 1}")
+        out.nl()
+    out.add(" Scoring", "class:title").nl()
+    for line in r.explanation:
+        out.add(f"  {asciify(line) if ui.ascii else line}").nl()
+    if r.winner is not None:
+        out.add(f" {table.names[r.winner]} scores {r.points}", "class:value").nl()
+    audit = next((a for a in table.audits if a.hand_no == r.hand_no), None)
+    if audit is None:
+        out.add(" deal audit: in progress...", "class:label")
+    elif audit.ok:
+        mark = "OK" if ui.ascii else "✓"
+        out.add(f" {mark} deal verified: every card of this hand was dealt fairly",
+                "class:verified")
+    else:
+        out.add(f" !! DEAL NOT VERIFIED: {audit.detail}", "class:alarm")
+    return out.frags
+
+
+def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """Match end: the winner and the itemised totals."""
+    out = _Out()
+    m = table.match_end
+    if m is None:
+        return out.add(" The match is not over.", "class:label").frags
+    who = "You win the match!" if m.winner == table.me else (
+        f"{table.names[table.opp]} wins the match." if m.winner is not None else "No winner.")
+    out.add(f" {who}", "class:title").nl()
+    out.add(f" Totals: {table.names[table.me]} {m.totals[table.me]}, "
+            f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
+    for line in m.lines:
+        out.add(f"  {asciify(line) if ui.ascii else line}").nl()
+    if "rematch" in table.actions:
+        out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
+    return out.frags
+
+
+def render_too_small(columns: int, rows: int) -> StyleAndTextTuples:
+    """Shown instead of the table when the terminal is below the minimum size."""
+    return [
+        ("class:toosmall", f"Terminal too small: {columns}x{rows}.\n"),
+        ("", f"p2pgin needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge the window"),
+        ("", " (or press q to quit)."),
+    ]

@@ -1,0 +1,127 @@
+"""Card text and the one style table of the console.
+
+Cards are always shown as fixed-width text that names both rank and suit
+(``" 7♥"``, ``"10♠"``, or ``" 7H"``, ``"TS"`` in ASCII), so colour is an aid and
+never the only carrier of information. Single-glyph card characters (U+1F0A1..)
+are never used: their width differs between terminals.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+import re
+import sys
+from typing import TextIO
+
+from prompt_toolkit.styles import Style
+
+from p2pgin.engine.cards import Card
+
+__all__ = [
+    "CARD_WIDTH",
+    "asciify",
+    "build_style",
+    "card_class",
+    "card_label",
+    "card_text",
+    "terminal_is_utf8",
+]
+
+CARD_WIDTH = 3
+"""Every card occupies exactly this many columns (``10♠`` is the widest)."""
+
+_SUIT_CLASS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def card_label(card: Card, *, ascii: bool = False) -> str:
+    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
+    return str(card) if ascii else card.unicode
+
+
+def card_text(card: Card, *, ascii: bool = False) -> str:
+    """The label right-aligned to :data:`CARD_WIDTH` columns so hands line up."""
+    return card_label(card, ascii=ascii).rjust(CARD_WIDTH)
+
+
+_SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_ASCII_TEXT = {"\u2212": "-", "×": "x", "✓": "OK", "…": "...", "─": "-", "│": "|"}
+
+
+def asciify(text: str) -> str:
+    """Text from the engine (explanations use ``10♦``) in ASCII card labels (``TD``)."""
+    text = re.sub(r"10([♣♦♥♠])", lambda m: "T" + _SUIT_LETTER[m.group(1)], text)
+    text = re.sub(r"([♣♦♥♠])", lambda m: _SUIT_LETTER[m.group(1)], text)
+    for bad, good in _ASCII_TEXT.items():
+        text = text.replace(bad, good)
+    return text.encode("ascii", "replace").decode("ascii")
+
+
+def card_class(card: Card) -> str:
+    """The style class of a card's suit (``"class:card.hearts"``)."""
+    return f"class:card.{_SUIT_CLASS[card.suit]}"
+
+
+def terminal_is_utf8(stream: TextIO | None = None) -> bool:
+    """Whether suit symbols can be printed: the stream's encoding (else the locale) is UTF-8.
+
+    Why: on a C/POSIX locale a suit symbol becomes ``?`` or raises, so the console
+    falls back to ASCII cards by itself.
+    """
+    stream = stream if stream is not None else sys.stdout
+    encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
+    if os.environ.get("P2PGIN_ASCII"):
+        return False
+    return encoding.replace("-", "").replace("_", "").lower() in {"utf8", "utf8sig"}
+
+
+_BASE: dict[str, str] = {
+    "title": "bold",
+    "frame": "",
+    "frame.label": "bold",
+    "card": "bg:#ffffff #000000",
+    "card.clubs": "bg:#ffffff #000000",
+    "card.spades": "bg:#ffffff #000000",
+    "card.hearts": "bg:#ffffff #c00000",
+    "card.diamonds": "bg:#ffffff #c00000",
+    "card.back": "bg:#204080 #ffffff",
+    "card.selected": "reverse bold",
+    "card.drawn": "underline",
+    "meld": "",
+    "deadwood": "",
+    "label": "#888888",
+    "value": "bold",
+    "keys": "bg:#303030 #ffffff",
+    "keys.key": "bg:#303030 #ffd700 bold",
+    "keys.off": "bg:#303030 #777777",
+    "status": "reverse",
+    "status.turn": "reverse bold",
+    "log": "",
+    "log.opponent": "bold #ffaf00",
+    "log.latest": "bold reverse #ffaf00",
+    "log.mine": "",
+    "banner": "bg:#c00000 #ffffff bold",
+    "alarm": "bg:#c00000 #ffffff bold",
+    "verified": "#00af00 bold",
+    "confirm": "bg:#ffd700 #000000 bold",
+    "hint": "#00afff bold",
+    "error": "#ff5f5f bold",
+    "overlay": "bg:#202020 #ffffff",
+    "layoff": "#00afff bold",
+    "toosmall": "bold",
+    "changed": "bg:#c00000 #ffffff bold",
+}
+
+_FOUR_COLOUR: dict[str, str] = {
+    # The common four-colour deck: clubs green, diamonds blue.
+    "card.clubs": "bg:#ffffff #007000",
+    "card.diamonds": "bg:#ffffff #0040c0",
+}
+
+
+def build_style(*, four_colour: bool = False) -> Style:
+    """The console's style table; ``four_colour`` gives each suit its own colour."""
+    rules = dict(_BASE)
+    if four_colour:
+        rules.update(_FOUR_COLOUR)
+    return Style.from_dict(rules)

@@ -1,0 +1,457 @@
+"""The console application over real engine states: keys, screens, enablement.
+
+Every test drives the real prompt_toolkit application (its real key bindings,
+layout and renderer-equivalent screen) over a ``LocalGame`` that plays the real
+engine with the hidden-information split a session makes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from ui_harness import LocalGame, deck_for
+from ui_screens import console_session, press, screen_text
+
+from p2pgin.engine import Rules, parse_card, parse_cards
+from p2pgin.ui.app import create_console_app
+
+RIGHT = "\x1b[C"
+LEFT = "\x1b[D"
+
+
+def text(rows: list[str]) -> str:
+    return "\n".join(rows)
+
+
+def hand_row(rows: list[str]) -> str:
+    """The row of the screen that holds the hand's cards."""
+    i = next(i for i, r in enumerate(rows) if r.startswith(" Your hand"))
+    return rows[i + 2]
+
+
+# A hand that can knock after drawing: 4 5 6 of hearts, 7 7 7, 8 8 8 and A 2 3 loose.
+KNOCKER = "4H 5H 6H 7C 7D 7S 8C 8D 8S AC"
+OTHER = "2S 3S 9H TH JH QC KD 5C 9C 2H"
+
+
+def knock_game(stock: str = "2C", **kw: object) -> LocalGame:
+    """I (non-dealer) hold KNOCKER; the stock's top is ``stock``; upcard KS."""
+    deck = deck_for(KNOCKER, OTHER, "KS", stock)
+    return LocalGame(deck=deck, autoplay=False, **kw)  # type: ignore[arg-type]
+
+
+def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    screen = text(rows)
+    assert "Alice vs Bob" in rows[0]
+    assert "key 0f1e 2d3c 4b5a 6978" in rows[0]
+    assert "[connected]" in rows[0]
+    assert "(10 cards)" in screen
+    assert "Stock 31 cards" in screen
+    assert "Discard [6♣]" in screen
+    assert "Knock limit 10" in screen
+    assert "Your turn: take the upcard 6♣ (d) or pass (p)" in screen
+    keys = rows[-1]
+    assert "d take 6♣" in keys and "p pass" in keys and "s stock" not in keys
+    # All ten cards appear, each in fixed width (10 cards -> 10 slots of 4 columns).
+    row = hand_row(rows)
+    for card in game.view.hand.hand_cards(0):
+        assert card.unicode in row
+
+
+def test_pass_draw_and_discard_with_keys() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        assert [m.kind for m in game.sent] == ["pass_upcard"]
+        rows = press(built, "s")
+        drawn = built.console.table.drawn
+        assert drawn is not None
+        assert f"{drawn.unicode}*" in hand_row(rows)  # the drawn card is marked
+        assert "just drawn" in text(rows)
+        assert "Enter discard" in rows[-1]
+        # The cursor starts on the drawn card; move right once and discard that one.
+        order = [c for c in built.console.table.hand]
+        press(built, RIGHT)
+        target = built.console.cursor
+        assert target != drawn and target in order
+        press(built, "\r")
+        assert game.sent[-1].kind == "discard"
+        assert game.sent[-1].position == game.view.hand.position_of(target)
+        assert target in built.console.table.pile or game.view.hand.discard_top is not None
+
+
+def test_digits_pick_cards_as_numbered() -> None:
+    game = LocalGame(5)
+    with console_session(game) as (built, _inp, _out):
+        shown = built.console.table
+        from p2pgin.ui.render import hand_order
+
+        order = hand_order(shown, "melds")
+        press(built, "3")
+        assert built.console.cursor == order[2]
+        press(built, "0")
+        assert built.console.cursor == order[9]
+        rows = press(built, "-")  # only ten cards: no 11th
+        assert "no card 11" in text(rows)
+        press(built, LEFT)
+        assert built.console.cursor == order[8]
+
+
+def test_sort_key_cycles_and_keeps_the_cursor_card() -> None:
+    game = LocalGame(7)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "4")
+        card = built.console.cursor
+        rows = press(built, "o")
+        assert "by rank" in text(rows)
+        assert built.console.cursor == card
+        hand = built.console.table.hand
+        by_rank = sorted(hand, key=lambda c: (c.rank, c.suit))
+        assert hand_row(rows).split() == [c.unicode for c in by_rank]
+        rows = press(built, "o")
+        by_suit = sorted(hand, key=lambda c: (c.suit, c.rank))
+        assert "by suit" in text(rows)
+        assert hand_row(rows).split() == [c.unicode for c in by_suit]
+        rows = press(built, "o")
+        assert "melds first" in text(rows)
+
+
+def test_melds_are_grouped_apart_from_deadwood_with_live_count() -> None:
+    game = knock_game()
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    row = hand_row(rows)
+    assert "4♥  5♥  6♥" in row and "│" in row
+    labels = rows[rows.index(next(r for r in rows if r.startswith(" Your hand"))) + 1]
+    assert "run" in labels and "set" in labels and "deadwood" in labels
+    assert "deadwood 1" in text(rows)  # only A♣ is loose
+
+
+def test_knock_is_offered_only_when_legal_and_asks_first() -> None:
+    game = knock_game(stock="2C")
+    with console_session(game) as (built, _inp, _out):
+        rows = press(built, "k")  # upcard phase: no knock
+        assert "k knock" not in rows[-1]
+        assert not game.sent
+        press(built, "p")
+        game.opponent_move(game.full.apply  # the dealer passes too
+                           and __import__("p2pgin.engine", fromlist=["PassUpcard"]).PassUpcard())
+        rows = press(built, "s")  # draws 2♣: A♣ 2♣ + best discard leaves 3 or less
+        assert "k knock" in rows[-1]
+        assert "g gin" not in rows[-1]
+        rows = press(built, "k")
+        assert "Knock: discard" in text(rows) and "(y/n)" in text(rows)
+        assert rows[-1].split() == ["y", "yes", "n", "no"]
+        press(built, "n")  # cancel: nothing sent
+        assert [m.kind for m in game.sent] == ["pass_upcard", "draw_stock"]
+        press(built, "k")
+        press(built, "y")
+        assert game.sent[-1].kind == "knock"
+
+
+def test_gin_is_offered_when_a_discard_leaves_no_deadwood() -> None:
+    # Holding 4-5-6♥, 7s, 8s, A♣; drawing 2♣ ... needs 3♣ too: give A♣ 2♣ by the upcard.
+    deck = deck_for("4H 5H 6H 7C 7D 7S 8C 8D 8S AC", OTHER, "KS", "AD")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        from p2pgin.engine import PassUpcard
+
+        game.opponent_move(PassUpcard())
+        rows = press(built, "s")  # A♦: discard either ace -> deadwood 1, no gin
+        assert "g gin" not in rows[-1]
+        rows = press(built, "g")
+        assert "no gin" in text(rows)
+        assert game.sent[-1].kind == "draw_stock"
+
+
+def test_gin_key_with_real_gin() -> None:
+    deck = deck_for("4H 5H 6H 7C 7D 7S 8C 8D 8S AC", "2S 3S 9H TH JH QC KD 5C 9C 2H",
+                    "KS", "3H")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        from p2pgin.engine import PassUpcard
+
+        game.opponent_move(PassUpcard())
+        rows = press(built, "s")  # 3♥ extends the run: discard A♣ -> gin
+        assert "g gin" in rows[-1]
+        rows = press(built, "g")
+        assert "Gin: discard A♣" in text(rows)
+        rows = press(built, "y")
+        assert game.sent[-1].kind == "knock"
+        assert game.view.hand.knock_kind == "gin"
+
+
+def test_hand_end_reveals_both_hands_layoffs_and_scoring() -> None:
+    game = knock_game(stock="2C")
+    from p2pgin.engine import PassUpcard
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        game.opponent_move(game.view.hand and __import__(
+            "p2pgin.engine", fromlist=["legal_moves"]).legal_moves(game.full)[0])
+        rows = screen_text(built)
+        screen = text(rows)
+        assert built.console.ui.overlay == "reveal"
+        assert "Hand 1: knock" in screen or "Hand 1: undercut" in screen
+        assert "Alice (knocked)" in screen and "Bob (defends)" in screen
+        assert "[4♥ 5♥ 6♥" in screen
+        result = game.last_result
+        for line in result.explanation[:1]:
+            assert line.split(" (")[0].replace("Player 0", "Alice") in screen
+        assert "deal verified" in screen
+        # Layoffs, when there are any, are marked with + on the knocker's meld.
+        for card, _ in result.layoffs:
+            assert f"+{card.unicode}" in screen
+        rows = press(built, "\x1b")
+        assert built.console.ui.overlay == ""
+        rows = press(built, "e")
+        assert built.console.ui.overlay == "reveal"
+        # The score panel shows the verified mark too.
+        press(built, "\x1b")
+        assert "✓ deal verified (hand 1)" in text(screen_text(built))
+
+
+def test_layoff_marked_in_reveal_when_defender_lays_off() -> None:
+    # Bob (dealer, player 1) holds 3♥ which fits my 4-5-6♥ run; I knock.
+    deck = deck_for(KNOCKER, "3H 3S 9H TH JH QC KD 5C 9C 2H", "KS", "2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    from p2pgin.engine import PassUpcard, legal_moves
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        game.opponent_move(legal_moves(game.full)[0])
+        screen = text(screen_text(built))
+    assert game.last_result.layoffs
+    assert "+3♥" in screen
+    assert "on meld" in screen
+
+
+def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
+    rules = Rules.preset("standard", target=1)
+    game = knock_game(stock="2C", rules=rules)
+    from p2pgin.engine import PassUpcard, legal_moves
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        game.opponent_move(legal_moves(game.full)[0])
+        rows = screen_text(built)
+        screen = text(rows)
+        assert built.console.ui.overlay == "match"
+        assert "Hand points:" in screen and "Boxes" in screen and "Game bonus" in screen
+        assert "Total:" in screen
+        assert "r: rematch" in screen
+        assert "Match over" in screen
+        press(built, "r")
+        assert built.console.rematch_requested
+
+
+def test_ascii_mode_prints_no_unicode() -> None:
+    game = knock_game()
+    with console_session(game, ascii=True) as (built, _inp, _out):
+        rows = screen_text(built)
+        screen = text(rows)
+        assert screen.isascii(), [r for r in rows if not r.isascii()]
+        assert "4H  5H  6H" in hand_row(rows)
+        assert "Discard [KS]" in screen
+        rows = press(built, "?")
+        assert text(rows).isascii()
+
+
+def test_ten_is_written_10_in_unicode_and_T_in_ascii_at_fixed_width() -> None:
+    deck = deck_for("TH JH QH 7C 7D 7S 8C 8D 8S AC", "2S 3S 9H TS 4H QC KD 5C 9C 2H",
+                    "KS", "2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        row = hand_row(screen_text(built))
+    assert "10♥  J♥  Q♥" in row
+    with console_session(game, ascii=True) as (built, _inp, _out):
+        row = hand_row(screen_text(built))
+    assert "TH  JH  QH" in row
+
+
+def test_resize_relayouts_and_too_small_shows_a_message() -> None:
+    game = LocalGame(3)
+    with console_session(game, columns=100, rows=30) as (built, _inp, out):
+        wide = screen_text(built)
+        assert len(wide) == 30 and any(len(r) > 80 for r in wide)
+        out.size = type(out.size)(rows=15, columns=60)
+        small = text(screen_text(built))
+        assert "Terminal too small: 60x15" in small
+        assert "at least 72x20" in small
+        out.size = type(out.size)(rows=24, columns=80)
+        back = screen_text(built)
+        assert "Alice vs Bob" in back[0] and len(back) == 24
+
+
+def test_help_overlay_lists_keys_and_escape_closes_it() -> None:
+    with console_session(LocalGame(3)) as (built, _inp, _out):
+        screen = text(press(built, "?"))
+        for key in ("s / d", "Enter", "k / g", "q"):
+            assert key in screen
+        assert built.console.ui.overlay == "help"
+        press(built, "\x1b")
+        assert built.console.ui.overlay == ""
+
+
+def test_pile_overlay_lists_the_discard_pile_top_first() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "ps\r")
+        screen = text(press(built, "v"))
+        pile = [c for c in built.console.table.pile]
+        assert f"Discard pile ({len(pile)} cards, top first)" in screen
+        labels = " ".join(c.unicode.rjust(3) for c in reversed(pile))
+        assert labels.strip() in screen.replace("\n", " ")
+
+
+def test_command_line_discard_and_errors() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        press(built, ":pass\r")
+        assert game.sent[-1].kind == "pass_upcard"
+        press(built, ":s\r")
+        assert game.sent[-1].kind == "draw_stock"
+        rows = press(built, ":d 5x\r")
+        assert "5x" in text(rows)
+        not_mine = next(c for c in parse_cards("AS KS QS JS TS 9S") if c not in
+                        built.console.table.hand)
+        rows = press(built, f":d {not_mine}\r")
+        assert "not in your hand" in text(rows)
+        card = built.console.table.hand[0]
+        if card == built.console.table.taken:
+            card = built.console.table.hand[1]
+        press(built, f":d {str(card).lower()}\r")
+        assert game.sent[-1].kind == "discard"
+        assert game.sent[-1].position == game.view.hand.position_of(card)
+
+
+def test_colon_opens_a_line_that_escape_cancels() -> None:
+    with console_session(LocalGame(3)) as (built, _inp, _out):
+        rows = press(built, ":pa")
+        assert built.parts.command_active
+        assert rows[-1].startswith(":pa")
+        press(built, "\x1b")
+        assert not built.parts.command_active
+        assert not built.console.handle.sent
+
+
+def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        rows = press(built, "s")
+        assert "first take the upcard" in text(rows)
+        rows = press(built, "\r")
+        assert "draw a card first" in text(rows)
+        assert game.sent == []
+
+
+def test_cannot_discard_the_card_just_taken_from_the_pile() -> None:
+    game = knock_game(stock="2C")
+    with console_session(game) as (built, _inp, _out):
+        press(built, "d")  # take the upcard K♠
+        assert built.console.cursor == parse_card("KS")
+        rows = press(built, "\r")
+        assert "you just took it" in text(rows)
+        assert [m.kind for m in game.sent] == ["take_upcard"]
+
+
+def test_quit_asks_for_confirmation() -> None:
+    with console_session(LocalGame(3)) as (built, _inp, _out):
+        rows = press(built, "q")
+        assert "Quit the game?" in text(rows)
+        press(built, "n")
+        assert not built.console.quit_requested
+        press(built, "qy")
+        assert built.console.quit_requested
+
+
+def test_reconnecting_banner_and_key_change_warning() -> None:
+    game = LocalGame(3)
+    game.link = "reconnecting"
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+        assert "RECONNECTING" in rows[1]
+        assert "[RECONNECTING]" in rows[0]
+        game.link = "connected"
+        from p2pgin.net.peer import PeerInfo
+
+        game.peer_info = PeerInfo(name="Bob", fingerprint="ffff0000ffff0000", status="CHANGED")
+        built.console.refresh()
+        rows = screen_text(built)
+        assert "KEY CHANGED" in rows[0] and "key differs" in rows[1]
+
+
+def test_cheat_alarm_names_the_rule() -> None:
+    from p2pgin.session.events import CheatDetected
+
+    game = LocalGame(3)
+    game._events.append(CheatDetected(peer=1, rule="bad-shuffle-proof"))
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    assert "CHEAT DETECTED: Bob broke the rule 'bad-shuffle-proof'" in rows[1]
+
+
+def test_opponent_last_move_is_highlighted_in_the_log() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        rows = press(built, "ps\r")
+        log = [r for r in rows if r.startswith(">")]
+        assert len(log) == 1 and "Bob" in log[0]
+        last_bob = [line for line in built.console.table.log if line.player == 1][-1]
+        assert built.console.log_text(last_bob) in log[0]
+
+
+def test_four_colour_style_differs_only_in_colour() -> None:
+    from p2pgin.ui.style import build_style
+
+    two, four = build_style(), build_style(four_colour=True)
+    assert two.get_attrs_for_style_str("class:card.clubs") != four.get_attrs_for_style_str(
+        "class:card.clubs")
+    with console_session(LocalGame(3), four_colour=True) as (built, _inp, _out):
+        four_text = screen_text(built)
+    with console_session(LocalGame(3)) as (built, _inp, _out):
+        assert screen_text(built) == four_text
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_running_app_plays_a_whole_hand_from_the_pipe(seed: int) -> None:
+    """The real event loop: keys typed into the pipe play until the hand ends, then quit."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from ui_screens import SizedOutput
+
+    game = LocalGame(seed)
+
+    async def main() -> str:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=SizedOutput()):
+            built = create_console_app(game)
+            task = asyncio.ensure_future(built.app.run_async())
+            for _ in range(60):
+                if game.stage != "play":
+                    break
+                inp.send_text("ps" if "pass" in built.console.table.actions else "s")
+                inp.send_text("\r")
+                await asyncio.sleep(0.02)
+            inp.send_text("qy")
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(main()) == "quit"
+    assert len(game.sent) > 2

@@ -1,0 +1,65 @@
+"""``--plain``: one line per event, typed commands, nothing but text."""
+
+from __future__ import annotations
+
+from ui_harness import LocalGame, deck_for
+
+from p2pgin.engine import PassUpcard, Rules, legal_moves
+from p2pgin.ui.plain import PlainConsole
+
+
+def test_intro_names_players_and_says_what_to_do() -> None:
+    plain = PlainConsole(LocalGame(3))
+    lines = plain.intro()
+    assert lines[0].startswith("p2pgin: Alice against Bob (key 0f1e2d3c4b5a6978)")
+    assert "Hand 1: Bob dealt." in lines
+    assert lines[-1] == "Your turn: take the upcard 6♣ (d) or pass (p)"
+    assert any(line.startswith("deadwood") for line in lines)
+
+
+def test_typed_commands_play_and_each_event_is_one_line() -> None:
+    game = LocalGame(3)
+    plain = PlainConsole(game)
+    plain.intro()
+    lines = plain.feed("pass")
+    assert "You pass the upcard" in lines and "Bob passes the upcard" in lines
+    assert lines[-1] == "Your turn: draw from the stock (s)"
+    lines = plain.feed("s")
+    drawn = game.view.hand.known(game.view.hand.last_drawn)
+    assert f"You draw from the stock: {drawn.unicode}" in lines
+    card = next(c for c in plain.console.table.hand if c != drawn)
+    lines = plain.feed(f"d {card}")
+    assert f"You discard: {card.unicode}" in lines
+    assert game.sent[-1].kind == "discard"
+
+
+def test_errors_and_read_outs() -> None:
+    plain = PlainConsole(LocalGame(3))
+    plain.intro()
+    assert plain.feed("frobnicate") == ["unknown command 'frobnicate' (type help for the list)"]
+    assert "draw a card first" in plain.feed("d 6c")[0] or plain.feed("d 6c")
+    assert plain.feed("score") == ["Alice 0 points, 0 boxes; Bob 0 points, 0 boxes; target 100"]
+    assert plain.feed("status") == ["Your turn: take the upcard 6♣ (d) or pass (p)"]
+    assert any("stock" in line for line in plain.feed("help"))
+
+
+def test_ascii_plain_mode_prints_only_ascii_and_confirms_a_knock() -> None:
+    deck = deck_for("4H 5H 6H 7C 7D 7S 8C 8D 8S AC", "2S 3S 9H TH JH QC KD 5C 9C 2H",
+                    "KS", "2C")
+    game = LocalGame(deck=deck, autoplay=False, rules=Rules.preset("standard", target=1))
+    plain = PlainConsole(game, ascii=True)
+    out = plain.intro()
+    out += plain.feed("p")
+    game.opponent_move(PassUpcard())
+    out += plain.feed("s")
+    reply = plain.feed("knock")
+    assert reply[0].startswith("Knock: discard") and reply[0].endswith("Type y or n.")
+    out += reply
+    out += plain.feed("y")
+    game.opponent_move(legal_moves(game.full)[0])
+    out += plain.updates()
+    text = "\n".join(out)
+    assert text.isascii()
+    assert "Hand 1 over: knock." in text
+    assert "Alice: melds 7C 7D 7S; 8C 8D 8S; 4H 5H 6H; deadwood AC." in text
+    assert "Total:" in text and "Type rematch" in text

@@ -1,0 +1,217 @@
+"""A one-machine game for console tests: the real engine, no network.
+
+``LocalGame`` is a referee holding the full deck and, like a session, a second
+``HandState`` from the local player's side that learns only what that player may
+see (own cards, public cards, the other hand when it is shown at a knock). It
+offers the ``GameHandle`` surface the console uses (``view``, ``link``,
+``peer_info``, ``act``, ``drain_events``, ``on_change``) and plays the opponent
+with a seeded simple strategy, or with moves a test scripts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from p2pgin.engine import (
+    HandState,
+    MatchState,
+    Rules,
+    discard_options,
+    legal_moves,
+)
+from p2pgin.session.events import AuditDone, HandEnded, HandStarted, MatchEnded, MoveMade
+from p2pgin.session.view import PlayerView
+
+__all__ = ["LocalGame", "deck_for"]
+
+
+def deck_for(me_cards: str, opp_cards: str, upcard: str, stock: str = "", *,
+             dealer: int = 1, me: int = 0, seed: int = 0) -> list[int]:
+    """A deck (position order) that deals ``me_cards`` to ``me`` and ``opp_cards`` to the
+    other player, with ``upcard`` face up and ``stock`` on top of the stock; the rest of
+    the stock is shuffled with ``seed``."""
+    from p2pgin.engine import parse_cards
+
+    mine, theirs = list(parse_cards(me_cards)), list(parse_cards(opp_cards))
+    up = parse_cards(upcard)[0]
+    top = list(parse_cards(stock))
+    used = {*mine, *theirs, up, *top}
+    rest = [c for c in range(52) if c not in used]
+    random.Random(seed).shuffle(rest)
+    deck = [0] * 52
+    non_dealer = 1 - dealer
+    for i in range(10):
+        deck[2 * i] = (mine if me == non_dealer else theirs)[i]
+        deck[2 * i + 1] = (mine if me == dealer else theirs)[i]
+    deck[20] = up
+    stock_cards = top + rest
+    for i, c in enumerate(stock_cards):
+        deck[21 + i] = c
+    return deck
+
+
+class LocalGame:
+    """The local player ``me`` against a computer opponent, all in one process."""
+
+    def __init__(
+        self,
+        seed: int = 1,
+        *,
+        me: int = 0,
+        dealer: int = 1,
+        rules: Rules | None = None,
+        deck: list[int] | None = None,
+        names: tuple[str, str] = ("Alice", "Bob"),
+        opponent: Callable[[HandState], Any] | None = None,
+        autoplay: bool = True,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.me = me
+        self.rules = rules or Rules.preset("standard")
+        self.names = names
+        self.match = MatchState.new(self.rules, dealer)
+        self.opponent = opponent or self._simple_opponent
+        self.autoplay = autoplay
+        self.link = "connected"
+        self.peer_info: Any = None
+        self._events: list[Any] = []
+        self._callbacks: list[Callable[[], None]] = []
+        self.hand_no = 0
+        self.last_result: Any = None
+        self.audits: dict[int, str] = {}
+        self.stage = "play"
+        self.sent: list[Any] = []
+        self.deal(deck)
+
+    # ------------------------------------------------------------------ dealing
+
+    def deal(self, deck: list[int] | None = None) -> None:
+        if deck is None:
+            deck = list(range(52))
+            self.rng.shuffle(deck)
+        self.full = self.match.deal(deck)
+        mine = self.match.deal()
+        for p in self.full.hand_of(self.me):
+            mine = mine.reveal(p, self.full.known(p))
+        self.mine = mine.reveal(20, self.full.known(20))
+        self.hand_no += 1
+        self.stage = "play"
+        self._events.append(HandStarted(hand_no=self.hand_no, dealer=self.match.dealer))
+        self._opponent_turns()
+
+    # ------------------------------------------------------------------ GameHandle
+
+    @property
+    def view(self) -> PlayerView:
+        my_turn = self.stage == "play" and self.mine.to_move == self.me
+        return PlayerView(
+            me=self.me,
+            names=self.names,
+            fingerprints=("a1b2c3d4e5f60718", "0f1e2d3c4b5a6978"),
+            rules=self.rules,
+            match=self.match,
+            hand=self.mine,
+            hand_no=self.hand_no,
+            stage=self.stage,
+            my_turn=my_turn,
+            legal_moves=legal_moves(self.mine) if my_turn else (),
+            last_result=self.last_result,
+            audits=dict(self.audits),
+            waiting_for="" if my_turn else f"{self.names[1 - self.me]} to move",
+        )
+
+    def act(self, move: Any) -> None:
+        if self.mine.to_move != self.me:
+            from p2pgin.engine import OutOfTurnError
+
+            raise OutOfTurnError("not your turn")
+        self.sent.append(move)
+        self._play(self.me, move)
+        self._opponent_turns()
+        self._changed()
+
+    def drain_events(self) -> list[Any]:
+        events, self._events = self._events, []
+        return events
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def _changed(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+    # ------------------------------------------------------------------ play
+
+    def _play(self, player: int, move: Any) -> None:
+        full = self.full.apply(move, player)  # the referee validates first
+        mine = self.mine
+        opp = 1 - self.me
+        kind = move.kind
+        card = None
+        if kind == "draw_stock" and player == self.me:
+            pos = self.full.stock_top
+            mine = mine.reveal(pos, self.full.known(pos))
+            card = self.full.known(pos)
+        elif kind in ("discard",):
+            mine = mine.reveal(move.position, self.full.known(move.position))
+            card = self.full.known(move.position)
+        elif kind in ("draw_discard", "take_upcard"):
+            card = mine.known(mine.discard_top)
+        if kind in ("knock", "big_gin", "lay_off") and player == opp:
+            for p in self.full.hand_of(opp):
+                mine = mine.reveal(p, self.full.known(p))
+        if kind in ("knock", "big_gin") and player == opp and full.phase == "layoff":
+            pass
+        self.mine = mine.apply(move, player)
+        self.full = full
+        self._events.append(MoveMade(player=player, move=move, card=card))
+        if self.full.over:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        result = self.full.result
+        # The audit opens every position; the local view learns the other hand.
+        self.last_result = result
+        self.match = self.match.record(result)
+        self._events.append(HandEnded(hand_no=self.hand_no, result=result))
+        self.audits[self.hand_no] = "verified"
+        self._events.append(AuditDone(hand_no=self.hand_no, ok=True))
+        self.stage = "hand_over"
+        if self.match.over:
+            self.stage = "match_over"
+            self._events.append(MatchEnded(result=self.match.result()))
+
+    def _opponent_turns(self) -> None:
+        opp = 1 - self.me
+        while self.autoplay and self.stage == "play" and self.full.to_move == opp:
+            self._play(opp, self.opponent(self.full))
+
+    def opponent_move(self, move: Any) -> None:
+        """Play one scripted opponent move (autoplay off)."""
+        self._play(1 - self.me, move)
+        self._changed()
+
+    def _simple_opponent(self, state: HandState) -> Any:
+        moves = legal_moves(state)
+        kinds = {m.kind: m for m in moves}
+        for kind in ("big_gin", "lay_off"):
+            if kind in kinds:
+                return kinds[kind]
+        knocks = [m for m in moves if m.kind == "knock"]
+        if knocks:
+            return knocks[0]
+        if "pass_upcard" in kinds:
+            return kinds["pass_upcard"]
+        if "draw_stock" in kinds:
+            return kinds["draw_stock"]
+        player = state.to_move
+        cards = [state.known(p) for p in state.hand_of(player)]
+        taken = state.taken_from_discard
+        for option in discard_options(cards):
+            position = state.position_of(option.card)
+            if position != taken:
+                return next(m for m in moves if getattr(m, "position", None) == position)
+        raise AssertionError("no move")

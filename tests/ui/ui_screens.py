@@ -1,0 +1,91 @@
+"""Headless screens of the real console application, as text, for assertions.
+
+The console is built inside a prompt_toolkit app session whose output has a fixed
+size; :func:`screen_text` lays the application's real layout out on a
+prompt_toolkit ``Screen`` (what the renderer would paint) and returns its rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import DummyOutput
+
+from p2pgin.ui.app import ConsoleApp, create_console_app
+
+__all__ = ["SizedOutput", "console_session", "press", "screen_text"]
+
+
+class SizedOutput(DummyOutput):
+    """A dummy output whose terminal size a test can set (and change: resize)."""
+
+    def __init__(self, columns: int = 80, rows: int = 24) -> None:
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+@contextmanager
+def console_session(game: Any, columns: int = 80, rows: int = 24,
+                    **kwargs: Any) -> Iterator[tuple[ConsoleApp, Any, SizedOutput]]:
+    """A console app over ``game`` in a headless session: (app, pipe input, output)."""
+    output = SizedOutput(columns, rows)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        built = create_console_app(game, **kwargs)
+        yield built, inp, output
+
+
+def screen_text(built: ConsoleApp) -> list[str]:
+    """The screen rows (trailing spaces stripped) the application shows now."""
+    app = built.app
+    size = app.output.get_size()
+    screen = Screen()
+    app.render_counter += 1  # NB: controls cache their text per render; force fresh text
+
+    async def draw() -> None:
+        # A loop must run: a focused command line loads its history in the background.
+        with set_app(app):
+            app.layout.container.write_to_screen(
+                screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows),
+                parent_style="", erase_bg=False, z_index=None,
+            )
+            screen.draw_all_floats()
+
+    asyncio.run(draw())
+    rows = []
+    for y in range(size.rows):
+        line = screen.data_buffer[y]
+        rows.append("".join(line[x].char for x in range(size.columns)).rstrip())
+    return rows
+
+
+def press(built: ConsoleApp, text: str) -> list[str]:
+    """Feed ``text`` (terminal bytes: ``"\\r"`` Enter, ``"\\x1b[C"`` Right) through the
+    application's real key processor and bindings, then return the screen rows."""
+    keys: list[KeyPress] = []
+    parser = Vt100Parser(keys.append)
+    parser.feed(text)
+    parser.flush()
+    app = built.app
+    app.timeoutlen = None  # NB: a pending key prefix just waits for more keys
+
+    async def feed() -> None:
+        # A loop must run: focusing the command line starts a buffer background task.
+        with set_app(app):
+            app.key_processor.feed_multiple(keys)
+            app.key_processor.process_keys()
+
+    asyncio.run(feed())
+    return screen_text(built)
