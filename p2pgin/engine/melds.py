@@ -182,10 +182,9 @@ _SET_CARDS: Final[dict[int, Meld]] = {
     for combo in combinations(tuple(CARDS[s * 13 + r] for s in range(4)), size)
 }
 
-# Bit per card index; indexes 52..103 (and so negatives -52..-1) hold 0, so a bad card
-# shows up as a bit count below the card count without a per-card check.
-_BITS: Final[list[int]] = [1 << i for i in range(52)] + [0] * 52
-_BIT: Final = _BITS.__getitem__
+# Bit per card index. A dict, not a list: a list would take -1 for the last card. Any
+# other value raises KeyError or TypeError, caught once per call, not checked per card.
+_BIT: Final = {i: 1 << i for i in range(52)}.__getitem__
 _tuple_new: Final = tuple.__new__
 
 
@@ -305,7 +304,7 @@ def _hand_mask(cards: Iterable[Card], low: int, high: int) -> int:
         cards = tuple(cards)
     try:
         mask: int = sum(map(_BIT, cards))
-    except (TypeError, IndexError):
+    except (TypeError, KeyError):
         mask = 0
     count = len(cards)
     if mask.bit_count() != count or not low <= count <= high:
@@ -476,7 +475,7 @@ def best_melds(cards: Iterable[Card]) -> MeldResult:
         cards = tuple(cards)
     try:
         mask: int = sum(map(_BIT, cards))
-    except (TypeError, IndexError):
+    except (TypeError, KeyError):
         mask = 0
     count = len(cards)
     if mask.bit_count() != count or count > 11:

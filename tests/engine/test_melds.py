@@ -161,6 +161,8 @@ def test_bad_input_raises_a_named_error() -> None:
         best_melds([-1])  # type: ignore[list-item]
     with pytest.raises(InvalidHandError, match="not a card"):
         best_melds([52])  # type: ignore[list-item]
+    with pytest.raises(InvalidHandError, match="not a card"):
+        best_melds([-104])  # type: ignore[list-item]
 
 
 # ----------------------------------------------------------------------------- 11 cards
