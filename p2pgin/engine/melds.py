@@ -130,6 +130,7 @@ _SuitTables = tuple[list[tuple[Meld, ...]], list[tuple[Card, ...]]]
 
 
 def _build_tables() -> tuple[list[int], list[int], list[_SuitTables]]:
+    """Per 13-bit suit mask: runs-only deadwood, run cards, and per suit runs/loose cards."""
     dead: list[int] = []
     run_cards: list[int] = []
     shapes = []
