@@ -1,108 +1,289 @@
-"""Binds the session to the deck protocol: the coin toss and one hand's deck.
+"""Binds the session to the deck protocol (``p2pgin.mental``): the coin toss and one hand.
 
-The session speaks to the deck through two small drivers with one shape: ``make_*``
-builds this peer's payload for a step (deterministic given the stored secrets, so a
-replayed game file reproduces it), ``take_*`` checks a payload from ``player`` and
-returns a *commit* closure that records it. Nothing changes until the closure runs, so
-the session can refuse an entry with its state exactly as before. ``trusted=True``
-marks this peer's own payloads (made here, or replayed from its own signed game file):
-their proofs are not checked again.
+Two small drivers with one shape. ``make_*`` builds this peer's payload for a step;
+``take_*`` consumes a payload from ``player`` (checking it when it is the peer's, or
+re-making and comparing it when it is our own entry replayed from the game file).
+
+All of a driver's randomness comes from a ``HashDrbg`` seeded with 32 fresh bytes that
+are this peer's only stored secret for the toss or the hand (``secrets()``): a restarted
+peer re-creates exactly the same masks, permutation and keys and so continues the hand.
+
+The deck objects of ``p2pgin.mental`` update themselves while checking a payload; to let
+the session refuse a bad entry with its state exactly as before, :meth:`HandDeck.snapshot`
+and :meth:`HandDeck.rollback` save and restore their (shallow) attribute state.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any, Final
 
-from p2pgin.session.errors import BadDeckMessage, MalformedFrame
+from p2pgin.engine.cards import Card
+from p2pgin.engine.hand import HandState
+from p2pgin.mental.cointoss import CoinToss
+from p2pgin.mental.deck import DeckPeer
+from p2pgin.mental.errors import Cheat, CheatDetected, DeckError, MalformedValue
+from p2pgin.mental.group import HashDrbg
+from p2pgin.session.errors import (
+    BadDeckMessage,
+    BadShare,
+    MalformedFrame,
+    RemoteProtocolError,
+)
 
-__all__ = ["TOSS_COMMIT_DOMAIN", "TOSS_RESULT_DOMAIN", "TossDriver"]
+__all__ = ["HandDeck", "TossDriver", "deck_error"]
 
-TOSS_COMMIT_DOMAIN: Final = b"p2pgin/toss-commit/v1\x00"
-TOSS_RESULT_DOMAIN: Final = b"p2pgin/toss-result/v1\x00"
-
-Commit = Callable[[], None]
+_SHARE_CHEATS: Final = frozenset({Cheat.BAD_SHARE, Cheat.NOT_A_CARD, Cheat.DUPLICATE_CARD})
 
 
-def _hex(value: object, what: str, length: int = 32) -> bytes:
-    if not isinstance(value, str) or len(value) != 2 * length or value != value.lower():
-        raise MalformedFrame(f"{what} must be {length} bytes of lowercase hex")
-    try:
+def deck_error(exc: DeckError) -> RemoteProtocolError:
+    """The session error for a deck-layer error caused by the peer's payload."""
+    if isinstance(exc, MalformedValue):
+        return MalformedFrame(f"deck payload: {exc}")
+    if isinstance(exc, CheatDetected) and exc.reason in _SHARE_CHEATS:
+        return BadShare(f"{exc.reason.value}: {exc}")
+    if isinstance(exc, CheatDetected):
+        return BadDeckMessage(f"{exc.reason.value}: {exc}")
+    return BadDeckMessage(f"deck protocol refused the payload: {exc}")
+
+
+def _seed(secrets: dict[str, Any] | None, rng: Any) -> bytes:
+    value = (secrets or {}).get("seed")
+    if isinstance(value, str) and len(value) == 64:
         return bytes.fromhex(value)
-    except ValueError:
-        raise MalformedFrame(f"{what} must be {length} bytes of lowercase hex") from None
+    return bytes(rng.randbytes(32))
+
+
+def _items(payload: dict[str, Any], key: str, count: int) -> list[Any]:
+    if set(payload) != {key}:
+        raise MalformedFrame(f"expected an object with exactly the key {key!r}")
+    items = payload[key]
+    if not isinstance(items, list) or len(items) != count:
+        raise MalformedFrame(f"{key!r} must list exactly {count} payload(s)")
+    return items
+
+
+def _save(obj: Any) -> dict[str, Any]:
+    return {k: v.copy() if isinstance(v, dict | list | set) else v
+            for k, v in vars(obj).items()}
+
+
+def _load(obj: Any, saved: dict[str, Any]) -> None:
+    state = vars(obj)
+    state.clear()
+    state.update(saved)
 
 
 class TossDriver:
-    """Commit-reveal coin toss bound to the session: first dealer and session seed.
+    """The session's side of ``p2pgin.mental.cointoss.CoinToss`` (host and joiner).
 
-    Host commits, joiner commits, host reveals, joiner reveals. A commitment is
-    ``SHA-256(TOSS_COMMIT_DOMAIN || session || player byte || nonce)``; the outcome is
-    ``h = SHA-256(TOSS_RESULT_DOMAIN || session || host nonce || joiner nonce)``: the first
-    dealer is ``h[0] & 1`` and the session seed (card points) is ``h``. Neither peer can
-    steer it: each is bound to its nonce before seeing the other's.
+    ``CoinToss`` stores a commitment or nonce only after checking it, so no rollback is
+    needed here.
     """
 
     def __init__(self, session: str, me: int, *, rng: Any, secrets: dict[str, Any] | None):
-        self._session = bytes.fromhex(session)
+        self._seed = _seed(secrets, rng)
         self._me = me
-        if secrets and isinstance(secrets.get("nonce"), str):
-            self._nonce = _hex(secrets["nonce"], "stored toss nonce")
-        else:
-            self._nonce = rng.randbytes(32)
-        self._commits: list[bytes | None] = [None, None]
-        self._nonces: list[bytes | None] = [None, None]
-
-    def _commitment(self, player: int, nonce: bytes) -> bytes:
-        return hashlib.sha256(
-            TOSS_COMMIT_DOMAIN + self._session + bytes([player]) + nonce).digest()
+        self._toss = CoinToss(player=me, session_id=bytes.fromhex(session),
+                              rng=HashDrbg(self._seed))
+        self._sent_commit: dict[str, Any] | None = None
 
     def secrets(self) -> dict[str, Any]:
-        """What must survive a crash between commit and reveal."""
-        return {"nonce": self._nonce.hex()}
+        """What must survive a crash between our commitment and our reveal."""
+        return {"seed": self._seed.hex()}
 
     def make_commit(self) -> dict[str, Any]:
-        """This peer's commitment payload ``{"commit": hex}``."""
-        return {"commit": self._commitment(self._me, self._nonce).hex()}
+        """Our commitment payload."""
+        return self._toss.commit()
 
     def make_reveal(self) -> dict[str, Any]:
-        """This peer's reveal payload ``{"nonce": hex}``."""
-        return {"nonce": self._nonce.hex()}
+        """Our reveal payload (only once we hold the other commitment)."""
+        return self._toss.reveal()
 
-    def take_commit(self, player: int, payload: dict[str, Any], *, trusted: bool) -> Commit:
-        """Check a commitment payload; return its commit."""
-        if set(payload) != {"commit"}:
-            raise MalformedFrame("toss commit takes exactly the key 'commit'")
-        value = _hex(payload["commit"], "toss commit")
-        if player == self._me and value != self._commitment(self._me, self._nonce):
-            raise BadDeckMessage("my own toss commitment does not match my stored nonce")
+    def take_commit(self, player: int, payload: dict[str, Any]) -> None:
+        """Record a commitment; ours must be the one our seed makes."""
+        if player == self._me:
+            if payload != self._toss.commit():
+                raise MalformedFrame("my own toss commitment does not match my stored seed")
+            return
+        try:
+            self._toss.receive_commit(payload)
+        except DeckError as exc:
+            raise deck_error(exc) from None
 
-        def commit() -> None:
-            self._commits[player] = value
+    def take_reveal(self, player: int, payload: dict[str, Any]) -> None:
+        """Check a reveal against its commitment."""
+        if player == self._me:
+            if payload != self._toss.reveal():
+                raise MalformedFrame("my own toss reveal does not match my stored seed")
+            return
+        try:
+            self._toss.receive_reveal(payload)
+        except DeckError as exc:
+            raise deck_error(exc) from None
 
-        return commit
-
-    def take_reveal(self, player: int, payload: dict[str, Any], *, trusted: bool) -> Commit:
-        """Check a reveal against its commitment; return its commit."""
-        if set(payload) != {"nonce"}:
-            raise MalformedFrame("toss reveal takes exactly the key 'nonce'")
-        nonce = _hex(payload["nonce"], "toss nonce")
-        expected = self._commits[player]
-        if expected is None or not hmac.compare_digest(
-            expected, self._commitment(player, nonce)
-        ):
-            raise BadDeckMessage(f"player {player}'s toss reveal does not open its commitment")
-
-        def commit() -> None:
-            self._nonces[player] = nonce
-
-        return commit
+    @property
+    def done(self) -> bool:
+        """True once both reveals are in."""
+        return self._toss.done
 
     def result(self) -> tuple[int, bytes]:
-        """``(first_dealer, seed)`` once both reveals are in."""
-        host, joiner = self._nonces
-        assert host is not None and joiner is not None
-        digest = hashlib.sha256(TOSS_RESULT_DOMAIN + self._session + host + joiner).digest()
-        return digest[0] & 1, digest
+        """``(first_dealer, session seed)``."""
+        return self._toss.first_dealer, self._toss.seed
+
+
+class HandDeck:
+    """One hand's deck for the session: shuffle, deal shares, opens and the audit.
+
+    Shuffle (three entries of type ``shuffle``): dealer mask, non-dealer remask, dealer
+    lock; the mental layer computes our next step as it checks the previous one, so that
+    payload waits in ``_pending`` until the session emits it.
+    """
+
+    def __init__(
+        self,
+        session: str,
+        seed: bytes,
+        hand_no: int,
+        *,
+        dealer: int,
+        me: int,
+        rng: Any,
+        secrets: dict[str, Any] | None,
+    ) -> None:
+        self._seed = _seed(secrets, rng)
+        self.me = me
+        self.dealer = dealer
+        self._peer = DeckPeer(player=me, dealer=dealer, session_id=bytes.fromhex(session),
+                              hand_no=hand_no, seed=seed, rng=HashDrbg(self._seed))
+        self._pending: dict[str, Any] | None = None
+        self._made: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
+        self.deck: tuple[Card, ...] | None = None
+        self.failure: tuple[str, int] | None = None  # (rule, culprit) from the audit
+
+    # -- transactions
+
+    def snapshot(self) -> Any:
+        """Copies of every attribute, containers copied one level deep (their items are
+        immutable: bytes, ints, cards, received payloads)."""
+        peer = self._peer
+        return (_save(self), _save(peer), _save(peer._pub))
+
+    def rollback(self, saved: Any) -> None:
+        """Restore the state saved by :meth:`snapshot`."""
+        mine, peer, pub = saved
+        _load(self, mine)
+        _load(self._peer, peer)
+        _load(self._peer._pub, pub)
+
+    def secrets(self) -> dict[str, Any]:
+        """Our stored secret for this hand: the DRBG seed of all our deck randomness."""
+        return {"seed": self._seed.hex()}
+
+    def known(self) -> dict[int, Card]:
+        """Every position whose card we know (dealt to us or opened)."""
+        return self._peer.known
+
+    # -- shuffle
+
+    def make_shuffle(self) -> dict[str, Any]:
+        """Our next shuffle payload (the dealer's first one is made here)."""
+        if self._pending is None:
+            self._pending = self._step(None)
+        assert self._pending is not None
+        return self._pending
+
+    def take_shuffle(self, player: int, payload: dict[str, Any]) -> None:
+        """Consume a shuffle payload; ours must equal what we made."""
+        if player == self.me:
+            if payload != self.make_shuffle():
+                raise MalformedFrame("my own shuffle step does not match my stored seed")
+            self._pending = None
+            return
+        self._pending = self._step(payload)
+
+    def _step(self, incoming: dict[str, Any] | None) -> dict[str, Any] | None:
+        try:
+            return self._peer.shuffle_step(incoming)
+        except DeckError as exc:
+            raise deck_error(exc) from None
+
+    # -- shares and opens
+
+    def make_shares(self, positions: Sequence[int]) -> dict[str, Any]:
+        """Our private shares of ``positions`` for the other player."""
+        key = ("deal", tuple(positions))
+        if key not in self._made:
+            other = 1 - self.me
+            self._made[key] = {"shares": [self._peer.disclose(p, other) for p in positions]}
+        return self._made[key]
+
+    def make_open(self, positions: Sequence[int]) -> dict[str, Any]:
+        """Our public opening shares of ``positions``."""
+        key = ("open", tuple(positions))
+        if key not in self._made:
+            self._made[key] = {"opens": [self._peer.open_public(p) for p in positions]}
+        return self._made[key]
+
+    def take_shares(
+        self, player: int, payload: dict[str, Any], positions: Sequence[int]
+    ) -> dict[int, Card]:
+        """Private shares from ``player`` for ``positions``; returns the cards we learn."""
+        if player == self.me:
+            if payload != self.make_shares(positions):
+                raise MalformedFrame("my own deal shares do not match my stored seed")
+            return {}
+        items = _items(payload, "shares", len(positions))
+        try:
+            return {p: self._peer.receive_share(p, item)
+                    for p, item in zip(positions, items, strict=True)}
+        except DeckError as exc:
+            raise deck_error(exc) from None
+
+    def take_open(
+        self, player: int, payload: dict[str, Any], positions: Sequence[int]
+    ) -> dict[int, Card]:
+        """Opening shares from ``player`` for ``positions``; returns the cards we learn."""
+        if player == self.me:
+            if payload != self.make_open(positions):
+                raise MalformedFrame("my own open shares do not match my stored seed")
+            return {}
+        items = _items(payload, "opens", len(positions))
+        try:
+            return {p: self._peer.receive_open(p, item)
+                    for p, item in zip(positions, items, strict=True)}
+        except DeckError as exc:
+            raise deck_error(exc) from None
+
+    # -- audit
+
+    def make_audit(self) -> dict[str, Any]:
+        """All our secrets of this hand (only once the hand is over)."""
+        return self._peer.audit_payload()
+
+    def take_audit(self, player: int, payload: dict[str, Any]) -> None:
+        """Verify the other's disclosure; a failure is recorded, not raised (it is the
+        signed evidence the verdict cites)."""
+        if player == self.me:
+            if payload != self.make_audit():
+                raise MalformedFrame("my own audit disclosure does not match my stored seed")
+            return
+        try:
+            self.deck = self._peer.verify_audit(payload)
+        except CheatDetected as exc:
+            self.failure = (exc.reason.value, exc.peer)
+        except DeckError as exc:
+            self.failure = (f"audit: {exc}", 1 - self.me)
+
+    def verdict(self, hand: HandState) -> tuple[bool, str, int | None]:
+        """``(ok, rule, culprit)`` after both disclosures; also checks every card this
+        peer saw against the audited deck."""
+        if self.failure is not None:
+            return False, self.failure[0], self.failure[1]
+        if self.deck is None:
+            return False, "no_audit", 1 - self.me
+        for position in range(52):
+            known = hand.known(position)
+            if known is not None and known != self.deck[position]:
+                return False, f"card at position {position} changed", 1 - self.me
+        return True, "", None

@@ -37,7 +37,6 @@ __all__ = [
     "Hello",
     "Message",
     "MoveMessage",
-    "Rekey",
     "Shuffle",
     "TossCommit",
     "TossReveal",
@@ -226,27 +225,15 @@ class TossReveal(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shuffle(Message):
-    """One peer's shuffle step of this hand's deck (mask every card and permute)."""
+    """One shuffle step of this hand's deck: the dealer's mask (mask every card with one
+    key, permute), the non-dealer's remask (a key per position, permute), the dealer's
+    lock (a key per position, committed; whole-deck mask stripped)."""
 
     TYPE: ClassVar[str] = "shuffle"
-    SENDER: ClassVar[str] = "dealer, then non-dealer"
+    SENDER: ClassVar[str] = "dealer, non-dealer, dealer"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "hand": ("int", "hand number, from 1"),
-        "step": ("object", "deck-protocol shuffle payload"),
-    }
-    hand: int
-    step: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rekey(Message):
-    """One peer's rekey step: whole-deck mask replaced by per-card keys, with commitments."""
-
-    TYPE: ClassVar[str] = "rekey"
-    SENDER: ClassVar[str] = "dealer, then non-dealer"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "hand": ("int", "hand number, from 1"),
-        "step": ("object", "deck-protocol rekey payload"),
+        "step": ("object", "deck-protocol payload deck.mask, deck.remask or deck.lock"),
     }
     hand: int
     step: dict[str, Any]
@@ -368,7 +355,7 @@ class ErrorMessage(Message):
 MESSAGES: Final[dict[str, type[Message]]] = {
     cls.TYPE: cls
     for cls in (
-        Hello, Accept, Decline, TossCommit, TossReveal, Shuffle, Rekey, Deal,
+        Hello, Accept, Decline, TossCommit, TossReveal, Shuffle, Deal,
         MoveMessage, DrawShare, AuditReveal, AuditResult, Abandon, ErrorMessage,
     )
 }

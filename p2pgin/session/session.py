@@ -31,7 +31,8 @@ from nacl.signing import SigningKey, VerifyKey
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.errors import IllegalMoveError, RevealError
-from p2pgin.engine.hand import FIRST_STOCK, UPCARD, HandResult, HandState, legal_moves
+from p2pgin.engine.hand import UPCARD, HandResult, HandState, legal_moves
+from p2pgin.engine.hand import apply as engine_apply
 from p2pgin.engine.match import MatchState
 from p2pgin.engine.moves import BigGin, Discard, DrawStock, Knock, LayOff, Move
 from p2pgin.engine.rules import Rules
@@ -53,6 +54,7 @@ from p2pgin.session.deck import TossDriver
 from p2pgin.session.errors import (
     CheatFound,
     ForgedEntry,
+    IllegalRemoteMove,
     LocalProtocolError,
     MalformedFrame,
     OutOfSequence,
@@ -91,7 +93,6 @@ from p2pgin.session.messages import (
     Hello,
     Message,
     MoveMessage,
-    Rekey,
     Shuffle,
     TossCommit,
     TossReveal,
@@ -126,8 +127,7 @@ class State(StrEnum):
     TOSS_REVEAL_JOINER = "toss_reveal_joiner"
     SHUFFLE_DEALER = "shuffle_dealer"
     SHUFFLE_NON_DEALER = "shuffle_non_dealer"
-    REKEY_DEALER = "rekey_dealer"
-    REKEY_NON_DEALER = "rekey_non_dealer"
+    LOCK_DEALER = "lock_dealer"
     DEAL_DEALER = "deal_dealer"
     DEAL_NON_DEALER = "deal_non_dealer"
     PLAY = "play"
@@ -162,10 +162,9 @@ TRANSITIONS: Final[dict[State, dict[str, tuple[str, tuple[State, ...]]]]] = {
                            "abandon": _LIVE_ABANDON},
     S.SHUFFLE_DEALER: {"shuffle": ("dealer", (S.SHUFFLE_NON_DEALER,)),
                        "abandon": _LIVE_ABANDON},
-    S.SHUFFLE_NON_DEALER: {"shuffle": ("non_dealer", (S.REKEY_DEALER,)),
+    S.SHUFFLE_NON_DEALER: {"shuffle": ("non_dealer", (S.LOCK_DEALER,)),
                            "abandon": _LIVE_ABANDON},
-    S.REKEY_DEALER: {"rekey": ("dealer", (S.REKEY_NON_DEALER,)), "abandon": _LIVE_ABANDON},
-    S.REKEY_NON_DEALER: {"rekey": ("non_dealer", (S.DEAL_DEALER,)), "abandon": _LIVE_ABANDON},
+    S.LOCK_DEALER: {"shuffle": ("dealer", (S.DEAL_DEALER,)), "abandon": _LIVE_ABANDON},
     S.DEAL_DEALER: {"deal": ("dealer", (S.DEAL_NON_DEALER,)), "abandon": _LIVE_ABANDON},
     S.DEAL_NON_DEALER: {"deal": ("non_dealer", (S.PLAY,)), "abandon": _LIVE_ABANDON},
     S.PLAY: {"move": ("mover", (S.PLAY, S.DRAW_SHARE, S.AUDIT_DEALER)),
@@ -192,7 +191,7 @@ _STAGES: Final[dict[State, str]] = {
     S.TOSS_COMMIT_HOST: "handshake", S.TOSS_COMMIT_JOINER: "handshake",
     S.TOSS_REVEAL_HOST: "handshake", S.TOSS_REVEAL_JOINER: "handshake",
     S.SHUFFLE_DEALER: "shuffle", S.SHUFFLE_NON_DEALER: "shuffle",
-    S.REKEY_DEALER: "shuffle", S.REKEY_NON_DEALER: "shuffle",
+    S.LOCK_DEALER: "shuffle",
     S.DEAL_DEALER: "deal", S.DEAL_NON_DEALER: "deal",
     S.PLAY: "play", S.DRAW_SHARE: "play",
     S.AUDIT_DEALER: "audit", S.AUDIT_NON_DEALER: "audit",
@@ -284,7 +283,7 @@ class Session:
         self._verdict: tuple[bool, str, int | None] | None = None
         self._peer_last_seq = -1  # last seq the peer provably had
         self._restored_secrets: dict[str, Any] | None = None
-        self._replay_hand_secrets: dict[int, dict[str, Any]] = {}
+        self._hand_seeds: dict[str, Any] = {}
         self._replaying = False
         self._persist: list[Entry] = []
         self._secrets_dirty = False
@@ -294,6 +293,7 @@ class Session:
         self.closed = False
         self.error: ProtocolError | None = None
         self._view: PlayerView | None = None
+        self._fps: tuple[str, str] | None = None
 
     # ------------------------------------------------------------------ construction
 
@@ -367,7 +367,6 @@ class Session:
         try:
             session._receive_hello(entries[1 - me])
             session._persist.clear()
-            session._scan_audits(entries[2:])
             for entry in entries[2:]:
                 session._accept_entry(entry, local=entry.sender == me)
         except RemoteProtocolError as exc:
@@ -380,15 +379,6 @@ class Session:
         session._secrets_dirty = False
         session._advance()
         return session
-
-    def _scan_audits(self, entries: Iterable[Entry]) -> None:
-        """Find my own audit disclosures: they hold old hands' secrets for the replay."""
-        for entry in entries:
-            if entry.type == "audit" and entry.sender == self.me:
-                body = entry.body
-                hand = body.get("hand")
-                if isinstance(hand, int) and isinstance(body.get("secrets"), dict):
-                    self._replay_hand_secrets[hand] = body["secrets"]
 
     # ------------------------------------------------------------------ public API
 
@@ -450,8 +440,6 @@ class Session:
                     f"to move {None if self._hand is None else self._hand.to_move})")
             hand = self._hand
             # Validate before making shares or signing: an illegal move changes nothing.
-            from p2pgin.engine.hand import apply as engine_apply
-
             engine_apply(hand, action, self.me)
             self._emit(MoveMessage(move=action, open=self._make_open_for(action)))
         else:
@@ -704,7 +692,7 @@ class Session:
         self._check_chain(entry, local=local)
         nexts = self._transition(entry.type, entry.sender)
         msg = parse_body(entry.type, entry.body)
-        commit = self._handle(msg, entry.sender, trusted=local)
+        commit = self._checked(msg, entry.sender)
         before = self._state
         self._log.append(entry)
         self._head = entry.hash()
@@ -716,10 +704,21 @@ class Session:
             f"{entry.type} moved {before} -> {self._state}, table allows {nexts}")
         self._changed()
 
+    def _checked(self, msg: Message, sender: int) -> Commit:
+        """Run the handler; undo whatever the deck layer recorded if it refuses."""
+        deck = self._deck
+        saved = deck.snapshot() if deck is not None else None
+        try:
+            return _HANDLERS[msg.TYPE](self, msg, sender)
+        except BaseException:
+            if deck is not None:
+                deck.rollback(saved)
+            raise
+
     def _emit(self, msg: Message) -> Entry:
         """Take a transition as the local player: check, sign, commit, queue."""
         nexts = self._transition(msg.TYPE, self.me)
-        commit = self._handle(msg, self.me, trusted=True)
+        commit = self._checked(msg, self.me)
         entry = sign_entry(self._key, session=self.session_id, seq=len(self._log),
                            prev=self._head, sender=self.me, type=msg.TYPE, body=msg.to_body())
         before = self._state
@@ -780,24 +779,16 @@ class Session:
 
     # ------------------------------------------------------------------ handlers
 
-    def _handle(self, msg: Message, sender: int, *, trusted: bool) -> Commit:
-        """Validate ``msg`` from ``sender`` in the current state; return its commit."""
-        handler = _HANDLERS[msg.TYPE]
-        return handler(self, msg, sender, trusted)
-
     def _make(self, type_: str) -> Message:
         """Build the message this peer owes now (automatic steps)."""
         if type_ == "toss_commit":
             return TossCommit(toss=self._toss_driver().make_commit())
         if type_ == "toss_reveal":
-            assert self._toss is not None
-            return TossReveal(toss=self._toss.make_reveal())
+            return TossReveal(toss=self._toss_driver().make_reveal())
         deck = self._deck
         assert deck is not None
         if type_ == "shuffle":
             return Shuffle(hand=self._hand_no, step=deck.make_shuffle())
-        if type_ == "rekey":
-            return Rekey(hand=self._hand_no, step=deck.make_rekey())
         if type_ == "deal":
             other = 1 - self.me
             return Deal(shares=deck.make_shares(_dealt_to(other, self._dealer)),
@@ -818,11 +809,12 @@ class Session:
         if self._toss is None:
             secrets = (self._restored_secrets or {}).get("toss")
             self._toss = TossDriver(self.session_id, self.me, rng=self._rng, secrets=secrets)
+            self._secrets_dirty = True
         return self._toss
 
     # -- handshake
 
-    def _h_accept(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_accept(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, Accept)
         if msg.rules != self.rules:
             raise MalformedFrame("accept names rules other than the host's")
@@ -833,14 +825,14 @@ class Session:
 
         return commit
 
-    def _h_decline(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_decline(self, msg: Message, sender: int) -> Commit:
         def commit() -> None:
             self._state = S.DECLINED
             self.closed = True
 
         return commit
 
-    def _h_abandon(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_abandon(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, Abandon)
         seq, cited = msg.last_common_seq, msg.last_common_hash
         if cited != GENESIS_PREV and (seq >= len(self._log) or self._log[seq].hash() != cited):
@@ -852,18 +844,17 @@ class Session:
 
         return commit
 
-    def _h_toss(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_toss(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, TossCommit | TossReveal)
         toss = self._toss_driver()
-        commit_toss = (toss.take_commit if isinstance(msg, TossCommit) else toss.take_reveal)(
-            sender, msg.toss, trusted=trusted)
+        if isinstance(msg, TossCommit):
+            toss.take_commit(sender, msg.toss)
+        else:
+            toss.take_reveal(sender, msg.toss)
         nexts = TRANSITIONS[self._state][msg.TYPE][1]
 
         def commit() -> None:
-            commit_toss()
             self._state = nexts[0]
-            if sender == self.me and isinstance(msg, TossCommit):
-                self._secrets_dirty = True
             if self._state is S.SHUFFLE_DEALER:
                 first_dealer, self._seed = toss.result()
                 self._match = MatchState.new(self.rules, first_dealer)
@@ -881,54 +872,43 @@ class Session:
         self._public = frozenset()
         self._result = None
         self._verdict = None
-        secrets = self._replay_hand_secrets.get(self._hand_no)
-        restored = self._restored_secrets or {}
-        if secrets is None and restored.get("hand") == self._hand_no:
-            secrets = restored.get("deck")
+        stored = (self._restored_secrets or {}).get("hands", {}).get(str(self._hand_no))
         self._deck = _deck.HandDeck(self.session_id, self._seed, self._hand_no,
-                              dealer=self._match.dealer, me=self.me, rng=self._rng,
-                              secrets=secrets)
+                                    dealer=self._match.dealer, me=self.me, rng=self._rng,
+                                    secrets=stored)
+        self._hand_seeds[str(self._hand_no)] = self._deck.secrets()
         self._secrets_dirty = True
         self._state = S.SHUFFLE_DEALER
 
-    def _h_shuffle(self, msg: Message, sender: int, trusted: bool) -> Commit:
-        assert isinstance(msg, Shuffle | Rekey)
+    def _h_shuffle(self, msg: Message, sender: int) -> Commit:
+        assert isinstance(msg, Shuffle)
         deck = self._deck
         assert deck is not None
         if msg.hand != self._hand_no:
-            raise MalformedFrame(f"{msg.TYPE} for hand {msg.hand}, this is hand {self._hand_no}")
-        take = deck.take_shuffle if isinstance(msg, Shuffle) else deck.take_rekey
-        deck_commit = take(sender, msg.step, trusted=trusted)
+            raise MalformedFrame(f"shuffle for hand {msg.hand}, this is hand {self._hand_no}")
+        deck.take_shuffle(sender, msg.step)
         nexts = TRANSITIONS[self._state][msg.TYPE][1]
 
         def commit() -> None:
-            deck_commit()
             self._state = nexts[0]
 
         return commit
 
-    def _h_deal(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_deal(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, Deal)
         deck = self._deck
         assert deck is not None and self._match is not None
         receiver = 1 - sender
-        learnt_private, commit_shares = deck.take_shares(
-            sender, msg.shares, _dealt_to(receiver, self._dealer), trusted=trusted)
-        learnt_open, commit_open = deck.take_open(sender, msg.upcard, (UPCARD,),
-                                                  trusted=trusted)
-        last = self._state is S.DEAL_NON_DEALER
+        learnt = deck.take_shares(sender, msg.shares, _dealt_to(receiver, self._dealer))
+        learnt.update(deck.take_open(sender, msg.upcard, (UPCARD,)))
         hand = None
-        if last:
-            hand = self._match.deal()
+        if self._state is S.DEAL_NON_DEALER:
             try:
-                hand = hand.reveal_many({**deck.known(), **learnt_private,
-                                         **learnt_open}.items())
+                hand = self._match.deal().reveal_many(deck.known().items())
             except RevealError as exc:
                 raise CheatFound(f"dealt cards contradict each other: {exc}") from None
 
         def commit() -> None:
-            commit_shares()
-            commit_open()
             if hand is None:
                 self._state = S.DEAL_NON_DEALER
                 return
@@ -958,41 +938,33 @@ class Session:
         assert self._deck is not None
         return self._deck.make_open(positions)
 
-    def _h_move(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_move(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, MoveMessage)
         hand, deck = self._hand, self._deck
         assert hand is not None and deck is not None and self._match is not None
         move = msg.move
-        positions = self._open_positions(move, sender) if hand.holds(sender, getattr(
-            move, "position", FIRST_STOCK)) or not isinstance(move, Discard) else ()
+        if isinstance(move, Discard) and not hand.holds(sender, move.position):
+            raise IllegalRemoteMove(f"not-in-hand: position {move.position} is not in the "
+                                    f"{_ROLE_NAMES[sender]}'s hand")
+        positions = self._open_positions(move, sender)
         learnt: dict[int, Card] = {}
-        commit_open: Commit = _nothing
         if positions:
             if msg.open is None:
                 raise MalformedFrame(f"{move.kind} must open positions {list(positions)}")
-            learnt, commit_open = deck.take_open(sender, msg.open, positions, trusted=trusted)
+            learnt = deck.take_open(sender, msg.open, positions)
         elif msg.open is not None:
             raise MalformedFrame(f"{move.kind} opens nothing here; 'open' must be null")
-        from p2pgin.engine.hand import apply as engine_apply
-
         try:
             state = hand.reveal_many(learnt.items()) if learnt else hand
             new = engine_apply(state, move, sender)
         except RevealError as exc:
             raise CheatFound(f"opened cards contradict the deal: {exc}") from None
         except IllegalMoveError as exc:
-            from p2pgin.session.errors import IllegalRemoteMove
-
             raise IllegalRemoteMove(f"{getattr(exc, 'rule', 'illegal')}: {exc}") from None
         public = self._public | set(positions)
-        if isinstance(move, Discard | Knock):
-            public = public | {move.position}
-        card = None
-        if isinstance(move, Discard):
-            card = new.known(move.position)
+        card = new.known(move.position) if isinstance(move, Discard) else None
 
         def commit() -> None:
-            commit_open()
             self._hand = new
             self._public = frozenset(public)
             self._events.append(MoveMade(player=sender, move=move, card=card))
@@ -1005,24 +977,25 @@ class Session:
 
         return commit
 
-    def _h_draw_share(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_draw_share(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, DrawShare)
         hand, deck = self._hand, self._deck
         assert hand is not None and deck is not None
         if msg.position != hand.last_drawn:
             raise MalformedFrame(f"share for position {msg.position}, "
                                  f"the drawn position is {hand.last_drawn}")
-        learnt, commit_share = deck.take_shares(sender, msg.share, (msg.position,),
-                                                trusted=trusted)
+        learnt = deck.take_shares(sender, msg.share, (msg.position,))
         try:
             new = hand.reveal_many(learnt.items()) if learnt else hand
         except RevealError as exc:
             raise CheatFound(f"drawn card contradicts the deal: {exc}") from None
+        card = learnt.get(msg.position)
 
         def commit() -> None:
-            commit_share()
             self._hand = new
             self._state = S.PLAY
+            if card is not None:
+                self._events.append(MoveMade(player=self.me, move=DrawStock(), card=card))
 
         return commit
 
@@ -1033,17 +1006,16 @@ class Session:
         self._state = S.AUDIT_DEALER
         self._events.append(HandEnded(hand_no=self._hand_no, result=hand.result))
 
-    def _h_audit(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_audit(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, AuditReveal)
         deck = self._deck
         assert deck is not None
         if msg.hand != self._hand_no:
             raise MalformedFrame(f"audit for hand {msg.hand}, this is hand {self._hand_no}")
-        commit_audit = deck.take_audit(sender, msg.secrets, trusted=trusted)
+        deck.take_audit(sender, msg.secrets)
         nexts = TRANSITIONS[self._state][msg.TYPE][1]
 
         def commit() -> None:
-            commit_audit()
             self._state = nexts[0]
 
         return commit
@@ -1054,41 +1026,41 @@ class Session:
             self._verdict = self._deck.verdict(self._hand)
         return self._verdict
 
-    def _h_audit_result(self, msg: Message, sender: int, trusted: bool) -> Commit:
+    def _h_audit_result(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, AuditResult)
         assert self._match is not None
         if msg.hand != self._hand_no:
             raise MalformedFrame(f"verdict for hand {msg.hand}, this is hand {self._hand_no}")
         ok, rule, culprit = self._verdict_now()
+        if sender == self.me and (msg.ok, msg.rule, msg.culprit) != (ok, rule, culprit):
+            raise MalformedFrame("my own verdict differs from my audit")
         last = self._state is S.VERDICT_DEALER
-        if sender != self.me and msg.ok and not ok:
-            # The peer vouches for a deck my own audit rejects: record my verdict first.
-            pass
-        peer_cheat = sender != self.me and not msg.ok
 
         def commit() -> None:
-            if sender == self.me or last:
-                self._audits[self._hand_no] = "verified" if ok else f"cheat: {rule}"
-            if sender == self.me and not ok:
+            hand_no = self._hand_no
+            if sender == self.me:
+                self._audits[hand_no] = "verified" if ok else f"cheat: {rule}"
+                self._events.append(AuditDone(hand_no=hand_no, ok=ok, detail=rule))
+                if not ok:
+                    self._state = S.CHEATED
+                    self.closed = True
+                    self._events.append(CheatDetected(
+                        peer=culprit if culprit is not None else 1 - self.me, rule=rule))
+                    return
+            elif not msg.ok:
                 self._state = S.CHEATED
                 self.closed = True
-                self._events.append(AuditDone(hand_no=self._hand_no, ok=False, detail=rule))
-                self._events.append(CheatDetected(peer=culprit if culprit is not None
-                                                  else 1 - self.me, rule=rule))
-                return
-            if peer_cheat:
-                self._state = S.CHEATED
-                self.closed = True
-                self._events.append(PeerError(code="cheat", detail=f"peer's audit: {msg.rule}"))
+                self._events.append(PeerError(code="cheat",
+                                              detail=f"the peer's audit names: {msg.rule}"))
                 return
             if not last:
                 self._state = S.VERDICT_DEALER
                 return
-            self._events.append(AuditDone(hand_no=self._hand_no, ok=True, detail=""))
             assert self._match is not None
             if self._match.over:
                 self._state = S.MATCH_OVER
                 self._hand = None
+                self._deck = None
                 self._events.append(MatchEnded(result=self._match.result()))
             else:
                 self._start_hand()
@@ -1098,16 +1070,21 @@ class Session:
     # ------------------------------------------------------------------ secrets, view
 
     def _secrets(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"session": self.session_id, "hand": self._hand_no}
+        out: dict[str, Any] = {"session": self.session_id, "hand": self._hand_no,
+                               "hands": dict(self._hand_seeds)}
         if self._toss is not None:
             out["toss"] = self._toss.secrets()
-        if self._deck is not None:
-            out["deck"] = self._deck.secrets()
         return out
+
+    def _fingerprints(self) -> tuple[str, str]:
+        if self._fps is None or "" in self._fps:
+            fps = tuple(fingerprint(k) if k is not None else "" for k in self._keys)
+            self._fps = (fps[0], fps[1])
+        return self._fps
 
     def _build_view(self) -> PlayerView:
         names = tuple(m.name if m else "" for m in self._hello_msgs)
-        fps = tuple(fingerprint(k) if k is not None else "" for k in self._keys)
+        fps = self._fingerprints()
         state = self._state
         stage = "closed" if self.closed and state is not S.MATCH_OVER else _STAGES[state]
         my_turn = False
@@ -1137,7 +1114,7 @@ class Session:
         return PlayerView(
             me=self.me,
             names=(names[0], names[1]),
-            fingerprints=(fps[0], fps[1]),
+            fingerprints=fps,
             rules=self.rules,
             match=self._match,
             hand=self._hand,
@@ -1160,14 +1137,13 @@ def _nothing() -> None:
 
 _ENTRY_FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
 
-_HANDLERS: Final[dict[str, Callable[[Session, Message, int, bool], Commit]]] = {
+_HANDLERS: Final[dict[str, Callable[[Session, Message, int], Commit]]] = {
     "accept": Session._h_accept,
     "decline": Session._h_decline,
     "abandon": Session._h_abandon,
     "toss_commit": Session._h_toss,
     "toss_reveal": Session._h_toss,
     "shuffle": Session._h_shuffle,
-    "rekey": Session._h_shuffle,
     "deal": Session._h_deal,
     "move": Session._h_move,
     "draw_share": Session._h_draw_share,

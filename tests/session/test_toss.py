@@ -1,4 +1,4 @@
-"""The commit-reveal coin toss driver: binding, fairness inputs, refusal of a bad reveal."""
+"""The session's coin-toss driver over p2pgin.mental: agreement, binding, restart."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from p2pgin.session.deck import TossDriver
-from p2pgin.session.errors import BadDeckMessage, MalformedFrame
+from p2pgin.session.errors import BadDeckMessage, MalformedFrame, RemoteProtocolError
 
 SID = "ab" * 32
 
@@ -18,14 +18,14 @@ def _toss(seed: int) -> tuple[TossDriver, TossDriver]:
 
 
 def _run(h: TossDriver, j: TossDriver) -> tuple[int, bytes]:
-    for d in (h, j):
+    for player, d in ((0, h), (1, j)):
         c = d.make_commit()
-        h.take_commit(0 if d is h else 1, c, trusted=d is h)()
-        j.take_commit(0 if d is h else 1, c, trusted=d is j)()
-    for d in (h, j):
+        h.take_commit(player, c)
+        j.take_commit(player, c)
+    for player, d in ((0, h), (1, j)):
         r = d.make_reveal()
-        h.take_reveal(0 if d is h else 1, r, trusted=d is h)()
-        j.take_reveal(0 if d is h else 1, r, trusted=d is j)()
+        h.take_reveal(player, r)
+        j.take_reveal(player, r)
     assert h.result() == j.result()
     return h.result()
 
@@ -37,26 +37,33 @@ def test_both_sides_agree_and_both_dealers_occur() -> None:
 
 def test_a_reveal_that_does_not_open_the_commitment_is_refused() -> None:
     h, j = _toss(3)
-    h.take_commit(1, j.make_commit(), trusted=False)()
-    forged = {"nonce": "00" * 32}
+    h.take_commit(1, j.make_commit())
+    j.take_commit(0, h.make_commit())
+    forged = dict(j.make_reveal())
+    forged["nonce"] = "00" * 32
     with pytest.raises(BadDeckMessage):
-        h.take_reveal(1, forged, trusted=False)
+        h.take_reveal(1, forged)
 
 
 def test_a_reveal_before_its_commitment_is_refused() -> None:
     h, j = _toss(4)
-    with pytest.raises(BadDeckMessage):
-        h.take_reveal(1, j.make_reveal(), trusted=False)
+    j.take_commit(0, h.make_commit())
+    with pytest.raises(RemoteProtocolError):
+        h.take_reveal(1, j.make_reveal())
 
 
-def test_malformed_payloads_are_malformed() -> None:
-    h, _ = _toss(5)
-    for bad in ({}, {"commit": "zz"}, {"commit": "AB" * 32}, {"commit": "ab" * 32, "x": 1}):
-        with pytest.raises(MalformedFrame):
-            h.take_commit(1, bad, trusted=False)
+def test_malformed_payloads_are_refused() -> None:
+    h, j = _toss(5)
+    good = j.make_commit()
+    for bad in ({}, {**good, "commit": "zz"}, {**good, "player": 0}, "x"):
+        with pytest.raises(RemoteProtocolError):
+            h.take_commit(1, bad)  # type: ignore[arg-type]
 
 
-def test_stored_nonce_reproduces_the_commitment() -> None:
+def test_stored_seed_reproduces_our_payloads_and_refuses_a_changed_own_one() -> None:
     h, _ = _toss(6)
     again = TossDriver(SID, 0, rng=random.Random(99), secrets=h.secrets())
     assert again.make_commit() == h.make_commit()
+    other = TossDriver(SID, 0, rng=random.Random(98), secrets=None)
+    with pytest.raises(MalformedFrame):
+        again.take_commit(0, other.make_commit())
