@@ -7,6 +7,7 @@ tests play a dishonest peer without mocking anything.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,8 +58,19 @@ class Hand:
         """Log a payload (after the tamper hook) and return what the receiver gets."""
         if self.tamper is not None:
             payload = self.tamper(sender, copy.deepcopy(payload))
+            self._sync_cheater(sender, payload)
         self.log.append((sender, payload))
         return payload
+
+    def _sync_cheater(self, sender: int, payload: Payload) -> None:
+        """A cheater remembers the decks it really sent, not the honest ones it computed."""
+        pub = self.peers[sender]._pub
+        kind = payload.get("type")
+        fields = {"deck.mask": [("d1", "deck")], "deck.remask": [("d2", "deck")],
+                  "deck.lock": [("d3", "locked"), ("z", "deck")]}.get(str(kind), [])
+        for attr, key in fields:
+            with contextlib.suppress(ValueError):  # not even hex: unusable for the cheater too
+                setattr(pub, attr, [bytes.fromhex(x) for x in payload[key]])
 
     def shuffle(self) -> None:
         out = self.send(self.dealer, self.peers[self.dealer].shuffle_step(None))  # type: ignore[arg-type]
