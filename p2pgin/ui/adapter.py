@@ -110,7 +110,6 @@ class History:
             name = type(event).__name__
             if name == "HandStarted":
                 self.hand_no = event.hand_no
-                self.reveal = None
             elif name == "HandEnded":
                 self.reveal = make_reveal(event.hand_no, event.result, view)
             elif name == "AuditDone":
@@ -337,15 +336,14 @@ def build_table(
         actions.add("rematch")
     scores = tuple(match.scores) if match is not None else (0, 0)
     boxes = tuple(match.hands_won) if match is not None else (0, 0)
-    reveal = history.reveal
-    if view.stage in ("play", "deal", "shuffle") and hand is not None and not hand.over:
-        reveal = None
+    reveal = history.reveal  # NB: kept into the next hand so ``e`` can show it again
     cheat = history.cheat
     return Table(
         me=me,
         names=names,
         opp_fingerprint=(getattr(peer_info, "fingerprint", "") or fingerprints[opp]),
-        peer_status=str(getattr(peer_info, "status", "") or ""),
+        peer_status=_status_text(getattr(peer_info, "status", "")),
+        rules_text="; ".join(rules.describe()) if hasattr(rules, "describe") else "",
         link=link,
         stage=view.stage,
         hand_no=view.hand_no,
@@ -366,6 +364,12 @@ def build_table(
         can_undo=can_undo,
         **fields,
     )
+
+
+def _status_text(status: Any) -> str:
+    """A known-peer status (str or enum) as ``new`` / ``known`` / ``CHANGED``."""
+    value = getattr(status, "value", status)
+    return str(value or "")
 
 
 def deadwood_after(table: Table, card: Card) -> int:

@@ -56,6 +56,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("", "read your hand, melds first"),
     "score": ("", "read the score"),
     "log": ("", "read the last moves"),
+    "accept": ("", "accept the host's rules (joiner, before the first deal)"),
+    "decline": ("", "decline the host's rules"),
     "help": ("", "list the commands"),
     "quit": ("", "leave the game"),
 }

@@ -282,6 +282,14 @@ class Console:
         position = table.positions.get(chosen)
         self._ask(question, lambda: self._act("knock", position))
 
+    def accept_rules(self) -> None:
+        """``a``: (joiner) accept the host's rules."""
+        self._act("accept")
+
+    def decline_rules(self) -> None:
+        """``x``: (joiner) decline the host's rules; the session ends without a match."""
+        self._act("decline")
+
     def layoff(self) -> None:
         """Declare melds and lay off (the best arrangement) after the other player knocked."""
         self._act("lay_off")
@@ -381,6 +389,8 @@ class Console:
             "rematch": self.rematch,
             "undo": self.undo,
             "quit": self.request_quit,
+            "accept": self.accept_rules,
+            "decline": self.decline_rules,
         }
         if name in simple:
             simple[name]()

@@ -85,6 +85,8 @@ def build_key_bindings(
     bind("n")(console.next_hand)
     bind("r")(console.rematch)
     bind("u")(console.undo)
+    bind("a")(console.accept_rules)
+    bind("x")(console.decline_rules)
     bind("q")(console.request_quit)
     bind("c-c", filter=~typing)(console.request_quit)
 

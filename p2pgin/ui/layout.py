@@ -102,7 +102,8 @@ class ConsoleLayout:
                         HSplit([
                             title_bar("Table"),
                             Window(text(lambda: render.render_table(t(), ui)),
-                                   height=Dimension(min=3, preferred=4, max=4)),
+                                   height=Dimension(min=3, preferred=4, max=4),
+                                   wrap_lines=True),
                         ]),
                         Window(width=1, char=vline, style="class:frame"),
                         HSplit([

@@ -157,8 +157,10 @@ def _link_text(link: str) -> str:
 
 
 def _fp(fingerprint: str) -> str:
-    """A fingerprint shown in groups of four so people can compare it aloud."""
-    fp = fingerprint.replace(" ", "")[:16]
+    """The fingerprint as the identity layer writes it (already grouped), kept short."""
+    if "-" in fingerprint or " " in fingerprint:
+        return fingerprint[:19]
+    fp = fingerprint[:16]
     return " ".join(fp[i:i + 4] for i in range(0, len(fp), 4))
 
 
@@ -166,17 +168,17 @@ def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
     """One line: who plays whom, the opponent's fingerprint, link state, hand number."""
     out = _Out()
     out.add(" p2pgin ", "class:title")
-    out.add(f" {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
+    link_style = "class:banner" if table.link != "connected" else "class:label"
+    out.add(f" [{_link_text(table.link)}]", link_style)
+    if table.hand_no:
+        out.add(f" hand {table.hand_no}", "class:label")
+    out.add(f"  {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
     if table.opp_fingerprint:
         out.add(f"  key {_fp(table.opp_fingerprint)}", "class:label")
-    if table.peer_status == "CHANGED":
+    if table.peer_status.upper() == "CHANGED":
         out.add("  KEY CHANGED!", "class:changed")
     elif table.peer_status:
-        out.add(f" ({table.peer_status})", "class:label")
-    link_style = "class:banner" if table.link != "connected" else "class:label"
-    out.add(f"  [{_link_text(table.link)}]", link_style)
-    if table.hand_no:
-        out.add(f"  hand {table.hand_no}", "class:label")
+        out.add(f" ({table.peer_status.lower()})", "class:label")
     return out.frags
 
 
@@ -190,7 +192,7 @@ def render_banner(table: Table) -> StyleAndTextTuples:
                 "class:banner")
     elif table.link == "closed" and table.stage not in ("match_over", "closed"):
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
-    elif table.peer_status == "CHANGED":
+    elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
     return out.frags
 
@@ -199,6 +201,8 @@ def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
     """The opponent's face-down cards, stock, discard top and the knock limit."""
     out = _Out()
     opp = table.names[table.opp]
+    if table.stage == "handshake" and not table.hand:
+        return _render_lobby(table, out)
     out.add(f" {opp}: ", "class:value")
     back = "##" if ui.ascii else "▒▒"
     out.add(" ".join([back] * min(table.opp_cards, 11)), "class:card.back")
@@ -223,6 +227,17 @@ def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
         out.add("  (Oklahoma: from the upcard)", "class:label")
         if table.doubled:
             out.nl().add(" Spade upcard: this hand counts double", "class:value")
+    return out.frags
+
+
+def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
+    """Before the first deal: where to join (host) and the rules on offer."""
+    for line in table.lobby:
+        out.add(f" {line}", "class:value").nl()
+    if table.rules_text:
+        out.add(" Rules: ", "class:label").add(table.rules_text).nl()
+    if not table.lobby:
+        out.add(f" {table.waiting_for or 'Setting up the match...'}", "class:label")
     return out.frags
 
 
@@ -347,6 +362,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         if "next" in table.actions:
             return "Hand over. n: next hand"
         return f"Hand over. Waiting for {table.waiting_for or opp}"
+    if "accept" in table.actions:
+        return f"{opp} proposes the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
         return "Waiting for the connection..."
     if not table.my_turn:
@@ -416,6 +433,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("g", "gin"))
     if "layoff" in acts:
         keys.append(("Enter", "lay off"))
+    if "accept" in acts:
+        keys += [("a", "accept rules"), ("x", "decline")]
     if "next" in acts:
         keys.append(("n", "next hand"))
     if "rematch" in acts:
