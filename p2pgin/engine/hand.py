@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
-from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.cards import CARDS, Card, mask_cards
 from p2pgin.engine.errors import (
     BigGinNotAllowedError,
     ConflictingRevealError,
@@ -60,7 +60,6 @@ from p2pgin.engine.melds import (
     best_layoffs,
     best_melds,
     check_layoffs,
-    discard_options,
     is_meld,
 )
 from p2pgin.engine.moves import (
@@ -239,6 +238,12 @@ def _positions(mask: int) -> tuple[int, ...]:
 
 
 _DISCARDS: Final = tuple(Discard(position=p) for p in range(52))
+# The Discard moves of a position mask, by the same four 13-bit look-ups.
+_D0, _D1, _D2, _D3 = (
+    tuple(tuple(_DISCARDS[p] for p in table[m]) for m in range(1 << 13))
+    for table in (_P0, _P1, _P2, _P3)
+)
+_tuple_new: Final = tuple.__new__
 _TAKE: Final = TakeUpcard()
 _PASS: Final = PassUpcard()
 _STOCK: Final = DrawStock()
@@ -283,6 +288,41 @@ def _lower_bound(cmask: int) -> tuple[int, int]:
     return total, max(_SUIT_TOP[a], _SUIT_TOP[b], _SUIT_TOP[c], _SUIT_TOP[d])
 
 
+def _knock_limit(rules: Rules, upcard: Card | None) -> int | None:
+    if not rules.oklahoma:
+        return rules.knock_limit
+    if upcard is None:
+        return None
+    rank = upcard % 13
+    return 0 if rank == 0 else min(rank + 1, 10)
+
+
+def _card_mask(state: HandState, positions: int) -> int:
+    known = state._known
+    mask = 0
+    for p in _positions(positions):
+        card = known[p]
+        if card is not None:
+            mask |= 1 << card
+    return mask
+
+
+def _with_card(cmask: tuple[int, int], player: int, card: Card | None) -> tuple[int, int]:
+    if card is None:
+        return cmask
+    if player == 0:
+        return (cmask[0] | 1 << card, cmask[1])
+    return (cmask[0], cmask[1] | 1 << card)
+
+
+def _without_card(cmask: tuple[int, int], player: int, card: Card | None) -> tuple[int, int]:
+    if card is None:
+        return cmask
+    if player == 0:
+        return (cmask[0] & ~(1 << card), cmask[1])
+    return (cmask[0], cmask[1] & ~(1 << card))
+
+
 class HandState:
     """An immutable snapshot of one hand as one observer knows it.
 
@@ -291,6 +331,7 @@ class HandState:
     """
 
     __slots__ = (
+        "_cmask",
         "_dealer",
         "_discard",
         "_hands",
@@ -298,6 +339,7 @@ class HandState:
         "_knock",
         "_known",
         "_last_drawn",
+        "_limit",
         "_passes",
         "_phase",
         "_result",
@@ -314,6 +356,8 @@ class HandState:
     _known: tuple[Card | None, ...]
     _where: tuple[int, ...]
     _hands: tuple[int, int]
+    _cmask: tuple[int, int]  # the known cards of each hand, as a card mask
+    _limit: int | None
     _stock_next: int
     _discard: tuple[int, ...]
     _phase: Phase
@@ -366,6 +410,10 @@ class HandState:
         hands[1 - dealer] = _NON_DEALER_MASK
         hands[dealer] = _DEALER_MASK
         state._hands = (hands[0], hands[1])
+        state._cmask = (0, 0)
+        if deck is not None:
+            state._cmask = (_card_mask(state, hands[0]), _card_mask(state, hands[1]))
+        state._limit = _knock_limit(rules, state._known[UPCARD])
         state._stock_next = FIRST_STOCK
         state._discard = (UPCARD,)
         state._phase = Phase.UPCARD
@@ -386,6 +434,8 @@ class HandState:
         new._known = self._known
         new._where = self._where
         new._hands = self._hands
+        new._cmask = self._cmask
+        new._limit = self._limit
         new._stock_next = self._stock_next
         new._discard = self._discard
         new._phase = self._phase
@@ -435,6 +485,14 @@ class HandState:
         where[card] = position
         new._known = tuple(known)
         new._where = tuple(where)
+        bit = 1 << card
+        for player in (0, 1):
+            if self._hands[player] >> position & 1:
+                cmask = list(self._cmask)
+                cmask[player] |= bit
+                new._cmask = (cmask[0], cmask[1])
+        if position == UPCARD:
+            new._limit = _knock_limit(self._rules, card)
         return new
 
     def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> HandState:
@@ -534,13 +592,7 @@ class HandState:
     @property
     def knock_limit(self) -> int | None:
         """This hand's knock limit; ``None`` in Oklahoma while the upcard is unknown."""
-        if not self._rules.oklahoma:
-            return self._rules.knock_limit
-        up = self._known[UPCARD]
-        if up is None:
-            return None
-        rank = up % 13
-        return 0 if rank == 0 else min(rank + 1, 10)
+        return self._limit
 
     @property
     def last_drawn(self) -> int | None:
@@ -628,6 +680,7 @@ def _take_upcard(state: HandState, move: Move, player: int) -> HandState:
     hands = list(state._hands)
     hands[player] |= 1 << UPCARD
     new._hands = (hands[0], hands[1])
+    new._cmask = _with_card(state._cmask, player, state._known[UPCARD])
     new._discard = ()
     new._phase = Phase.DISCARD
     new._taken = UPCARD
@@ -657,12 +710,13 @@ def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
     hands = state._hands
     bit = 1 << position
     new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
+    new._cmask = _with_card(state._cmask, player, state._known[position])
     new._stock_next = position + 1
     new._phase = Phase.DISCARD
     new._taken = None
     new._stock_only = False
     new._last_drawn = position
-    new._hist = (state._hist, Played(player, move, position))
+    new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
     return new
 
 
@@ -678,11 +732,12 @@ def _draw_discard(state: HandState, move: Move, player: int) -> HandState:
     hands = state._hands
     bit = 1 << position
     new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
+    new._cmask = _with_card(state._cmask, player, state._known[position])
     new._discard = state._discard[:-1]
     new._phase = Phase.DISCARD
     new._taken = position
     new._last_drawn = position
-    new._hist = (state._hist, Played(player, move, position))
+    new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
     return new
 
 
@@ -702,16 +757,18 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
     hands = state._hands
     if not hands[player] >> position & 1 or position == state._taken:
         _check_discard_position(state, position, player, "discard")
-    if state._known[position] is None:
+    card = state._known[position]
+    if card is None:
         raise HiddenCardError(
             f"discard: position {position} is discarded face up; reveal it first", (position,)
         )
     new = state._copy()
     keep = ~(1 << position)
     new._hands = (hands[0] & keep, hands[1]) if player == 0 else (hands[0], hands[1] & keep)
+    new._cmask = _without_card(state._cmask, player, card)
     new._discard = (*state._discard, position)
     new._taken = None
-    new._hist = (state._hist, Played(player, move, position))
+    new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
     if state._stock_next == 50:  # the draw left two cards: no knock means a void hand
         new._phase = Phase.OVER
         new._to_move = None
@@ -784,6 +841,7 @@ def _knock(state: HandState, move: Move, player: int) -> HandState:
     hands = list(state._hands)
     hands[player] = hand & ~(1 << position)
     new._hands = (hands[0], hands[1])
+    new._cmask = _without_card(state._cmask, player, state._known[position])
     new._taken = None
     new._phase = Phase.LAYOFF
     new._to_move = 1 - player
@@ -973,26 +1031,27 @@ def knock_options(state: HandState) -> tuple[Knock, ...]:
         return ()
     player = state._to_move
     assert player is not None
-    known = state._known
-    positions = _positions(state._hands[player])
-    cards = [known[p] for p in positions]
-    limit = state.knock_limit
-    if limit is None or None in cards:
+    hand = state._hands[player]
+    cmask = state._cmask[player]
+    limit = state._limit
+    if limit is None or cmask.bit_count() != hand.bit_count():
         return ()
-    cmask = 0
-    for c in cards:
-        cmask |= 1 << c  # type: ignore[operator]
     total, top = _lower_bound(cmask)
     if total - top > limit:
         return ()
+    where = state._where
+    taken = state._taken
     out = []
-    for option in discard_options(cards):  # type: ignore[arg-type]
-        if option.deadwood > limit:
-            break
-        position = state._where[option.card]
-        if position != state._taken:
-            out.append(Knock(position=position, melds=_positions_melds(state, option.melds)))
-    out.sort(key=lambda k: k.position)
+    for position in _positions(hand):
+        if position == taken:
+            continue
+        rest = cmask & ~(1 << state._known[position])  # type: ignore[operator]
+        if _lower_bound(rest)[0] > limit:  # NB: cheap bound first, meld search only if close
+            continue
+        found = best_melds(mask_cards(rest))
+        if found.deadwood <= limit:
+            melds = tuple(tuple(where[c] for c in meld) for meld in found.melds)
+            out.append(Knock(position=position, melds=melds))
     return tuple(out)
 
 
@@ -1058,23 +1117,23 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
         player = state._to_move
         assert player is not None
         taken = state._taken
-        positions = _positions(state._hands[player])
-        moves: list[Move] = [_DISCARDS[p] for p in positions if p != taken]
-        known = state._known
-        cards = [known[p] for p in positions]
-        if None in cards:
-            return tuple(moves)
-        limit = state.knock_limit
-        if limit is None:
-            return tuple(moves)
-        total, top = _lower_bound(sum(map(_BITS.__getitem__, cards)))  # type: ignore[arg-type]
+        hand = state._hands[player]
+        m = hand if taken is None else hand & ~(1 << taken)
+        moves: tuple[Move, ...] = (
+            _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
+        )
+        cmask = state._cmask[player]
+        limit = state._limit
+        if limit is None or cmask.bit_count() != hand.bit_count():
+            return moves
+        total, top = _lower_bound(cmask)
         if total - top <= limit:
-            moves.extend(knock_options(state))
+            moves += knock_options(state)
         if total == 0 and state._rules.big_gin:
-            found = best_melds(cards)  # type: ignore[arg-type]
+            found = best_melds(mask_cards(cmask))
             if found.deadwood == 0:
-                moves.append(BigGin(melds=_positions_melds(state, found.melds)))
-        return tuple(moves)
+                moves += (BigGin(melds=_positions_melds(state, found.melds)),)
+        return moves
     if phase is Phase.UPCARD:
         return _UPCARD_MOVES
     if phase is Phase.LAYOFF:

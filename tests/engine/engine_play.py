@@ -47,9 +47,8 @@ def shuffled_deck(rng: random.Random) -> list[int]:
 
 def random_policy(state: HandState, moves: tuple[Move, ...], rng: random.Random) -> Move:
     """Uniform over the legal moves, but take a knock (when offered) most of the time."""
-    knocks = [m for m in moves if isinstance(m, Knock | BigGin)]
-    if knocks and rng.random() < 0.7:
-        return rng.choice(knocks)
+    if isinstance(moves[-1], Knock | BigGin) and rng.random() < 0.7:  # knocks come last
+        return rng.choice([m for m in moves if isinstance(m, Knock | BigGin)])
     return rng.choice(moves)
 
 
