@@ -67,7 +67,7 @@ class CoinToss:
             MalformedValue, CheatDetected: bad payload, wrong session (replay), or sent twice.
         """
         p = check_header(payload, "coin.commit", self.session_id, None, self.other)
-        if p.get("player") != self.other:
+        if type(p.get("player")) is not int or p.get("player") != self.other:
             raise MalformedValue(self.other, "player", "wrong player index", None, p.get("player"))
         if self._their_commit is not None:
             raise CheatDetected(self.other, Cheat.OUT_OF_ORDER, "second commitment", {})
@@ -90,7 +90,7 @@ class CoinToss:
         if self._their_commit is None:
             raise CheatDetected(self.other, Cheat.OUT_OF_ORDER, "reveal before commitment", {})
         p = check_header(payload, "coin.reveal", self.session_id, None, self.other)
-        if p.get("player") != self.other:
+        if type(p.get("player")) is not int or p.get("player") != self.other:
             raise MalformedValue(self.other, "player", "wrong player index", None, p.get("player"))
         nonce = decode_bytes(p.get("nonce"), 32, peer=self.other, field="nonce")
         if _commitment(self.session_id, self.other, nonce) != self._their_commit:

@@ -466,7 +466,7 @@ class DeckPeer:
         self._require_ready()
         self._check_position(position)
         p = self._pub.check(payload, "deck.deal", self.other)
-        if p.get("to") != self.player:
+        if type(p.get("to")) is not int or p.get("to") != self.player:
             raise CheatDetected(self.other, Cheat.OUT_OF_ORDER, "deal addressed to another player",
                                 {"position": position, "share": p})
         if position in self._sent or position in self._cards:
@@ -610,7 +610,7 @@ class HandVerifier:
         p = pub.check(payload, ("deck.deal", "deck.open"), sender)
         pos, src, key = pub.parse_share(p, sender, None)
         if kind == "deck.deal":
-            if p.get("to") != 1 - sender:
+            if type(p.get("to")) is not int or p.get("to") != 1 - sender:
                 raise MalformedValue(sender, "to", "a deal goes to the other player")
             holder = pub.b_shares if sender == pub.a else pub.a_shares
             if pos in holder or pos in self._dealt:

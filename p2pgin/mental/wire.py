@@ -55,8 +55,8 @@ def check_header(
             peer, Cheat.REPLAY, "payload of another session",
             {"session": session_id.hex(), "got": str(payload.get("session"))[:200]},
         )
-    if hand_no is not None and payload.get("hand") != hand_no:
-        got_hand = payload.get("hand")
+    got_hand = payload.get("hand")
+    if hand_no is not None and (type(got_hand) is not int or got_hand != hand_no):
         if type(got_hand) is not int:
             raise MalformedValue(peer, "hand", "expected an integer hand number")
         raise CheatDetected(
