@@ -522,6 +522,36 @@ def is_meld(meld: Sequence[Card]) -> bool:
 # --------------------------------------------------------------------------- eleven cards
 
 
+def _discards(mask: int) -> list[MeldResult]:
+    """The best arrangement after each possible discard from ``mask``, in card order."""
+    s0 = mask & _SUIT_BITS
+    s1 = mask >> 13 & _SUIT_BITS
+    s2 = mask >> 26 & _SUIT_BITS
+    s3 = mask >> 39
+    if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+        out = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            out.append(_search(mask ^ low))
+        return out
+    # NB: no rank holds three cards, so no set anywhere: a discard only changes the
+    # runs-only deadwood of its own suit.
+    dead = _DEAD
+    total = dead[s0] + dead[s1] + dead[s2] + dead[s3]
+    results = []
+    for shift, suit in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        others = total - dead[suit]
+        rest = suit
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            value = others + dead[suit ^ low]
+            results.append(_tuple_new(MeldResult, (value, mask ^ low << shift, 0)))
+    return results
+
+
 def _option_key(option: DiscardOption) -> tuple[int, int]:
     return option.deadwood, option.card
 
@@ -536,28 +566,18 @@ def discard_options(cards11: Iterable[Card]) -> tuple[DiscardOption, ...]:
         InvalidHandError: not exactly 11 distinct cards.
     """
     mask = _hand_mask(cards11, 11, 11)
-    options = []
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        result = _search(mask ^ low)
-        options.append(
-            _tuple_new(DiscardOption, (CARDS[low.bit_length() - 1], result.deadwood, result))
-        )
+    options = [
+        _tuple_new(DiscardOption, (CARDS[(mask ^ r.cards_mask).bit_length() - 1], r.deadwood, r))
+        for r in _discards(mask)
+    ]
     options.sort(key=_option_key)
     return tuple(options)
 
 
 def _discard_deadwoods(cards11: Iterable[Card]) -> list[tuple[int, int]]:
+    """``(deadwood, discarded card index)`` for each possible discard."""
     mask = _hand_mask(cards11, 11, 11)
-    out = []
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        out.append((_search(mask ^ low).deadwood, low.bit_length() - 1))
-    return out
+    return [(r.deadwood, (mask ^ r.cards_mask).bit_length() - 1) for r in _discards(mask)]
 
 
 def best_discards(cards11: Iterable[Card]) -> tuple[Card, ...]:

@@ -307,3 +307,18 @@ def test_best_melds_matches_reference_exactly(make: object) -> None:
             melds,
             dead_cards,
         ), hand
+
+
+def test_discard_options_match_best_melds_of_the_ten_kept() -> None:
+    rng = random.Random(11)
+    for i in range(400):
+        hand = dense_hand(rng) if i % 2 else rng.sample(CARDS, 11)
+        hand = (hand + [x for x in rng.sample(CARDS, 52) if x not in hand])[:11]
+        options = discard_options(hand)
+        assert [(o.deadwood, o.card) for o in options] == sorted(
+            (o.deadwood, o.card) for o in options
+        )
+        for option in options:
+            kept = best_melds([x for x in hand if x != option.card])
+            assert option.result == kept
+            assert (option.melds, option.deadwood_cards) == (kept.melds, kept.deadwood_cards)
