@@ -20,10 +20,12 @@ from typing import Any, Final
 from p2pgin.log.errors import CanonicalError
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_SAFE_INT",
     "JsonValue",
     "canonical_dumps",
     "canonical_loads",
+    "dumps_nested",
     "hexbytes",
     "unhex",
 ]
@@ -42,29 +44,66 @@ _ENCODER: Final = json.JSONEncoder(
 )
 
 
+MAX_DEPTH: Final = 64
+
+
 def _check(value: object, depth: int = 0) -> None:
     """Reject values canonical JSON cannot carry, before the stdlib encoder sees them."""
-    if depth > 64:
-        raise CanonicalError("nesting deeper than 64 levels")
-    if value is None or isinstance(value, (bool, str)):
+    # NB: exact-type fast paths first; this walk costs about as much as the encoding.
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
         return
-    if isinstance(value, int):
-        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+    if kind is int:
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:  # type: ignore[operator]
             raise CanonicalError(f"integer {value} outside the safe range ±(2**53 - 1)")
         return
+    if kind is list or kind is tuple:
+        if depth >= MAX_DEPTH:
+            raise CanonicalError(f"nesting deeper than {MAX_DEPTH} levels")
+        for item in value:  # type: ignore[attr-defined]
+            if type(item) is not str:
+                _check(item, depth + 1)
+        return
+    if kind is dict:
+        if depth >= MAX_DEPTH:
+            raise CanonicalError(f"nesting deeper than {MAX_DEPTH} levels")
+        for key, item in value.items():  # type: ignore[attr-defined]
+            if type(key) is not str:
+                raise CanonicalError(f"object key {key!r} is not a string")
+            if type(item) is not str:
+                _check(item, depth + 1)
+        return
+    _check_subclass(value, depth)
+
+
+def _check_subclass(value: object, depth: int) -> None:
+    """The slow path: subclasses of the JSON types (``Card`` is an ``int``, for one)."""
     if isinstance(value, float):
         raise CanonicalError("floats are not allowed in canonical JSON")
+    if isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        _check(int(value), depth)
+        return
     if isinstance(value, (list, tuple)):
-        for item in value:
-            _check(item, depth + 1)
+        _check(list(value), depth)
         return
     if isinstance(value, Mapping):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise CanonicalError(f"object key {key!r} is not a string")
-            _check(item, depth + 1)
+        _check(dict(value), depth)
         return
     raise CanonicalError(f"type {type(value).__name__} cannot be encoded as canonical JSON")
+
+
+def dumps_nested(value: JsonValue, depth: int) -> bytes:
+    """:func:`canonical_dumps` for a value that will sit ``depth`` levels down in another.
+
+    Keeps the nesting limit exact when a caller assembles the outer object itself.
+    """
+    _check(value, depth)
+    try:
+        return _ENCODER.encode(value).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, TypeError) as exc:
+        raise CanonicalError(f"cannot encode: {exc}") from None
 
 
 def canonical_dumps(value: JsonValue) -> bytes:
@@ -72,7 +111,8 @@ def canonical_dumps(value: JsonValue) -> bytes:
 
     Args:
         value: ``None``, ``bool``, ``int`` (safe range), ``str``, ``list``/``tuple`` and
-            ``dict`` with ``str`` keys, nested at most 64 levels.
+            ``dict`` with ``str`` keys (subclasses encode as their base type), nested at
+            most 64 levels (arrays and objects inside the outermost one).
 
     Returns:
         The UTF-8 bytes: sorted keys, separators ``,`` and ``:`` with no spaces.
@@ -81,11 +121,7 @@ def canonical_dumps(value: JsonValue) -> bytes:
         CanonicalError: a float, NaN, an unsafe integer, a non-string key, a lone
             surrogate in a string, or any other type.
     """
-    _check(value)
-    try:
-        return _ENCODER.encode(value).encode("utf-8")
-    except (UnicodeEncodeError, ValueError, TypeError) as exc:
-        raise CanonicalError(f"cannot encode: {exc}") from None
+    return dumps_nested(value, 0)
 
 
 def _reject_float(text: str) -> float:

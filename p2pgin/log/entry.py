@@ -21,7 +21,9 @@ starts after them at ``seq`` 0. See ``protocol/wire.md``.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,8 +34,8 @@ from nacl.signing import SigningKey, VerifyKey
 
 from p2pgin.log.canonical import (
     JsonValue,
-    canonical_dumps,
     canonical_loads,
+    dumps_nested,
     hexbytes,
     unhex,
 )
@@ -106,6 +108,45 @@ def _hex32(value: object, what: str) -> str:
     return value
 
 
+def _validate_simple(
+    *, session: object, seq: object, prev: object, sender: object, type: object, sig: object
+) -> None:
+    """Validate every field but the body (raises MalformedEntry)."""
+    _hex32(session, "session")
+    _hex32(prev, "prev")
+    if builtins.type(seq) is not int or not 0 <= seq <= MAX_SEQ:  # type: ignore[operator]
+        raise MalformedEntry(f"seq must be an int in 0..{MAX_SEQ}, got {seq!r}")
+    if builtins.type(sender) is not int or sender not in (0, 1):
+        raise MalformedEntry(f"sender must be 0 or 1, got {sender!r}")
+    if not isinstance(type, str) or not _TYPE_RE.match(type):
+        raise MalformedEntry(f"type must match [a-z][a-z0-9_]{{0,31}}, got {type!r}")
+    if not isinstance(sig, str) or len(sig) != 128:
+        raise MalformedEntry("sig must be 64 bytes of lowercase hex")
+    try:
+        unhex(sig, length=64, what="sig")
+    except CanonicalError as exc:
+        raise MalformedEntry(exc.detail) from None
+
+
+def _assemble(
+    *, session: str, seq: int, prev: str, sender: int, type: str, body: bytes, sig: str | None
+) -> bytes:
+    """Canonical bytes of an entry whose body is already encoded (``sig=None``: unsigned).
+
+    The other fields are validated hex, small ints and ``[a-z0-9_]`` text, whose JSON
+    spelling is fixed, so the object is assembled in key order without re-encoding
+    the body (the tests check this equals ``canonical_dumps`` of the fields).
+    """
+    head = b"".join((
+        b'{"body":', body, b',"prev":"', prev.encode(), b'","sender":', str(sender).encode(),
+        b',"seq":', str(seq).encode(), b',"session":"', session.encode(), b'"',
+    ))
+    tail = b',"type":"' + type.encode() + b'"}'
+    if sig is None:
+        return head + tail
+    return head + b',"sig":"' + sig.encode() + b'"' + tail
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
     """One signed log entry. Validates its fields on construction.
@@ -122,37 +163,30 @@ class Entry:
     body: dict[str, JsonValue]
     sig: str
     _bytes: bytes = field(init=False, repr=False, compare=False)
+    _hash: str | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
-        _hex32(self.session, "session")
-        _hex32(self.prev, "prev")
-        if type(self.seq) is not int or not 0 <= self.seq <= MAX_SEQ:
-            raise MalformedEntry(f"seq must be an int in 0..{MAX_SEQ}, got {self.seq!r}")
-        if type(self.sender) is not int or self.sender not in (0, 1):
-            raise MalformedEntry(f"sender must be 0 or 1, got {self.sender!r}")
-        if not isinstance(self.type, str) or not _TYPE_RE.match(self.type):
-            raise MalformedEntry(f"type must match [a-z][a-z0-9_]{{0,31}}, got {self.type!r}")
+        _validate_simple(session=self.session, seq=self.seq, prev=self.prev,
+                         sender=self.sender, type=self.type, sig=self.sig)
         if not isinstance(self.body, dict):
             raise MalformedEntry("body must be a JSON object")
         try:
-            unhex(self.sig, length=64, what="sig")
-            raw = canonical_dumps(self._fields(with_sig=True))
+            body = dumps_nested(self.body, 1)
         except CanonicalError as exc:
             raise MalformedEntry(exc.detail) from None
-        object.__setattr__(self, "_bytes", raw)
+        object.__setattr__(self, "_bytes", _assemble(
+            session=self.session, seq=self.seq, prev=self.prev, sender=self.sender,
+            type=self.type, body=body, sig=self.sig))
 
-    def _fields(self, *, with_sig: bool) -> dict[str, Any]:
-        fields: dict[str, Any] = {
-            "session": self.session,
-            "seq": self.seq,
-            "prev": self.prev,
-            "sender": self.sender,
-            "type": self.type,
-            "body": self.body,
-        }
-        if with_sig:
-            fields["sig"] = self.sig
-        return fields
+    @classmethod
+    def _trusted(cls, raw: bytes, fields: dict[str, Any]) -> Entry:
+        """Build from fields already validated whose canonical bytes are ``raw``."""
+        entry = object.__new__(cls)
+        for name, value in fields.items():
+            object.__setattr__(entry, name, value)
+        object.__setattr__(entry, "_bytes", raw)
+        object.__setattr__(entry, "_hash", None)
+        return entry
 
     def to_bytes(self) -> bytes:
         """The entry's canonical JSON bytes (what goes in frames, files and hashes)."""
@@ -160,11 +194,18 @@ class Entry:
 
     def signed_message(self) -> bytes:
         """The exact bytes the signature covers: domain prefix + unsigned fields."""
-        return ENTRY_DOMAIN + canonical_dumps(self._fields(with_sig=False))
+        # NB: the sig member sits just before the fixed-shape type member; cut it out.
+        tail = 11 + len(self.type)  # ,"type":"<type>"}
+        cut = 137  # ,"sig":"<128 hex>"
+        raw = self._bytes
+        return ENTRY_DOMAIN + raw[: -(tail + cut)] + raw[-tail:]
 
     def hash(self) -> str:
         """SHA-256 of :meth:`to_bytes`, lowercase hex: the next entry's ``prev``."""
-        return hashlib.sha256(self._bytes).hexdigest()
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hashlib.sha256(self._bytes).hexdigest())
+        assert self._hash is not None
+        return self._hash
 
     @property
     def is_hello(self) -> bool:
@@ -187,10 +228,14 @@ class Entry:
         if not isinstance(obj, dict) or set(obj) != _FIELDS:
             raise MalformedEntry(f"an entry has exactly the fields {sorted(_FIELDS)}", evidence=raw)
         try:
-            entry = cls(**obj)
+            _validate_simple(session=obj["session"], seq=obj["seq"], prev=obj["prev"],
+                             sender=obj["sender"], type=obj["type"], sig=obj["sig"])
+            if not isinstance(obj["body"], dict):
+                raise MalformedEntry("body must be a JSON object")
         except MalformedEntry as exc:
             raise MalformedEntry(exc.detail, evidence=raw) from None
-        return entry
+        # canonical_loads proved raw is the canonical encoding of obj: reuse it.
+        return cls._trusted(raw, obj)
 
 
 def entry_hash(data: bytes) -> str:
@@ -216,23 +261,21 @@ def sign_entry(
     Raises:
         MalformedEntry: a field is invalid or the body is not canonical-JSON encodable.
     """
+    _validate_simple(session=session, seq=seq, prev=prev, sender=sender, type=type,
+                     sig="00" * 64)
     try:
-        owned = canonical_loads(canonical_dumps(dict(body)))
+        encoded = dumps_nested(dict(body), 1)
     except CanonicalError as exc:
         raise MalformedEntry(exc.detail) from None
-    unsigned = Entry(
-        session=session, seq=seq, prev=prev, sender=sender, type=type, body=owned, sig="00" * 64
-    )
-    signature = key.sign(unsigned.signed_message()).signature
-    return Entry(
-        session=session,
-        seq=seq,
-        prev=prev,
-        sender=sender,
-        type=type,
-        body=owned,
-        sig=hexbytes(signature),
-    )
+    owned = json.loads(encoded)  # a private copy with plain JSON types (tuples -> lists)
+    unsigned = _assemble(session=session, seq=seq, prev=prev, sender=sender, type=type,
+                         body=encoded, sig=None)
+    sig = key.sign(ENTRY_DOMAIN + unsigned).signature.hex()
+    fields = {"session": session, "seq": seq, "prev": prev, "sender": sender, "type": type,
+              "body": owned, "sig": sig}
+    raw = _assemble(session=session, seq=seq, prev=prev, sender=sender, type=type,
+                    body=encoded, sig=sig)
+    return Entry._trusted(raw, fields)
 
 
 def verify_signature(entry: Entry, public_key: PublicKey) -> None:

@@ -246,3 +246,47 @@ def test_sign_entry_copies_the_body() -> None:
     assert entry.body == {"cards": [1, 2]}
     verify_signature(entry, KEY0.verify_key)
     verify_signature(entry, bytes(KEY0.verify_key))
+
+
+bodies = st.dictionaries(
+    st.text(max_size=8),
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=10),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                    max_size=4),
+        max_leaves=12,
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bodies, st.integers(0, 2**31 - 1), st.integers(0, 1),
+       st.from_regex(r"[a-z][a-z0-9_]{0,31}", fullmatch=True), st.binary(min_size=32, max_size=32))
+def test_entry_bytes_equal_canonical_dumps_of_the_fields(
+    body: dict[str, object], seq: int, sender: int, kind: str, prev: bytes
+) -> None:
+    entry = sign_entry(KEY0, session="ab" * 32, seq=seq, prev=prev.hex(), sender=sender,
+                       type=kind, body=body)
+    fields = {"session": "ab" * 32, "seq": seq, "prev": prev.hex(), "sender": sender,
+              "type": kind, "body": body}
+    assert entry.signed_message() == ENTRY_DOMAIN + canonical_dumps(fields)
+    assert entry.to_bytes() == canonical_dumps({**fields, "sig": entry.sig})
+    again = Entry(**{**fields, "sig": entry.sig})
+    assert again == entry and again.to_bytes() == entry.to_bytes()
+    assert Entry.from_bytes(entry.to_bytes()) == entry
+
+
+def test_body_nesting_limit_matches_what_decoding_accepts() -> None:
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(62):  # the entry object plus body plus 62 levels = 64
+        node["x"] = {}
+        node = node["x"]  # type: ignore[assignment]
+    entry = sign_entry(KEY0, session="ab" * 32, seq=0, prev=GENESIS_PREV, sender=0,
+                       type="deep", body=deep)
+    assert Entry.from_bytes(entry.to_bytes()) == entry
+    node["x"] = {}
+    with pytest.raises(MalformedEntry):
+        sign_entry(KEY0, session="ab" * 32, seq=0, prev=GENESIS_PREV, sender=0, type="deep",
+                   body=deep)
