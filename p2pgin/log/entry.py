@@ -114,7 +114,7 @@ def _validate_simple(
     """Validate every field but the body (raises MalformedEntry)."""
     _hex32(session, "session")
     _hex32(prev, "prev")
-    if builtins.type(seq) is not int or not 0 <= seq <= MAX_SEQ:  # type: ignore[operator]
+    if not (builtins.type(seq) is int and 0 <= seq <= MAX_SEQ):
         raise MalformedEntry(f"seq must be an int in 0..{MAX_SEQ}, got {seq!r}")
     if builtins.type(sender) is not int or sender not in (0, 1):
         raise MalformedEntry(f"sender must be 0 or 1, got {sender!r}")

@@ -257,10 +257,9 @@ class KnownPeers:
             for peer_name, entry in peers.items():
                 key = entry.get("key") if isinstance(entry, dict) else None
                 try:
-                    unhex(key, length=32, what="peer key")
+                    self._peers[peer_name] = hexbytes(unhex(key, length=32, what="peer key"))
                 except CanonicalError as exc:
                     raise IdentityError(f"{self.path}: {peer_name!r}: {exc.detail}") from None
-                self._peers[peer_name] = key
 
     def names(self) -> list[str]:
         """Remembered peer names, sorted."""
