@@ -16,7 +16,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PeerProc", "game_files"]
+from p2pgin.log.identity import load_or_create_identity
+from p2pgin.log.store import GameStore
+from p2pgin.session import Session
+
+__all__ = ["PeerProc", "check_same_match", "game_files", "replay_scores"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,3 +114,26 @@ class PeerProc:
 def game_files(home: Path) -> list[Path]:
     """The game files under a peer's data directory."""
     return sorted((home / "games").glob("*.log"))
+
+
+def replay_scores(home: Path, game: Path) -> tuple[tuple[int, int], int | None, int]:
+    """Rebuild the match from the game file alone (every entry checked again)."""
+    with GameStore(game) as store:  # a fresh open: no entry is taken from the live peer
+        entries, secrets = list(store.entries), store.read_secrets()
+    session = Session.restore(load_or_create_identity(home=home), entries, secrets)
+    match = session.view.match
+    return tuple(match.scores), match.winner, len(match.hands)  # type: ignore[return-value]
+
+
+def check_same_match(r0: dict, r1: dict, home0: Path, home1: Path) -> None:
+    assert r0["stage"] == r1["stage"] == "match_over", (r0, r1)
+    assert r0["error"] is r1["error"] is None
+    assert r0["session_id"] == r1["session_id"]
+    (g0,), (g1,) = game_files(home0), game_files(home1)
+    assert g0.name == g1.name == f"{r0['session_id']}.log"
+    assert g0.read_bytes() == g1.read_bytes()
+    assert r0["scores"] == r1["scores"] and r0["winner"] == r1["winner"]
+    assert r0["winner"] in (0, 1)
+    for home, game in ((home0, g0), (home1, g1)):
+        scores, winner, hands = replay_scores(home, game)
+        assert list(scores) == r0["scores"] and winner == r0["winner"] and hands == r0["hands"]

@@ -1,0 +1,156 @@
+"""The peer pump with real sessions over real loopback TCP, in one process (fast).
+
+Separate-process matches, kills and hostile peers are in test_peer_games.py,
+test_resume.py and test_peer_errors.py; here the pump's own promises are checked:
+nothing is sent before it is on disk, a lost link comes back by itself, a silent peer is
+noticed, and the handle's link state and events say what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from nacl.signing import SigningKey
+
+from p2pgin.agents import RandomPlayer, run_agent
+from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_loads
+from p2pgin.log.entry import Entry
+from p2pgin.net.gamefile import GameFiles
+from p2pgin.net.peer import LinkDown, LinkUp, Peer
+from p2pgin.session import HOST, JOIN, HandStarted, MoveMade, Session
+
+
+class RecordingFiles(GameFiles):
+    """The real game files, also noting which entries are on disk (for ordering checks)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_disk: set[str] = set()
+
+    def extend(self, entries: Sequence[Entry]) -> None:
+        super().extend(entries)
+        if self.store is not None:
+            self.on_disk.update(e.hash() for e in self.store.entries)
+
+
+def make_pair(tmp: Path, target: int = 10, **timing: float) -> tuple[Peer, Peer]:
+    rules = Rules.preset("standard", target=target)
+    peers = []
+    for role, seed in ((HOST, 1), (JOIN, 2)):
+        session = Session.create(SigningKey.generate(), role=role, name=f"p{role}",
+                                 rules=rules, rng=random.Random(seed))
+        files = RecordingFiles({"role": role}, directory=tmp / str(role),
+                               current_session=lambda s=session: s.view.session_id)
+        peers.append(Peer(session, files, evidence_dir=tmp, **timing))
+    return peers[0], peers[1]
+
+
+async def start(host: Peer, joiner: Peer) -> tuple[asyncio.Task[None], asyncio.Task[None]]:
+    ports: list[int] = []
+    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.001)
+    connect = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
+    return serve, connect
+
+
+def entry_frames(frames: list[bytes]) -> list[Entry]:
+    out = []
+    for frame in frames:
+        obj = canonical_loads(frame)
+        if isinstance(obj, dict) and "sig" in obj and obj.get("type") not in ("hello", "error"):
+            out.append(Entry.from_bytes(frame))
+    return out
+
+
+async def test_a_match_over_tcp_sends_only_what_is_already_on_disk(tmp_path: Path) -> None:
+    host, joiner = make_pair(tmp_path)
+    violations: list[Entry] = []
+    for peer in (host, joiner):
+        files = peer.store
+        assert isinstance(files, RecordingFiles)
+
+        def on_sent(frames: list[bytes], files: RecordingFiles = files) -> None:
+            violations.extend(e for e in entry_frames(frames) if e.hash() not in files.on_disk)
+
+        peer.on_sent = on_sent
+    tasks = await start(host, joiner)
+    agents = [run_agent(p, RandomPlayer(random.Random(i))) for i, p in enumerate((host, joiner))]
+    await asyncio.wait_for(asyncio.gather(*agents, *tasks), 60)
+    assert host.view.stage == joiner.view.stage == "match_over"
+    assert violations == []
+    paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    assert host.link == joiner.link == "closed"
+
+
+async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path) -> None:
+    host, joiner = make_pair(tmp_path)
+    seen: dict[str, list[Any]] = {"host": [], "joiner": []}
+    cuts = 0
+
+    def on_event(name: str) -> Any:
+        def record(event: Any) -> None:
+            nonlocal cuts
+            seen[name].append(event)
+            # Cut the TCP connection (RST) as the first hand starts, and mid-hand.
+            moves = sum(isinstance(e, MoveMade) for e in seen[name])
+            cut = isinstance(event, HandStarted) or (isinstance(event, MoveMade) and moves == 4)
+            if name == "host" and cut and cuts < 2:
+                cuts += 1
+                link = joiner._link
+                assert link is not None
+                link._writer.transport.abort()
+        return record
+
+    tasks = await start(host, joiner)
+    agents = [run_agent(host, RandomPlayer(random.Random(3)), on_event=on_event("host")),
+              run_agent(joiner, RandomPlayer(random.Random(4)), on_event=on_event("joiner"))]
+    await asyncio.wait_for(asyncio.gather(*agents, *tasks), 60)
+    assert cuts == 2
+    assert host.view.stage == joiner.view.stage == "match_over"
+    ups = [e for e in seen["joiner"] if isinstance(e, LinkUp)]
+    downs = [e for e in seen["joiner"] if isinstance(e, LinkDown) and e.reconnecting]
+    assert len(ups) >= 3 and len(downs) >= 2
+    paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path) -> None:
+    host, joiner = make_pair(tmp_path, ping_interval=0.05, dead_after=0.4)
+    tasks = await start(host, joiner)
+    await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
+    # Nobody moves for several dead-timeouts: keepalives keep the link up.
+    await asyncio.sleep(1.0)
+    assert host.link == joiner.link == "connected"
+    events = host.drain_events()
+    assert not any(isinstance(e, LinkDown) for e in events)
+    # Now the joiner's process "freezes": it stops sending anything (keepalives too).
+    link = joiner._link
+    assert link is not None
+    link._pinger.cancel()
+    link._writer.transport.pause_reading()
+    link._writer.write = lambda data: None  # type: ignore[method-assign]
+    started = asyncio.get_running_loop().time()
+    down: list[LinkDown] = []
+
+    def host_saw_down() -> bool:
+        down.extend(e for e in host.drain_events() if isinstance(e, LinkDown))
+        return bool(down)
+
+    await asyncio.wait_for(_until(host_saw_down), 3)
+    assert asyncio.get_running_loop().time() - started < 1.0
+    assert down[0].reconnecting and "no frame" in down[0].reason
+    host.give_up()
+    joiner.give_up()
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+
+
+async def _until(cond: Any) -> None:
+    while not cond():
+        await asyncio.sleep(0.01)
