@@ -75,11 +75,14 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, *, mode: int = 0o600) -> None:
+def atomic_write(path: Path, data: bytes, *, mode: int = 0o600, exclusive: bool = False) -> None:
     """Replace ``path`` with ``data`` all at once: temp file, fsync, rename, fsync dir.
 
     A crash leaves either the old or the new content, never a mix; the file is created
     with ``mode`` from the start (never briefly world-readable).
+
+    Raises:
+        FileExistsError: ``exclusive`` and ``path`` already exists (it is left alone).
     """
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -93,7 +96,13 @@ def atomic_write(path: Path, data: bytes, *, mode: int = 0o600) -> None:
         os.unlink(tmp)
         raise
     os.close(fd)
-    os.replace(tmp, path)
+    if exclusive:
+        try:
+            os.link(tmp, path)  # NB: fails if another process created it first
+        finally:
+            os.unlink(tmp)
+    else:
+        os.replace(tmp, path)
     _fsync_dir(path.parent)
 
 
@@ -155,37 +164,41 @@ def load_or_create_identity(name: str | None = None, *, home: Path | None = None
     directory = home if home is not None else data_dir()
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = directory / IDENTITY_FILE
-    if path.exists():
-        if path.stat().st_mode & 0o077:
-            os.chmod(path, 0o600)  # NB: tighten a key file someone made readable
+    if not path.exists():
+        created = Identity(
+            signing_key=SigningKey.generate(),
+            name=_clean_name(name) if name is not None else _default_name(),
+        )
         try:
-            obj = canonical_loads(path.read_bytes().rstrip(b"\n"))
-            if not isinstance(obj, dict) or obj.get("version") != 1:
-                raise IdentityError(f"{path}: unknown identity file format")
-            seed = unhex(obj.get("seed"), length=32, what="seed")
-            stored = obj.get("name")
-            if not isinstance(stored, str):
-                raise IdentityError(f"{path}: name is not a string")
-        except CanonicalError as exc:
-            raise IdentityError(f"{path}: {exc.detail}") from None
-        identity = Identity(signing_key=SigningKey(seed), name=_clean_name(stored))
-        if name is not None and _clean_name(name) != identity.name:
-            identity = Identity(signing_key=identity.signing_key, name=_clean_name(name))
-            _save_identity(path, identity)
-        return identity
-    identity = Identity(
-        signing_key=SigningKey.generate(),
-        name=_clean_name(name) if name is not None else _default_name(),
-    )
-    _save_identity(path, identity)
+            _save_identity(path, created, exclusive=True)
+        except FileExistsError:
+            pass  # another process created it just now: use theirs (below)
+        else:
+            return created
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o600)  # NB: tighten a key file someone made readable
+    try:
+        obj = canonical_loads(path.read_bytes().rstrip(b"\n"))
+        if not isinstance(obj, dict) or obj.get("version") != 1:
+            raise IdentityError(f"{path}: unknown identity file format")
+        seed = unhex(obj.get("seed"), length=32, what="seed")
+        stored = obj.get("name")
+        if not isinstance(stored, str):
+            raise IdentityError(f"{path}: name is not a string")
+    except CanonicalError as exc:
+        raise IdentityError(f"{path}: {exc.detail}") from None
+    identity = Identity(signing_key=SigningKey(seed), name=_clean_name(stored))
+    if name is not None and _clean_name(name) != identity.name:
+        identity = Identity(signing_key=identity.signing_key, name=_clean_name(name))
+        _save_identity(path, identity)
     return identity
 
 
-def _save_identity(path: Path, identity: Identity) -> None:
+def _save_identity(path: Path, identity: Identity, *, exclusive: bool = False) -> None:
     data = canonical_dumps(
         {"version": 1, "name": identity.name, "seed": hexbytes(bytes(identity.signing_key))}
     )
-    atomic_write(path, data + b"\n", mode=0o600)
+    atomic_write(path, data + b"\n", mode=0o600, exclusive=exclusive)
 
 
 class PeerStatus(enum.Enum):

@@ -119,3 +119,17 @@ def test_corrupt_known_peers_file_is_a_typed_error(home: Path) -> None:
         (home / "known_peers.json").write_text(text)
         with pytest.raises(IdentityError):
             KnownPeers()
+
+
+def test_concurrent_first_runs_agree_on_one_identity(home: Path) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(4) as pool:
+        keys = list(pool.map(_fresh_identity_key, [str(home)] * 8))
+    assert len(set(keys)) == 1
+    assert keys[0] == bytes(load_or_create_identity().verify_key).hex()
+
+
+def _fresh_identity_key(home: str) -> str:
+    os.environ["P2PGIN_HOME"] = home
+    return bytes(load_or_create_identity("racer").verify_key).hex()

@@ -188,3 +188,16 @@ async def test_invalid_datagrams_are_counted_and_ignored() -> None:
 
 def test_interface_dataclass_loopback_flag() -> None:
     assert Interface(name="lo", address="127.0.0.2", prefixlen=8, broadcast=None).loopback
+
+
+def test_ioctl_fallback_sees_the_same_addresses_as_ip() -> None:
+    from p2pgin.net.discovery import _ioctl_interfaces
+
+    by_ioctl = {i.address: i for i in _ioctl_interfaces()}
+    by_ip = {i.address: i for i in HERE}
+    assert "127.0.0.1" in by_ioctl and by_ioctl["127.0.0.1"].broadcast == LOOPBACK_BROADCAST
+    assert set(by_ioctl) <= set(by_ip)  # ioctl sees one (the primary) address per interface
+    for address, iface in by_ioctl.items():
+        if not iface.loopback:
+            assert iface.broadcast == by_ip[address].broadcast
+            assert iface.prefixlen == by_ip[address].prefixlen
