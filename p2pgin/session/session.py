@@ -707,11 +707,15 @@ class Session:
     def _checked(self, msg: Message, sender: int) -> Commit:
         """Run the handler; undo whatever the deck layer recorded if it refuses."""
         deck = self._deck
-        saved = deck.snapshot() if deck is not None else None
+        # NB: only a peer's payload can fail inside the deck layer; moves without opens
+        # never touch it. Skipping the snapshot otherwise keeps a plain move cheap.
+        touches = sender != self.me and deck is not None and (
+            msg.TYPE in _DECK_TYPES or (isinstance(msg, MoveMessage) and msg.open is not None))
+        saved = deck.snapshot() if touches else None
         try:
             return _HANDLERS[msg.TYPE](self, msg, sender)
         except BaseException:
-            if deck is not None:
+            if saved is not None:
                 deck.rollback(saved)
             raise
 
@@ -967,7 +971,9 @@ class Session:
         def commit() -> None:
             self._hand = new
             self._public = frozenset(public)
-            self._events.append(MoveMade(player=sender, move=move, card=card))
+            if not (isinstance(move, DrawStock) and sender == self.me):
+                # NB: my own stock draw is reported when its share tells me the card.
+                self._events.append(MoveMade(player=sender, move=move, card=card))
             if new.over:
                 self._end_hand(new)
             elif isinstance(move, DrawStock):
@@ -1135,6 +1141,7 @@ def _nothing() -> None:
     return None
 
 
+_DECK_TYPES: Final = frozenset({"shuffle", "deal", "draw_share", "audit"})
 _ENTRY_FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
 
 _HANDLERS: Final[dict[str, Callable[[Session, Message, int], Commit]]] = {
