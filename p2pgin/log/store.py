@@ -81,7 +81,7 @@ def read_game_file(path: Path) -> list[Entry]:
 class GameStore:
     """An open game file: entries read at open, then appended durably."""
 
-    __slots__ = ("_entries", "_fd", "dropped", "path")
+    __slots__ = ("_entries", "_fd", "_unsynced", "dropped", "path")
 
     def __init__(self, path: Path) -> None:
         """Open or create ``path`` (mode 0600), dropping a torn last line.
@@ -109,6 +109,7 @@ class GameStore:
             os.close(self._fd)
             raise
         self._entries = entries
+        self._unsynced = False
 
     @classmethod
     def for_session(cls, session_id: str, *, directory: Path | None = None) -> GameStore:
@@ -129,15 +130,31 @@ class GameStore:
 
     def extend(self, entries: Iterable[Entry]) -> None:
         """Write several entries with one write and one fsync."""
+        if self.write(entries):
+            self.sync()
+
+    def write(self, entries: Iterable[Entry]) -> int:
+        """Write entries *without* fsync; return how many. Call :meth:`sync` before acting.
+
+        Lets a caller overlap the fsync (which releases the GIL, e.g. in
+        ``asyncio.to_thread(store.sync)``) with work that does not depend on durability.
+        """
         batch = list(entries)
         if not batch:
-            return
+            return 0
         data = b"".join(e.to_bytes() + b"\n" for e in batch)
         view = memoryview(data)
         while view:
             view = view[os.write(self._fd, view) :]
-        os.fsync(self._fd)
         self._entries.extend(batch)
+        self._unsynced = True
+        return len(batch)
+
+    def sync(self) -> None:
+        """fsync what :meth:`write` wrote (no-op when nothing is pending)."""
+        if self._unsynced:
+            os.fsync(self._fd)
+            self._unsynced = False
 
     @property
     def secrets_path(self) -> Path:
@@ -179,8 +196,9 @@ class GameStore:
         _fsync_dir(self.path.parent)
 
     def close(self) -> None:
-        """Close the file descriptor (safe to repeat)."""
+        """fsync anything pending and close the file descriptor (safe to repeat)."""
         if self._fd >= 0:
+            self.sync()
             os.close(self._fd)
             self._fd = -1
 

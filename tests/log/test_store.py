@@ -99,3 +99,16 @@ def test_secrets_are_private_atomic_and_clearable(tmp_path: Path) -> None:
         store.secrets_path.write_text("[1]")
         with pytest.raises(CorruptStore):
             store.read_secrets()
+
+
+def test_write_then_sync_is_the_same_file_as_extend(tmp_path: Path) -> None:
+    entries = play(3)
+    with GameStore(tmp_path / "a.log") as a:
+        assert a.write(entries[:2]) == 2 and a.write([]) == 0
+        a.sync()
+        a.write(entries[2:])
+    with GameStore(tmp_path / "b.log") as b:
+        b.extend(entries)
+    assert (tmp_path / "a.log").read_bytes() == (tmp_path / "b.log").read_bytes()
+    with GameStore(tmp_path / "a.log") as again:
+        assert list(again.entries) == entries
