@@ -1,0 +1,73 @@
+"""The bots' fast deadwood arithmetic agrees with the engine's meld search."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pgin.bots.evaluate import all_best_arrangements, deadwood, min_after_discard
+from p2pgin.engine import CARDS, best_melds, is_meld, parse_cards
+
+hands = st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True)
+# Hands crowded into few ranks make sets and set/run overlaps likely.
+crowded = st.lists(st.integers(0, 3), min_size=3, max_size=4, unique=True).flatmap(
+    lambda ranks: st.lists(
+        st.sampled_from([s * 13 + r for r in ranks for s in range(4)]),
+        min_size=3,
+        max_size=11,
+        unique=True,
+    )
+)
+
+
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(hands, crowded))
+def test_deadwood_equals_engine_minimum(cards: list[int]) -> None:
+    assert deadwood(_mask(cards)) == best_melds([CARDS[c] for c in cards]).deadwood
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands, crowded).filter(bool))
+def test_min_after_discard_is_the_best_single_discard(cards: list[int]) -> None:
+    mask = _mask(cards)
+    expected = min(deadwood(mask ^ 1 << c) for c in cards)
+    assert min_after_discard(mask) == expected
+    forbidden = 1 << cards[0]
+    if len(cards) > 1:
+        assert min_after_discard(mask, forbidden) == min(
+            deadwood(mask ^ 1 << c) for c in cards[1:]
+        )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(hands, crowded))
+def test_every_listed_arrangement_is_valid_and_minimal(cards: list[int]) -> None:
+    mask = _mask(cards)
+    target = deadwood(mask)
+    arrangements = all_best_arrangements(mask)
+    assert arrangements, "at least the engine's arrangement exists"
+    for melds in arrangements:
+        used = 0
+        for meld in melds:
+            assert used & meld == 0
+            used |= meld
+            assert is_meld([CARDS[c] for c in range(52) if meld >> c & 1])
+        assert sum(CARDS[c].value for c in cards if not used >> c & 1) == target
+
+
+def test_overlapping_set_and_run_lists_both_arrangements() -> None:
+    cards = parse_cards("TC JC QC KC TD TH KD KH 2D 3S")
+    arrangements = all_best_arrangements(_mask(list(cards)))
+    as_text = {
+        frozenset(" ".join(str(CARDS[c]) for c in range(52) if m >> c & 1) for m in melds)
+        for melds in arrangements
+    }
+    assert as_text == {
+        frozenset({"TC TD TH", "JC QC KC"}),
+        frozenset({"KC KD KH", "TC JC QC"}),
+        frozenset({"TC TD TH", "KC KD KH"}),
+    }
