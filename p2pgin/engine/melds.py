@@ -199,7 +199,8 @@ class MeldResult(NamedTuple):
     deadwood cards of the rest follow from the per-suit tables. So the result holds
     masks, and :attr:`melds` / :attr:`deadwood_cards` are computed from them when read
     (about a microsecond; keep the tuple if you read it often). A ``NamedTuple`` keeps it
-    immutable and slotted at a third of a frozen dataclass's construction cost.
+    immutable and slotted at a third of a frozen dataclass's construction cost; note that
+    unpacking it gives the three ints below, not the melds.
 
     Attributes:
         deadwood: the value of the cards outside melds, the minimum possible.
