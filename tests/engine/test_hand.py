@@ -13,6 +13,7 @@ from p2pgin.engine import (
     DrawStock,
     HandOverError,
     HandState,
+    HiddenCardError,
     IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
@@ -30,6 +31,7 @@ from p2pgin.engine import (
     WrongPhaseError,
     apply,
     best_knock,
+    explain_hand,
     is_legal,
     knock_options,
     legal_moves,
@@ -504,3 +506,40 @@ def test_a_knock_on_the_last_draw_still_counts() -> None:
     state = apply(state, Knock(position=state.last_drawn or 0, melds=melds))
     result = apply(state, propose_layoff(state)).result
     assert result is not None and (result.kind, result.points) == ("knock", 9)
+
+
+# ------------------------------------------------------------------ explanations and errors
+
+
+def test_explanations_can_use_the_players_names() -> None:
+    state = knock_state()
+    result = apply(state, propose_layoff(state)).result
+    assert result is not None
+    lines = explain_hand(result, ("Ann", "Bob"))
+    assert lines[0].startswith("Ann knocks with 6") and lines[1].startswith("Bob melds")
+    assert lines[-1] == "Ann wins the hand: 9 points."
+    data = result.to_dict()
+    assert data["kind"] == "knock" and data["points"] == 9 and data["layoffs"] == [["7H", 0]]
+    assert data["explanation"] == list(result.explanation)
+
+
+@pytest.mark.parametrize(
+    ("error", "rule"),
+    [
+        (OutOfTurnError, "out-of-turn"),
+        (WrongPhaseError, "wrong-phase"),
+        (HandOverError, "hand-over"),
+        (MustDrawStockError, "must-draw-stock"),
+        (NotInHandError, "not-in-hand"),
+        (DiscardTakenCardError, "discard-taken-card"),
+        (KnockTooHighError, "knock-too-high"),
+        (InvalidMeldError, "invalid-meld"),
+        (InvalidLayoffError, "invalid-layoff"),
+        (BigGinNotAllowedError, "big-gin-not-allowed"),
+        (NotBigGinError, "not-big-gin"),
+        (HiddenCardError, "hidden-card"),
+    ],
+)
+def test_errors_are_value_errors_that_name_the_rule(error: type[Exception], rule: str) -> None:
+    assert issubclass(error, IllegalMoveError) and issubclass(error, ValueError)
+    assert error.rule == rule  # type: ignore[attr-defined]
