@@ -157,12 +157,12 @@ class _Public:
             raise MalformedValue(peer, "source", "only the non-dealer's share has a source")
         return pos, src, key
 
-    def accept_share(
+    def check_share(
         self, peer: int, pos: int, src: int | None, key: bytes, payload: dict[str, Any]
     ) -> bool:
-        """Check a share against the committed decks and record it.
+        """Check a share against the committed decks without recording it.
 
-        Returns False if the very same share was already recorded (a harmless re-send).
+        Returns False if the very same share is already recorded (a harmless re-send).
 
         Raises:
             CheatDetected: ``bad_share`` if it does not open the decks, ``duplicate_card``
@@ -183,35 +183,43 @@ class _Public:
                     {"position": pos, "share": payload, "expected": encode(self.d3[pos]),
                      "got": encode(got)},
                 )
+            return True
+        assert src is not None
+        old_b = self.b_shares.get(pos)
+        if old_b is not None:
+            if old_b == (src, key):
+                return False
+            raise CheatDetected(peer, Cheat.BAD_SHARE, f"two keys for position {pos}",
+                                {"position": pos, "share": payload,
+                                 "earlier": self.share_payloads[(peer, pos)]})
+        other_pos = self.sources.get(src)
+        if other_pos is not None:
+            raise CheatDetected(
+                peer, Cheat.DUPLICATE_CARD,
+                f"positions {other_pos} and {pos} both claim D1[{src}]",
+                {"position": pos, "share": payload,
+                 "earlier": self.share_payloads[(peer, other_pos)]},
+            )
+        got = mult(key, self.d1[src], peer=self.a, field="deck.mask", index=src)
+        if got != self.d2[pos]:
+            raise CheatDetected(
+                peer, Cheat.BAD_SHARE, f"key does not open remasked position {pos}",
+                {"position": pos, "share": payload, "expected": encode(self.d2[pos]),
+                 "got": encode(got)},
+            )
+        return True
+
+    def record_share(
+        self, peer: int, pos: int, src: int | None, key: bytes, payload: dict[str, Any]
+    ) -> None:
+        """Remember a share that passed :meth:`check_share`."""
+        if peer == self.a:
             self.a_shares[pos] = key
         else:
             assert src is not None
-            old_b = self.b_shares.get(pos)
-            if old_b is not None:
-                if old_b == (src, key):
-                    return False
-                raise CheatDetected(peer, Cheat.BAD_SHARE, f"two keys for position {pos}",
-                                    {"position": pos, "share": payload,
-                                     "earlier": self.share_payloads[(peer, pos)]})
-            other_pos = self.sources.get(src)
-            if other_pos is not None:
-                raise CheatDetected(
-                    peer, Cheat.DUPLICATE_CARD,
-                    f"positions {other_pos} and {pos} both claim D1[{src}]",
-                    {"position": pos, "share": payload,
-                     "earlier": self.share_payloads[(peer, other_pos)]},
-                )
-            got = mult(key, self.d1[src], peer=self.a, field="deck.mask", index=src)
-            if got != self.d2[pos]:
-                raise CheatDetected(
-                    peer, Cheat.BAD_SHARE, f"key does not open remasked position {pos}",
-                    {"position": pos, "share": payload, "expected": encode(self.d2[pos]),
-                     "got": encode(got)},
-                )
             self.b_shares[pos] = (src, key)
             self.sources[src] = pos
         self.share_payloads[(peer, pos)] = payload
-        return True
 
     def unmask(self, pos: int, a_key: bytes, b_key: bytes, evidence: dict[str, Any]) -> Card:
         """The card at ``pos`` from both (already checked) keys: ``(r*s)^-1 * Z[pos]``.
@@ -392,17 +400,18 @@ class DeckPeer:
             if self._stage == 0:
                 p = pub.check(incoming, "deck.mask", self.other)
                 d1 = pub.read_deck(p, "deck", self.other, check=False)
-                pub.d1 = d1
-                pub.d2 = [mult(k, d1[t], peer=self.other, field="deck", index=t)
-                          for k, t in zip(self._keys, self._perm, strict=True)]
+                d2 = [mult(k, d1[t], peer=self.other, field="deck", index=t)
+                      for k, t in zip(self._keys, self._perm, strict=True)]
+                pub.d1, pub.d2 = d1, d2
                 self._stage = 2
                 return {**pub.header("deck.remask"), "deck": [p.hex() for p in pub.d2]}
             if self._stage == 2:
                 p = pub.check(incoming, "deck.lock", self.other)
                 # NB: D3 and Z are validated by libsodium when first multiplied (at a
                 # deal or open); an invalid entry then raises MalformedValue naming A.
-                pub.d3 = pub.read_deck(p, "locked", self.other, check=False)
+                d3 = pub.read_deck(p, "locked", self.other, check=False)
                 pub.z = pub.read_deck(p, "deck", self.other, check=False)
+                pub.d3 = d3
                 self._stage = 3
                 return None
         raise ProtocolMisuse(f"shuffle_step out of turn (role {self.role}, stage {self._stage})")
@@ -485,7 +494,7 @@ class DeckPeer:
     def _learn(self, position: int, p: dict[str, Any]) -> Card:
         pub = self._pub
         pos, src, key = pub.parse_share(p, self.other, position)
-        if not pub.accept_share(self.other, pos, src, key, p):
+        if not pub.check_share(self.other, pos, src, key, p):
             return self._cards[pos]  # identical re-send of a share we already hold
         if self.role == "A":
             assert src is not None
@@ -500,6 +509,9 @@ class DeckPeer:
                         f"card {card} at positions {other_pos} and {pos}",
                         {"position": pos, "share": p, "proof": self._share("deck.open", pos)},
                     )
+        # NB: state changes only now, after every check passed: a refused payload
+        # leaves this object exactly as it was.
+        pub.record_share(self.other, pos, src, key, p)
         self._cards[pos] = card
         return card
 
@@ -617,8 +629,12 @@ class HandVerifier:
                 raise CheatDetected(sender, Cheat.OUT_OF_ORDER,
                                     f"deal of position {pos}, which is not hidden",
                                     {"position": pos, "share": p})
+        if not pub.check_share(sender, pos, src, key, p):
+            return None
+        pub.record_share(sender, pos, src, key, p)
+        if kind == "deck.deal":
             self._dealt[pos] = 1 - sender
-        if not pub.accept_share(sender, pos, src, key, p) or pos in self._public:
+        if pos in self._public:
             return None
         if pos in pub.a_shares and pos in pub.b_shares:
             card = pub.unmask(pos, pub.a_shares[pos], pub.b_shares[pos][1],

@@ -74,3 +74,31 @@ def test_shuffle_out_of_turn_is_a_local_misuse() -> None:
 def test_constructor_rejects_bad_players() -> None:
     with pytest.raises(ProtocolMisuse):
         DeckPeer(player=2, dealer=0, session_id=b"s", hand_no=0, seed=b"x")
+
+
+def test_a_refused_payload_leaves_the_peer_unchanged() -> None:
+    """After any CheatDetected the honest peer can still take the correct payload."""
+    import copy
+
+    from p2pgin.mental import CheatDetected
+
+    hand = new_hand(dealer=0, label="atomic")
+    a, b = hand.peers
+    mask = a.shuffle_step(None)
+    bad = copy.deepcopy(mask)
+    bad["deck"][51] = "00" * 32
+    with pytest.raises(CheatDetected):
+        b.shuffle_step(bad)
+    lock = a.shuffle_step(b.shuffle_step(mask))
+    bad_lock = copy.deepcopy(lock)
+    bad_lock["deck"][51] = bad_lock["deck"][0]
+    with pytest.raises(CheatDetected):
+        b.shuffle_step(bad_lock)
+    assert b.shuffle_step(lock) is None and b.ready
+    share = a.disclose(0, to=1)
+    for field, value in (("key", "11" * 32), ("position", 2)):
+        with pytest.raises(CheatDetected):
+            b.receive_share(0, {**share, field: value})
+    before = b.known
+    assert b.receive_share(0, share) is not None
+    assert len(b.known) == len(before) + 1
