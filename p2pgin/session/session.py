@@ -284,6 +284,7 @@ class Session:
         self._peer_last_seq = -1  # last seq the peer provably had
         self._restored_secrets: dict[str, Any] | None = None
         self._hand_seeds: dict[str, Any] = {}
+        self._toss_secrets: dict[str, Any] | None = None
         self._replaying = False
         self._persist: list[Entry] = []
         self._secrets_dirty = False
@@ -813,6 +814,7 @@ class Session:
         if self._toss is None:
             secrets = (self._restored_secrets or {}).get("toss")
             self._toss = TossDriver(self.session_id, self.me, rng=self._rng, secrets=secrets)
+            self._toss_secrets = self._toss.secrets()
             self._secrets_dirty = True
         return self._toss
 
@@ -1078,8 +1080,8 @@ class Session:
     def _secrets(self) -> dict[str, Any]:
         out: dict[str, Any] = {"session": self.session_id, "hand": self._hand_no,
                                "hands": dict(self._hand_seeds)}
-        if self._toss is not None:
-            out["toss"] = self._toss.secrets()
+        if self._toss_secrets is not None:
+            out["toss"] = self._toss_secrets
         return out
 
     def _fingerprints(self) -> tuple[str, str]:

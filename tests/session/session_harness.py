@@ -15,8 +15,8 @@ from p2pgin.log.identity import Identity
 from p2pgin.session import HOST, JOIN, Session
 
 __all__ = [
-    "Peer", "deliver", "forge", "identity", "make_pair", "pump", "random_agent", "replay_match",
-    "run_match", "snapshot",
+    "Peer", "crash", "deliver", "forge", "identity", "make_pair", "pump", "random_agent",
+    "replay_match", "run_match", "snapshot",
 ]
 
 
@@ -106,8 +106,11 @@ def random_agent(rng: random.Random, greedy: float = 0.8):
 
 def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
               stop: Any = None) -> None:
-    """Connect and play with random agents until the match ends (or ``stop(a, b)``)."""
-    agents = {0: random_agent(random.Random(seed)), 1: random_agent(random.Random(seed + 1))}
+    """Connect and play with random agents until the match ends (or ``stop(a, b)``).
+
+    Each decision's rng is derived from the seed, the player and the position in the
+    match, so a peer restarted mid-match makes the same choices it would have made.
+    """
     a.session.connection_made()
     b.session.connection_made()
     pump(a, b)
@@ -118,12 +121,23 @@ def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
         for peer in (a, b):
             view = peer.session.view
             if view.my_turn and view.legal_moves and not peer.session.closed:
-                peer.session.act(agents[view.me](view))
+                moves = len(view.hand.history) if view.hand is not None else 0
+                rng = random.Random(f"{seed}/{view.me}/{view.hand_no}/{moves}")
+                peer.session.act(random_agent(rng)(view))
                 acted = True
                 pump(a, b)
         if not acted:
             return
     raise AssertionError("match did not end")
+
+
+def crash(peer: Peer, *, rng_seed: int = 99) -> Peer:
+    """The peer's process dies: frames in flight are lost; a new process restores the
+    session from what was persisted (game file and secrets)."""
+    peer.flush()
+    restored = Session.restore(peer.ident, list(peer.file), peer.secrets,
+                               rng=random.Random(rng_seed))
+    return Peer(restored, peer.ident, file=list(peer.file), secrets=peer.secrets)
 
 
 def deliver(src: Peer, dst: Peer, n: int = 1) -> None:
@@ -155,8 +169,13 @@ def snapshot(s: Session) -> tuple[Any, ...]:
     """Everything a bad frame must leave unchanged (closing aside)."""
     from dataclasses import replace
 
-    view = replace(s.view, stage="closed", my_turn=False, legal_moves=(), waiting_for="")
-    return (s.log, s.hellos, s.state, view, s.session_id)
+    view = replace(s.view, stage="closed", my_turn=False, legal_moves=(), waiting_for="",
+                   hand=None)
+    h = s.view.hand
+    hand = None if h is None else (
+        h.knowledge, h.phase, h.to_move, h.history, h.hand_of(0), h.hand_of(1),
+        h.discard_pile, h.stock_count, h.result, h.knocker, h.taken_from_discard)
+    return (s.log, s.hellos, s.state, view, hand, s.session_id)
 
 
 def replay_match(entries: list[Entry]) -> Any:

@@ -1,0 +1,100 @@
+"""Crash and resume: restore from the game file, exchange log heads, finish the match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from session_harness import Peer, crash, make_pair, pump, replay_match, run_match, snapshot
+
+from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_loads
+from p2pgin.session import LocalProtocolError, Session, State
+
+Stop = Callable[[Peer, Peer], bool]
+
+
+def _in(state: State, hand: int = 1, moves: int = 0) -> Stop:
+    def stop(a: Peer, b: Peer) -> bool:
+        s = a.session
+        h = s.view.hand
+        return s.state is state and s.view.hand_no >= hand and (
+            moves == 0 or (h is not None and len(h.history) >= moves))
+    return stop
+
+
+POINTS: dict[str, Stop] = {
+    "mid-hand play": _in(State.PLAY, hand=2, moves=7),
+    "first hand opening": _in(State.PLAY, hand=1, moves=1),
+}
+
+
+@pytest.mark.parametrize("point", sorted(POINTS))
+@pytest.mark.parametrize("who", ["host", "joiner"])
+def test_restore_reproduces_the_state_and_the_match_completes(point: str, who: str) -> None:
+    a, b = make_pair(Rules.preset("standard"), seed=5)
+    run_match(a, b, seed=6, stop=POINTS[point])
+    victim = a if who == "host" else b
+    before = snapshot(victim.session)
+    view_before = victim.session.view
+    revived = crash(victim)
+    assert snapshot(revived.session) == before
+    assert revived.session.view.legal_moves == view_before.legal_moves
+    a, b = (revived, b) if who == "host" else (a, revived)
+    a.outbox.clear()
+    b.outbox.clear()  # the connection died: whatever was in flight is lost
+    run_match(a, b, seed=6)
+    assert a.session.state is State.MATCH_OVER and b.session.state is State.MATCH_OVER
+    assert a.file == b.file
+    final = replay_match(a.file)
+    assert final.scores == a.session.view.match.scores == b.session.view.match.scores
+
+
+def test_entries_lost_in_flight_are_resent_after_the_head_exchange() -> None:
+    a, b = make_pair(Rules.preset("standard"), seed=9)
+    run_match(a, b, seed=10, stop=_in(State.PLAY, hand=1, moves=3))
+    view = a.session.view if a.session.view.my_turn else b.session.view
+    mover, other = (a, b) if a.session.view.my_turn else (b, a)
+    mover.session.act(view.legal_moves[0])
+    mover.flush()
+    assert mover.outbox  # the move, never delivered
+    mover.outbox.clear()
+    revived = crash(other)  # the other side restarts too: it never saw the move
+    a2, b2 = (mover, revived) if mover is a else (revived, mover)
+    a2.session.connection_made()
+    b2.session.connection_made()
+    a2.flush()
+    b2.flush()
+    heads = [canonical_loads(f) for f in a2.outbox + b2.outbox]
+    assert all(h["ctl"] == "head" for h in heads)
+    pump(a2, b2)
+    assert list(a2.session.log) == list(b2.session.log)
+    assert a2.file == b2.file
+    run_match(a2, b2, seed=10)
+    assert a2.session.state is State.MATCH_OVER and a2.file == b2.file
+
+
+def test_restore_refuses_a_game_file_of_someone_else() -> None:
+    from session_harness import identity
+
+    a, b = make_pair(seed=3)
+    run_match(a, b, seed=4, stop=_in(State.PLAY, hand=1, moves=1))
+    with pytest.raises(LocalProtocolError):
+        Session.restore(identity(7, "mallory"), a.file, a.secrets)
+
+
+def test_restore_refuses_a_tampered_game_file() -> None:
+    from p2pgin.log.canonical import canonical_dumps
+    from p2pgin.log.entry import Entry
+
+    a, b = make_pair(seed=3)
+    run_match(a, b, seed=4, stop=_in(State.PLAY, hand=1, moves=2))
+    obj = canonical_loads(a.file[-1].to_bytes())
+    obj["body"]["move"] = {"move": "pass_upcard"} if obj["type"] == "move" else obj["body"]
+    obj["seq"] = obj["seq"]  # same position, different content: the signature breaks
+    bad = Entry.from_bytes(canonical_dumps(obj))
+    if bad == a.file[-1]:
+        obj["sig"] = "00" * 64
+        bad = Entry.from_bytes(canonical_dumps(obj))
+    with pytest.raises(LocalProtocolError):
+        Session.restore(a.ident, [*a.file[:-1], bad], a.secrets)
