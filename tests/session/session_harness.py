@@ -57,8 +57,11 @@ def make_pair(
     return Peer(host, hi), Peer(join, ji)
 
 
-def pump(a: Peer, b: Peer, *, limit: int = 100000) -> int:
-    """Deliver frames both ways until neither side has anything to send."""
+def pump(a: Peer, b: Peer, *, limit: int = 100000, tamper: Any = None) -> int:
+    """Deliver frames both ways until neither side has anything to send.
+
+    ``tamper(src, frame)`` may replace a frame in flight (an active attacker or a
+    cheating peer)."""
     delivered = 0
     a.flush()
     b.flush()
@@ -66,6 +69,8 @@ def pump(a: Peer, b: Peer, *, limit: int = 100000) -> int:
         for src, dst in ((a, b), (b, a)):
             while src.outbox and not dst.session.closed:
                 frame = src.outbox.pop(0)
+                if tamper is not None:
+                    frame = tamper(src, frame)
                 dst.session.receive_frame(frame)
                 delivered += 1
                 dst.flush()
@@ -105,7 +110,7 @@ def random_agent(rng: random.Random, greedy: float = 0.8):
 
 
 def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
-              stop: Any = None) -> None:
+              stop: Any = None, tamper: Any = None) -> None:
     """Connect and play with random agents until the match ends (or ``stop(a, b)``).
 
     Each decision's rng is derived from the seed, the player and the position in the
@@ -113,7 +118,7 @@ def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
     """
     a.session.connection_made()
     b.session.connection_made()
-    pump(a, b)
+    pump(a, b, tamper=tamper)
     for _ in range(max_steps):
         if stop is not None and stop(a, b):
             return
@@ -125,7 +130,7 @@ def run_match(a: Peer, b: Peer, seed: int = 7, *, max_steps: int = 100000,
                 rng = random.Random(f"{seed}/{view.me}/{view.hand_no}/{moves}")
                 peer.session.act(random_agent(rng)(view))
                 acted = True
-                pump(a, b)
+                pump(a, b, tamper=tamper)
         if not acted:
             return
     raise AssertionError("match did not end")
@@ -175,7 +180,8 @@ def snapshot(s: Session) -> tuple[Any, ...]:
     hand = None if h is None else (
         h.knowledge, h.phase, h.to_move, h.history, h.hand_of(0), h.hand_of(1),
         h.discard_pile, h.stock_count, h.result, h.knocker, h.taken_from_discard)
-    return (s.log, s.hellos, s.state, view, hand, s.session_id)
+    deck = None if s._deck is None else s._deck.snapshot()
+    return (s.log, s.hellos, s.state, view, hand, s.session_id, deck)
 
 
 def replay_match(entries: list[Entry]) -> Any:
