@@ -93,6 +93,15 @@ def default_hinter() -> Any | None:
     return hinter
 
 
+class _Moved:
+    """A ``MoveMade`` with the card the console worked out (same fields)."""
+
+    __slots__ = ("card", "move", "player")
+
+    def __init__(self, *, player: int, move: Any, card: Any) -> None:
+        self.player, self.move, self.card = player, move, card
+
+
 class History:
     """What the console keeps from events: log lines, the reveal, the match end, alarms."""
 
@@ -103,13 +112,51 @@ class History:
         self.reveal: Reveal | None = None
         self.match_end: MatchEnd | None = None
         self.hand_no = 0
+        self._top: Card | None = None  # the discard-pile top as the log last saw it
+        self._last_move: Any = None
+
+    def _with_card(self, event: Any, view: Any) -> Any:
+        """Fill in the card of a pile draw (public: it was the pile's top)."""
+        kind = move_kind(event.move)
+        card = event.card if isinstance(event.card, Card) else None
+        if card is None and kind == "take_upcard":
+            hand = getattr(view, "hand", None)
+            card = hand.upcard if hand is not None else None
+        elif card is None and kind == "draw_discard":
+            card = self._top
+        if kind == "discard" and card is not None:
+            self._top = card
+        elif kind in ("draw_discard", "take_upcard"):
+            self._top = None
+        if card is not event.card:
+            event = _Moved(player=event.player, move=event.move, card=card)
+        return event
+
+    def _same_draw(self, event: Any) -> bool:
+        """A stock draw reported a second time (now with its card) by the same player."""
+        last, self._last_move = self._last_move, event
+        return (
+            last is not None
+            and move_kind(event.move) == "draw_stock"
+            and move_kind(last.move) == "draw_stock"
+            and last.player == event.player
+            and last.card is None
+            and event.card is not None
+            and bool(self.log)
+            and self.log[-1].player == event.player
+        )
 
     def absorb(self, events: Iterable[Any], view: Any) -> None:
         """Fold new events in (oldest first); ``view`` gives names and the hand."""
         for event in events:
             name = type(event).__name__
+            if name == "MoveMade":
+                event = self._with_card(event, view)
+                if self._same_draw(event):
+                    self.log.pop()  # NB: the draw is reported again once its card is known
             if name == "HandStarted":
                 self.hand_no = event.hand_no
+                self._top = None
             elif name == "HandEnded":
                 self.reveal = make_reveal(event.hand_no, event.result, view)
             elif name == "AuditDone":
@@ -146,7 +193,7 @@ def event_line(event: Any, view: Any) -> LogLine | None:
     """One log line for an event (None for events the log does not show)."""
     name = type(event).__name__
     parts: list[Part]
-    if name == "MoveMade":
+    if name in ("MoveMade", "_Moved"):
         player = event.player
         who = _who(view, player)
         card = event.card if isinstance(event.card, Card) else None
@@ -296,6 +343,9 @@ def build_table(
                 break
         if drawn is not None and drawn in positions:
             fields["drawn"] = hand.known(drawn)
+        if hand.knocker is not None:
+            fields["knocker"] = hand.knocker
+            fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
         taken = hand.taken_from_discard
         if taken is not None and hand.to_move == me:
             fields["taken"] = hand.known(taken)

@@ -203,10 +203,21 @@ def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
     opp = table.names[table.opp]
     if table.stage == "handshake" and not table.hand:
         return _render_lobby(table, out)
-    out.add(f" {opp}: ", "class:value")
-    back = "##" if ui.ascii else "▒▒"
+    if not table.hand and table.stage in ("shuffle", "deal", "play"):
+        out.add(" Shuffling and dealing: both players shuffle and encrypt the deck,", "class:label")
+        out.nl().add(" so neither can know or choose the other's cards.", "class:label")
+        if table.waiting_for:
+            out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
+        return out.frags
+    out.add(f" {opp[:14]}: ", "class:value")
+    back = "#" if ui.ascii else "▒"
     out.add(" ".join([back] * min(table.opp_cards, 11)), "class:card.back")
     out.add(f"  ({table.opp_cards} cards)", "class:label").nl()
+    if table.knocker is not None and table.knocker_melds:
+        who = "You" if table.knocker == table.me else table.names[table.knocker][:14]
+        out.add(f" {who} knocked: ", "class:value")
+        for i, meld in enumerate(table.knocker_melds):
+            out.add(f"{i + 1}[", "class:label").cards(list(meld), ui.ascii).add("] ")
     out.nl()
     out.add(" Stock ", "class:label").add(f"{table.stock:2d} cards", "class:value")
     out.add("    Discard ", "class:label")

@@ -455,3 +455,27 @@ def test_running_app_plays_a_whole_hand_from_the_pipe(seed: int) -> None:
 
     assert asyncio.run(main()) == "quit"
     assert len(game.sent) > 2
+
+
+def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
+    # Bob (dealer) holds the knocking hand; I hold 3♥ that fits his 4-5-6♥ run.
+    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")  # Q♠
+        press(built, "\r")  # the cursor is on the drawn card: throw it back
+        game.opponent_move(DrawStock())  # 2♣
+        game.opponent_move(knock_options(game.full)[0])
+        rows = screen_text(built)
+        screen = text(rows)
+        assert "Bob knocked: 1[" in screen and "4♥ 5♥ 6♥" in screen
+        assert "Enter lay off" in rows[-1]
+        assert "Bob knocked: Enter shows your melds" in screen
+        press(built, "\r")
+        assert game.sent[-1].kind == "lay_off"
+        assert game.last_result.layoffs
+        assert "+3♥" in text(screen_text(built))
