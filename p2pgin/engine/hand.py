@@ -270,7 +270,7 @@ _BITS: Final = tuple(1 << i for i in range(52))
 
 def _lower_bound(cmask: int) -> tuple[int, int]:
     """(sum, max) of the values of cards that can belong to no meld of ``cmask``."""
-    start = cmask & (cmask >> 1) & _NOT_K & (cmask >> 2) & _NOT_QK
+    start = cmask & (cmask >> 1) & (cmask >> 2) & _NOT_QK  # NB: a run of 3 starts here
     cand = start | start << 1 | start << 2
     a = cmask & 0x1FFF
     b = cmask >> 13 & 0x1FFF
@@ -709,8 +709,16 @@ def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
     new = state._copy()
     hands = state._hands
     bit = 1 << position
-    new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
-    new._cmask = _with_card(state._cmask, player, state._known[position])
+    card = state._known[position]
+    cmask = state._cmask
+    if player == 0:
+        new._hands = (hands[0] | bit, hands[1])
+        if card is not None:
+            new._cmask = (cmask[0] | 1 << card, cmask[1])
+    else:
+        new._hands = (hands[0], hands[1] | bit)
+        if card is not None:
+            new._cmask = (cmask[0], cmask[1] | 1 << card)
     new._stock_next = position + 1
     new._phase = Phase.DISCARD
     new._taken = None
@@ -731,8 +739,16 @@ def _draw_discard(state: HandState, move: Move, player: int) -> HandState:
     new = state._copy()
     hands = state._hands
     bit = 1 << position
-    new._hands = (hands[0] | bit, hands[1]) if player == 0 else (hands[0], hands[1] | bit)
-    new._cmask = _with_card(state._cmask, player, state._known[position])
+    card = state._known[position]
+    cmask = state._cmask
+    if player == 0:
+        new._hands = (hands[0] | bit, hands[1])
+        if card is not None:
+            new._cmask = (cmask[0] | 1 << card, cmask[1])
+    else:
+        new._hands = (hands[0], hands[1] | bit)
+        if card is not None:
+            new._cmask = (cmask[0], cmask[1] | 1 << card)
     new._discard = state._discard[:-1]
     new._phase = Phase.DISCARD
     new._taken = position
@@ -764,8 +780,13 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
         )
     new = state._copy()
     keep = ~(1 << position)
-    new._hands = (hands[0] & keep, hands[1]) if player == 0 else (hands[0], hands[1] & keep)
-    new._cmask = _without_card(state._cmask, player, card)
+    cmask = state._cmask
+    if player == 0:
+        new._hands = (hands[0] & keep, hands[1])
+        new._cmask = (cmask[0] & ~(1 << card), cmask[1])
+    else:
+        new._hands = (hands[0], hands[1] & keep)
+        new._cmask = (cmask[0], cmask[1] & ~(1 << card))
     new._discard = (*state._discard, position)
     new._taken = None
     new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
