@@ -155,6 +155,7 @@ class Peer:
         self._done = asyncio.Event()
         self._peer_info: PeerInfo | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._resyncing = False
         #: The error that ended the match early (a remote protocol error), if any.
         self.error: BaseException | None = None
         #: Paths of evidence files written.
@@ -193,7 +194,11 @@ class Peer:
         Raises:
             LocalProtocolError / IllegalMoveError: from the session; nothing is sent.
         """
-        self._step(self.session.act, action)
+        # NB: right after a reconnect, until the peer's log head has arrived, a new entry
+        # must not go out on its own: the head exchange resends everything the peer lacks
+        # in order, this entry included. Sending it now would put it before (or twice
+        # after) the entries being resent. It is on disk, so it is not lost.
+        self._step(self.session.act, action, send=not self._resyncing)
 
     def drain_events(self) -> list[Event]:
         """Events since the last call, oldest first."""
@@ -228,7 +233,7 @@ class Peer:
         if secrets is not None and self.store is not None:
             self.store.write_secrets(secrets)
 
-    def _step(self, call: Callable[..., Any], *args: Any) -> Any:
+    def _step(self, call: Callable[..., Any], *args: Any, send: bool = True) -> Any:
         """Run one session call, then persist, then send, then publish events."""
         try:
             return call(*args)
@@ -236,7 +241,7 @@ class Peer:
             self._persist_pending()
             frames = self.session.frames_to_send()
             link = self._link
-            if frames and link is not None and not link.closed:
+            if frames and send and link is not None and not link.closed:
                 try:
                     link.send(frames)
                 except (ConnectionError, OSError) as exc:
@@ -317,6 +322,7 @@ class Peer:
         reason = "peer closed the connection"
         fatal = False
         try:
+            self._resyncing = bool(self.view.session_id)
             self._step(self.session.connection_made)
             while not self.finished:
                 payload = await link.recv()
@@ -324,6 +330,7 @@ class Peer:
                     break
                 try:
                     self._step(self.session.receive_frame, payload)
+                    self._resyncing = False
                 except RemoteProtocolError as exc:
                     if not isinstance(exc, PeerClosed):  # the peer's own verdict: no evidence
                         self._keep_evidence(exc.evidence or payload, exc)
