@@ -345,3 +345,30 @@ def test_coin_toss_echoed_commitment_cannot_be_opened() -> None:
 def test_coin_toss_is_deterministic_and_shared() -> None:
     assert coin_toss(label="x") == coin_toss(label="x")
     assert coin_toss(label="x")[0] != coin_toss(label="y")[0]
+
+
+# -- the third-party verifier's own ordering checks ----------------------------------------
+
+def test_verifier_rejects_shuffle_messages_out_of_order_or_from_the_wrong_player() -> None:
+    hand = new_hand(dealer=0, label="vorder")
+    hand.shuffle()
+    mask, remask, lock = (p for _, p in hand.log[:3])
+    for entries, culprit in (
+        ([(0, remask)], 0),  # remask before mask
+        ([(1, mask)], 1),  # mask from the non-dealer
+        ([(0, mask), (1, remask), (0, lock), (0, lock)], 0),  # a second lock
+        ([(0, mask), (1, hand.peers[1].disclose(0, to=0))], 1),  # share before the lock
+    ):
+        with pytest.raises(CheatDetected) as info:
+            verify_hand(session_id=hand.session_id, hand_no=0, seed=hand.seed, dealer=0,
+                        entries=entries)
+        assert info.value.peer == culprit
+
+
+def test_verifier_rejects_a_deal_of_a_position_that_is_not_hidden() -> None:
+    hand = new_hand(dealer=0, label="vdeal")
+    hand.shuffle()
+    hand.deal(1, to=0)  # B's share of 1 is in the log: position 1 is private to A
+    leak = {**hand.peers[0].open_public(1), "type": "deck.deal", "to": 1}
+    blame = verifier_blames(hand, [(0, leak)])
+    assert (blame.peer, blame.reason) == (0, Cheat.OUT_OF_ORDER)
