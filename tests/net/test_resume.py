@@ -1,0 +1,73 @@
+"""SIGKILL a peer at a chosen moment, restart it with ``p2pgin resume``: nothing is lost.
+
+Every entry is fsynced before anything is sent, and the current hand's secrets are
+stored beside the game file, so a peer killed at any instant restarts from its file;
+the head exchange sends each side what it missed. The match then ends exactly as a
+replay of the (identical) game files says.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+from pathlib import Path
+
+import pytest
+from peerproc import PeerProc, check_same_match, game_files
+
+HOST_ARGS = ("host", "--listen", "127.0.0.1", "--port", "0", "--no-announce",
+             "--agent", "random", "--target", "25", "--delay", "0.01", "-v")
+
+#: point -> (the output line, seen on the victim, after which it is killed)
+POINTS = {
+    "during the shuffle": "event: SessionStarted",
+    "mid-hand": "event: HandStarted",
+    "during the knock": "Knock(",
+}
+
+
+def _wait_point(proc: PeerProc, marker: str) -> None:
+    if marker.startswith("event:"):
+        proc.wait_line(marker, timeout=60)
+        return
+    # a move line: scan every new line for the marker
+    while True:
+        line = proc.wait_line("event: MoveMade", timeout=60)
+        proc.lines.remove(line)
+        if marker in line:
+            return
+
+
+@pytest.mark.parametrize(
+    ("victim", "point"),
+    [("joiner", "during the shuffle"), ("host", "mid-hand"), ("joiner", "during the knock"),
+     ("host", "during the knock")],
+)
+def test_a_killed_peer_resumes_and_the_match_ends_as_its_replay(
+    tmp_path: Path, victim: str, point: str
+) -> None:
+    rng = random.Random(f"{victim}{point}")
+    homes = tmp_path / "host", tmp_path / "joiner"
+    host = PeerProc(homes[0], *HOST_ARGS, "--seed", str(rng.randrange(1000)))
+    procs = [host]
+    try:
+        port = host.port()
+        joiner = PeerProc(homes[1], "join", f"127.0.0.1:{port}", "--agent", "random",
+                          "--delay", "0.01", "--seed", str(rng.randrange(1000)), "-v")
+        procs.append(joiner)
+        target = host if victim == "host" else joiner
+        _wait_point(target, POINTS[point])
+        target.kill(signal.SIGKILL)
+        assert game_files(target.home), "the game file exists before the kill point"
+        resumed = PeerProc(target.home, "resume", "-v")
+        procs.append(resumed)
+        resumed.wait_line("resuming ")
+        if victim == "host":
+            host = resumed
+        else:
+            joiner = resumed
+        r0, r1 = host.result(timeout=120), joiner.result(timeout=120)
+    finally:
+        for proc in procs:
+            proc.stop()
+    check_same_match(r0, r1, homes[0], homes[1])
