@@ -185,58 +185,7 @@ def snapshot(s: Session) -> tuple[Any, ...]:
 
 
 def replay_match(entries: list[Entry]) -> Any:
-    """A third party's full-knowledge replay of a finished game file.
+    """A third party's full-knowledge replay of a game file (see p2pgin.session.verify)."""
+    from p2pgin.session.verify import verify_log
 
-    The coin toss nonces give the seed; ``p2pgin.mental.verify_hand`` checks every deck
-    payload of each hand and, after the audits, yields the whole deck; the engine then
-    replays every move with all 52 cards known. Returns the final ``MatchState``.
-    """
-    from p2pgin.engine.hand import HandState, apply
-    from p2pgin.engine.match import MatchState
-    from p2pgin.engine.moves import move_from_dict
-    from p2pgin.mental.cointoss import SEED_TAG
-    from p2pgin.mental.deck import verify_hand
-    from p2pgin.mental.group import tagged_hash
-
-    host = entries[0]
-    rules = Rules.from_dict(host.body["rules"])
-    sid = bytes.fromhex(entries[2].session)
-    nonces: dict[int, bytes] = {}
-    match: MatchState | None = None
-    seed = b""
-    hand_payloads: list[tuple[int, object]] = []
-    moves: list[Any] = []
-    hand_no = 0
-    for e in entries[2:]:
-        body = e.body
-        if e.type == "toss_reveal":
-            nonces[e.sender] = bytes.fromhex(body["toss"]["nonce"])
-            if len(nonces) == 2:
-                outcome = tagged_hash(SEED_TAG, sid, nonces[0], nonces[1])
-                seed = outcome[:32]
-                match = MatchState.new(rules, outcome[32] & 1)
-                hand_no = 1
-        elif e.type == "shuffle":
-            hand_payloads.append((e.sender, body["step"]))
-        elif e.type == "deal":
-            hand_payloads += [(e.sender, p) for p in body["shares"]["shares"]]
-            hand_payloads += [(e.sender, p) for p in body["upcard"]["opens"]]
-        elif e.type == "draw_share":
-            hand_payloads += [(e.sender, p) for p in body["share"]["shares"]]
-        elif e.type == "move":
-            moves.append(move_from_dict(body["move"]))
-            if body["open"] is not None:
-                hand_payloads += [(e.sender, p) for p in body["open"]["opens"]]
-        elif e.type == "audit":
-            hand_payloads.append((e.sender, body["secrets"]))
-        if e.type == "audit_result" and match is not None and e.sender == match.dealer:
-            verifier = verify_hand(session_id=sid, hand_no=hand_no, seed=seed,
-                                   dealer=match.dealer, entries=hand_payloads)
-            state = HandState.deal(rules, match.dealer, verifier.deck)
-            for move in moves:
-                state = apply(state, move)
-            assert state.result is not None
-            match = match.record(state.result)
-            hand_payloads, moves = [], []
-            hand_no += 1
-    return match
+    return verify_log(entries).match
