@@ -19,7 +19,7 @@ audit, where both reveal all secrets and every step is recomputed.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import CARDS, Card
@@ -221,7 +221,9 @@ class _Public:
             self.sources[src] = pos
         self.share_payloads[(peer, pos)] = payload
 
-    def unmask(self, pos: int, a_key: bytes, b_key: bytes, evidence: dict[str, Any]) -> Card:
+    def unmask(
+        self, pos: int, a_key: bytes, b_key: bytes, evidence: Callable[[], dict[str, Any]]
+    ) -> Card:
         """The card at ``pos`` from both (already checked) keys: ``(r*s)^-1 * Z[pos]``.
 
         Raises:
@@ -235,7 +237,7 @@ class _Public:
         if card is None:
             raise CheatDetected(
                 self.a, Cheat.NOT_A_CARD, f"position {pos} unmasks to a non-card point",
-                {"position": pos, "point": encode(x), **evidence},
+                {"position": pos, "point": encode(x), **evidence()},
             )
         return CARDS[card]
 
@@ -501,7 +503,7 @@ class DeckPeer:
             card = CARDS[self._perm[src]]
         else:
             card = pub.unmask(pos, key, self._keys[pos],
-                              {"share": p, "proof": self._share("deck.open", pos)})
+                              lambda: {"share": p, "proof": self._share("deck.open", pos)})
             for other_pos, known in self._cards.items():
                 if known == card:
                     raise CheatDetected(
@@ -638,8 +640,8 @@ class HandVerifier:
             return None
         if pos in pub.a_shares and pos in pub.b_shares:
             card = pub.unmask(pos, pub.a_shares[pos], pub.b_shares[pos][1],
-                              {"shares": [pub.share_payloads[(pub.a, pos)],
-                                          pub.share_payloads[(pub.b, pos)]]})
+                              lambda: {"shares": [pub.share_payloads[(pub.a, pos)],
+                                                  pub.share_payloads[(pub.b, pos)]]})
             for other_pos, known in self._public.items():
                 if known == card:  # distinct sources were checked, so A's steps are at fault
                     raise CheatDetected(pub.a, Cheat.DUPLICATE_CARD,
