@@ -7,6 +7,7 @@ formula per kind), without calling the engine's scoring code.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 
@@ -128,6 +129,7 @@ def check_terminal(state: HandState) -> HandResult:
     multiplier = 2 if rules.spade_doubles and upcard // 13 == 3 else 1
     assert result.dealer == state.dealer
     if result.kind == "void":
+        assert json.loads(json.dumps(result.to_dict()))["kind"] == "void"
         assert state.stock_count == 2
         assert len(state.hand_of(0)) == len(state.hand_of(1)) == 10
         assert result.winner is None and result.points == 0
@@ -188,6 +190,7 @@ def check_terminal(state: HandState) -> HandResult:
     assert result.base_points == base
     assert result.points == base * multiplier
     assert result.explanation and all(isinstance(line, str) for line in result.explanation)
+    assert json.loads(json.dumps(result.to_dict()))["points"] == result.points
     return result
 
 
