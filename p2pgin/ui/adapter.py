@@ -308,6 +308,7 @@ def build_table(
     history: History | None = None,
     can_undo: bool = False,
     can_hint: bool = False,
+    lobby: Sequence[str] = (),
 ) -> Table:
     """The screen's model for ``view`` (a session ``PlayerView``)."""
     history = history if history is not None else History()
@@ -412,6 +413,7 @@ def build_table(
         reveal=reveal,
         match_end=history.match_end,
         can_undo=can_undo,
+        lobby=tuple(lobby),
         **fields,
     )
 

@@ -8,6 +8,7 @@ screen follows the game without polling.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -37,13 +38,14 @@ def create_console_app(
     four_colour: bool = False,
     hinter: Hinter | None = None,
     mouse: bool = False,
+    lobby: Sequence[str] = (),
 ) -> ConsoleApp:
     """Build (not run) the console application over ``handle``.
 
     Must be called inside the prompt_toolkit app session that will run it (tests use
     ``create_app_session`` with a pipe input and a dummy output).
     """
-    console = Console(handle, ascii=ascii, hinter=hinter)
+    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby)
     command_buffer = Buffer(multiline=False)
     layout, parts = build_layout(console, command_buffer)
     app: Application[str] | None = None
@@ -100,6 +102,8 @@ async def run_console(
     four_colour: bool = False,
     plain: bool = False,
     hinter: Hinter | None = None,
+    lobby: Sequence[str] = (),
+    mouse: bool = False,
 ) -> str:
     """Play the match on ``handle`` in this terminal until the player quits.
 
@@ -109,6 +113,8 @@ async def run_console(
         four_colour: a colour per suit.
         plain: the linear screen-reader mode (:func:`p2pgin.ui.plain.run_plain`).
         hinter: the hint strategy (default: the hard bot).
+        lobby: lines shown until the first deal (host: address, port, join code).
+        mouse: clicks on cards select them; on the stock / discard pile draw.
 
     Returns:
         ``"quit"`` (the player left or the match is over and closed) or
@@ -121,7 +127,8 @@ async def run_console(
         from p2pgin.ui.plain import run_plain
 
         return str(await run_plain(handle, ascii=ascii, hinter=hinter))
-    built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter)
+    built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter,
+                               lobby=lobby, mouse=mouse)
     result = await built.app.run_async()
     await asyncio.sleep(0)
     return str(result or "quit")

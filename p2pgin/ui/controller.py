@@ -9,7 +9,7 @@ a move the engine did not offer, so it cannot send an illegal one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
@@ -31,11 +31,14 @@ class Console:
     Args:
         handle: the game (``view``, ``link``, ``peer_info``, ``act``, ``drain_events``).
         ascii: ASCII card labels and frames.
+        lobby: lines shown before the first deal (the host's address, port, join code).
         hinter: the hint strategy; default: the hard bot when :mod:`p2pgin.bots` has one.
     """
 
-    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> None:
+    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+                 lobby: Sequence[str] = ()) -> None:
         self.handle = handle
+        self.lobby = tuple(lobby)
         self.ui = UiState(ascii=ascii)
         self.history = adapter.History()
         self.hinter = hinter
@@ -61,6 +64,7 @@ class Console:
             history=self.history,
             can_undo=self._can_undo(),
             can_hint=self._hinter() is not None,
+            lobby=self.lobby,
         )
         self._after_refresh(before)
         return self.table

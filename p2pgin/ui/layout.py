@@ -139,12 +139,16 @@ class ConsoleLayout:
                 ),
             ]
         )
-        self.overlay = Window(
-            text(self._overlay_text),
-            style="class:overlay",
-            char=" ",
-            wrap_lines=True,
-        )
+        self.overlay = HSplit([
+            Window(height=1, char=hline, style="class:overlay class:frame"),
+            Window(
+                text(self._overlay_text),
+                style="class:overlay",
+                char=" ",
+                wrap_lines=True,
+            ),
+            Window(height=1, char=hline, style="class:overlay class:frame"),
+        ])
         self.table_screen = FloatContainer(
             content=self.body,
             floats=[
@@ -154,12 +158,13 @@ class ConsoleLayout:
                     ),
                     top=1,
                     bottom=2,
-                    left=2,
-                    right=2,
+                    left=0,
+                    right=0,
                 )
             ],
         )
-        self.too_small = Window(text(self._too_small), style="class:toosmall")
+        self.too_small = Window(text(self._too_small), style="class:toosmall",
+                                wrap_lines=True)
         self.root = DynamicContainer(self._pick_root)
 
     def _pick_root(self) -> AnyContainer:

@@ -167,18 +167,18 @@ def _fp(fingerprint: str) -> str:
 def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
     """One line: who plays whom, the opponent's fingerprint, link state, hand number."""
     out = _Out()
-    out.add(" p2pgin ", "class:title")
+    out.add(" p2pgin", "class:title")
     link_style = "class:banner" if table.link != "connected" else "class:label"
     out.add(f" [{_link_text(table.link)}]", link_style)
     if table.hand_no:
         out.add(f" hand {table.hand_no}", "class:label")
-    out.add(f"  {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
-    if table.opp_fingerprint:
-        out.add(f"  key {_fp(table.opp_fingerprint)}", "class:label")
+    out.add(f" {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
     if table.peer_status.upper() == "CHANGED":
-        out.add("  KEY CHANGED!", "class:changed")
+        out.add(" KEY CHANGED!", "class:changed")
     elif table.peer_status:
         out.add(f" ({table.peer_status.lower()})", "class:label")
+    if table.opp_fingerprint:
+        out.add(f" key {_fp(table.opp_fingerprint)}", "class:label")
     return out.frags
 
 
@@ -378,8 +378,10 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if table.link in ("reconnecting", "connecting"):
         return "Waiting for the connection..."
     if not table.my_turn:
+        if table.stage == "play" and table.to_move == table.opp:
+            return f"{opp}'s turn"
         wait = table.waiting_for or f"{opp} to move"
-        return f"Waiting: {wait}"
+        return f"Waiting for {wait.removeprefix('the ')}"
     acts = table.actions
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else "?"
     if "pass" in acts:
@@ -569,8 +571,6 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     out.add(" Scoring", "class:title").nl()
     for line in r.explanation:
         out.add(f"  {asciify(line) if ui.ascii else line}").nl()
-    if r.winner is not None:
-        out.add(f" {table.names[r.winner]} scores {r.points}", "class:value").nl()
     audit = next((a for a in table.audits if a.hand_no == r.hand_no), None)
     if audit is None:
         out.add(" deal audit: in progress...", "class:label")
