@@ -51,7 +51,7 @@ class WaitingScreen:
         out.append(("class:keys.key", " q"))
         out.append(("class:keys", " stop hosting "))
         if self.ascii:
-            out = [(s, asciify(t)) for s, t in out]
+            out = [(f[0], asciify(f[1])) for f in out]
         return out
 
 
@@ -138,7 +138,7 @@ class GamePicker:
                           ("q", "cancel")):
             out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         if self.ascii:
-            out = [(s, asciify(t)) for s, t in out]
+            out = [(f[0], asciify(f[1])) for f in out]
         return out
 
 
