@@ -456,15 +456,12 @@ class Session:
         Raises:
             LocalProtocolError: no session yet, or the match is already over.
         """
-        if not self.session_id or self._state in _TERMINAL:
+        if not self.session_id or self._state in _TERMINAL or self.closed:
             raise LocalProtocolError(f"nothing to abandon in state {self._state}")
         seq = self._peer_last_seq
         cited = self._log[seq].hash() if seq >= 0 else GENESIS_PREV
-        self.closed = False
-        entry = self._emit(Abandon(last_common_seq=max(seq, 0), last_common_hash=cited,
-                                   reason=reason))
-        self.closed = True
-        return entry
+        return self._emit(Abandon(last_common_seq=max(seq, 0), last_common_hash=cited,
+                                  reason=reason))
 
     def entries_to_persist(self) -> list[Entry]:
         """New entries (both hellos first, once known) to append and fsync before sending."""

@@ -1,0 +1,74 @@
+"""Local misuse raises LocalProtocolError / IllegalMoveError and sends nothing;
+abandonment produces a signed record citing the last entry both peers had."""
+
+from __future__ import annotations
+
+import pytest
+from session_harness import Peer, make_pair, run_match, snapshot
+
+from p2pgin.engine.errors import IllegalMoveError
+from p2pgin.engine.moves import Discard, DrawStock, PassUpcard, TakeUpcard
+from p2pgin.engine.rules import Rules
+from p2pgin.log.entry import verify_signature
+from p2pgin.session import AcceptRules, LocalProtocolError, State
+
+
+def _playing(seed: int = 51) -> tuple[Peer, Peer]:
+    a, b = make_pair(Rules.preset("standard"), seed=seed)
+    run_match(a, b, seed=seed, stop=lambda a, b: a.session.state is State.PLAY)
+    return a, b
+
+
+def test_acting_out_of_turn_is_local_misuse_and_sends_nothing() -> None:
+    a, b = _playing()
+    waiting = a if not a.session.view.my_turn else b
+    before = snapshot(waiting.session)
+    with pytest.raises(LocalProtocolError):
+        waiting.session.act(PassUpcard())
+    waiting.flush()
+    assert waiting.outbox == [] and snapshot(waiting.session) == before
+    assert not waiting.session.closed
+
+
+def test_an_illegal_move_raises_the_engine_error_and_sends_nothing() -> None:
+    a, b = _playing()
+    mover = a if a.session.view.my_turn else b
+    before = snapshot(mover.session)
+    bad = next(m for m in (TakeUpcard(), PassUpcard(), DrawStock())
+               if m not in mover.session.view.legal_moves)
+    with pytest.raises(IllegalMoveError):
+        mover.session.act(bad)
+    with pytest.raises(IllegalMoveError):
+        mover.session.act(Discard(position=51))
+    mover.flush()
+    assert mover.outbox == [] and snapshot(mover.session) == before
+    with pytest.raises(LocalProtocolError):
+        mover.session.act(AcceptRules())
+    with pytest.raises(LocalProtocolError):
+        mover.session.act("draw")  # type: ignore[arg-type]
+
+
+def test_abandon_cites_the_peers_last_entry_and_closes() -> None:
+    a, b = _playing()
+    last_from_b = max(e.seq for e in a.session.log if e.sender == b.session.me)
+    record = a.session.abandon("peer did not come back")
+    assert record.type == "abandon" and record.sender == a.session.me
+    assert record.body["last_common_seq"] == last_from_b
+    assert record.body["last_common_hash"] == a.session.log[last_from_b].hash()
+    verify_signature(record, a.ident.signing_key.verify_key)
+    assert a.session.closed and a.session.state is State.ABANDONED
+    a.flush()
+    assert a.file[-1] == record
+    with pytest.raises(LocalProtocolError):
+        a.session.abandon()
+    with pytest.raises(LocalProtocolError):
+        a.session.act(PassUpcard())
+    # if the peer is still there, it learns the match was abandoned
+    b.session.receive_frame(a.outbox[-1])
+    assert b.session.state is State.ABANDONED and b.session.closed
+
+
+def test_abandon_before_the_session_exists_is_local_misuse() -> None:
+    a, _ = make_pair()
+    with pytest.raises(LocalProtocolError):
+        a.session.abandon()
