@@ -139,6 +139,7 @@ class Peer:
         check_peer: CheckPeer | None = None,
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
+        sync_delay: float = 0.05,
     ) -> None:
         self.session = session
         self.store = store
@@ -156,6 +157,11 @@ class Peer:
         self._peer_info: PeerInfo | None = None
         self._closing: asyncio.Task[None] | None = None
         self._resyncing = False
+        self._unsynced: list[Any] = []
+        self._unsynced_secrets: Any = None
+        self._sync_timer: asyncio.TimerHandle | None = None
+        #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
+        self.sync_delay = sync_delay
         #: The error that ended the match early (a remote protocol error), if any.
         self.error: BaseException | None = None
         #: Paths of evidence files written.
@@ -226,20 +232,56 @@ class Peer:
     # --- the pump ----------------------------------------------------------------------
 
     def _persist_pending(self) -> None:
+        """Take what the session wants stored, and put everything taken on disk now."""
+        self._take_pending()
+        self._sync()
+
+    def _take_pending(self) -> None:
         entries = self.session.entries_to_persist()
-        if entries and self.store is not None:
-            self.store.extend(entries)
+        if entries:
+            self._unsynced.extend(entries)
         secrets = self.session.secrets_to_persist()
-        if secrets is not None and self.store is not None:
+        if secrets is not None:
+            self._unsynced_secrets = secrets
+
+    def _sync(self) -> None:
+        """Append + fsync the entries taken so far, then write the secrets."""
+        if self._sync_timer is not None:
+            self._sync_timer.cancel()
+            self._sync_timer = None
+        entries, self._unsynced = self._unsynced, []
+        secrets, self._unsynced_secrets = self._unsynced_secrets, None
+        if self.store is None:
+            return
+        if entries:
+            self.store.extend(entries)
+        if secrets is not None:
             self.store.write_secrets(secrets)
 
-    def _step(self, call: Callable[..., Any], *args: Any, send: bool = True) -> Any:
-        """Run one session call, then persist, then send, then publish events."""
+    def _step(
+        self, call: Callable[..., Any], *args: Any, send: bool = True, defer: bool = False
+    ) -> Any:
+        """Run one session call, then persist, then send, then publish events.
+
+        ``defer`` (frames received from the peer): when the call produced nothing to send,
+        its entries may wait (at most ``sync_delay`` seconds) to share one fsync with the
+        next batch. Nothing is ever sent before everything it follows is on disk, and an
+        entry received but not yet stored is not lost in a crash: the peer still has it
+        and sends it again in the resume exchange.
+        """
         try:
             return call(*args)
         finally:
-            self._persist_pending()
+            self._take_pending()
             frames = self.session.frames_to_send()
+            if frames or not defer:
+                self._sync()
+            elif (self._unsynced or self._unsynced_secrets is not None) and (
+                self._sync_timer is None
+            ):
+                self._sync_timer = asyncio.get_running_loop().call_later(
+                    self.sync_delay, self._sync
+                )
             link = self._link
             if frames and send and link is not None and not link.closed:
                 try:
@@ -329,7 +371,7 @@ class Peer:
                 if payload is None:
                     break
                 try:
-                    self._step(self.session.receive_frame, payload)
+                    self._step(self.session.receive_frame, payload, defer=True)
                     self._resyncing = False
                 except RemoteProtocolError as exc:
                     if not isinstance(exc, PeerClosed):  # the peer's own verdict: no evidence
@@ -349,6 +391,7 @@ class Peer:
         except (ConnectionError, OSError) as exc:
             reason = f"connection lost: {exc}"
         finally:
+            self._sync()
             if self._link is link:
                 self._link = None
             if fatal:
@@ -365,6 +408,7 @@ class Peer:
             self._set_link("reconnecting", LinkDown(reason=reason, reconnecting=True))
 
     def _finish(self) -> None:
+        self._sync()
         if not self._done.is_set():
             self._link_state = "closed"
             self._events.append(LinkDown(reason="match over", reconnecting=False))
@@ -374,6 +418,7 @@ class Peer:
     def give_up(self, reason: str = "given up") -> None:
         """Stop playing: close the link, stop listening or reconnecting; :meth:`closed`
         returns. The game file stays as it is (``p2pgin resume`` can continue it)."""
+        self._sync()
         if not self._done.is_set():
             self._link_state = "closed"
             self._events.append(LinkDown(reason=reason, reconnecting=False))

@@ -122,11 +122,11 @@ async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path)
 
 
 async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path) -> None:
-    host, joiner = make_pair(tmp_path, ping_interval=0.05, dead_after=0.4)
+    host, joiner = make_pair(tmp_path, ping_interval=0.1, dead_after=0.8)
     tasks = await start(host, joiner)
     await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
     # Nobody moves for several dead-timeouts: keepalives keep the link up.
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(2.0)
     assert host.link == joiner.link == "connected"
     events = host.drain_events()
     assert not any(isinstance(e, LinkDown) for e in events)
@@ -143,8 +143,8 @@ async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path)
         down.extend(e for e in host.drain_events() if isinstance(e, LinkDown))
         return bool(down)
 
-    await asyncio.wait_for(_until(host_saw_down), 3)
-    assert asyncio.get_running_loop().time() - started < 1.0
+    await asyncio.wait_for(_until(host_saw_down), 5)
+    assert asyncio.get_running_loop().time() - started < 2.0
     assert down[0].reconnecting and "no frame" in down[0].reason
     host.give_up()
     joiner.give_up()
