@@ -25,7 +25,7 @@ import builtins
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -403,6 +403,13 @@ class Chain:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def __getitem__(self, seq: int) -> Entry:
+        """The accepted entry with this ``seq`` (no copy of the log, unlike :attr:`entries`)."""
+        return self._entries[seq]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._entries)
 
     @property
     def next_seq(self) -> int:

@@ -192,6 +192,7 @@ def test_replay_rebuilds_and_detects_reordering() -> None:
     everything = [*chain.hellos, *chain.entries]
     again = Chain.replay(everything)
     assert again.head == chain.head and again.session == chain.session
+    assert list(again) == list(chain.entries) and again[4] == chain.entries[4] == chain.last
     swapped = [*everything[:3], everything[4], everything[3], *everything[5:]]
     with pytest.raises(BadSequence):
         Chain.replay(swapped)
