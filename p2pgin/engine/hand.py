@@ -107,6 +107,15 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# NB: module constants: ``Phase.X`` is an attribute look-up through the enum's metaclass,
+# several times slower than a global, and the hot path compares phases at every move.
+_P_UPCARD: Final = Phase.UPCARD
+_P_DRAW: Final = Phase.DRAW
+_P_DISCARD: Final = Phase.DISCARD
+_P_LAYOFF: Final = Phase.LAYOFF
+_P_OVER: Final = Phase.OVER
+
+
 class Played(NamedTuple):
     """One entry of the public history: who made which move.
 
@@ -420,7 +429,7 @@ class HandState:
         state._limit = _knock_limit(rules, state._known[UPCARD])
         state._stock_next = FIRST_STOCK
         state._discard = (UPCARD,)
-        state._phase = Phase.UPCARD
+        state._phase = _P_UPCARD
         state._to_move = 1 - dealer
         state._taken = None
         state._stock_only = False
@@ -550,7 +559,7 @@ class HandState:
 
     @property
     def over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _P_OVER
 
     @property
     def result(self) -> HandResult | None:
@@ -686,7 +695,7 @@ def _take_upcard(state: HandState, move: Move, player: int) -> HandState:
     new._hands = (hands[0], hands[1])
     new._cmask = _with_card(state._cmask, player, state._known[UPCARD])
     new._discard = ()
-    new._phase = Phase.DISCARD
+    new._phase = _P_DISCARD
     new._taken = UPCARD
     new._last_drawn = UPCARD
     new._push(player, move, UPCARD)
@@ -700,7 +709,7 @@ def _pass_upcard(state: HandState, move: Move, player: int) -> HandState:
         new._to_move = state._dealer
     else:
         new._to_move = 1 - state._dealer
-        new._phase = Phase.DRAW
+        new._phase = _P_DRAW
         new._stock_only = True
     new._push(player, move, None)
     return new
@@ -724,7 +733,7 @@ def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
         if card is not None:
             new._cmask = (cmask[0], cmask[1] | 1 << card)
     new._stock_next = position + 1
-    new._phase = Phase.DISCARD
+    new._phase = _P_DISCARD
     new._taken = None
     new._stock_only = False
     new._last_drawn = position
@@ -754,7 +763,7 @@ def _draw_discard(state: HandState, move: Move, player: int) -> HandState:
         if card is not None:
             new._cmask = (cmask[0], cmask[1] | 1 << card)
     new._discard = state._discard[:-1]
-    new._phase = Phase.DISCARD
+    new._phase = _P_DISCARD
     new._taken = position
     new._last_drawn = position
     new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
@@ -795,7 +804,7 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
     new._taken = None
     new._hist = (state._hist, _tuple_new(Played, (player, move, position)))
     if state._stock_next == 50:  # the draw left two cards: no knock means a void hand
-        new._phase = Phase.OVER
+        new._phase = _P_OVER
         new._to_move = None
         result = HandResult(
             kind="void",
@@ -809,7 +818,7 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
         )
         new._result = _explained(result)
     else:
-        new._phase = Phase.DRAW
+        new._phase = _P_DRAW
         new._to_move = 1 - player
     return new
 
@@ -868,7 +877,7 @@ def _knock(state: HandState, move: Move, player: int) -> HandState:
     new._hands = (hands[0], hands[1])
     new._cmask = _without_card(state._cmask, player, state._known[position])
     new._taken = None
-    new._phase = Phase.LAYOFF
+    new._phase = _P_LAYOFF
     new._to_move = 1 - player
     new._knock = _Knock(
         player, "gin" if deadwood == 0 else "knock", position, melds, dead_cards, deadwood, limit
@@ -891,7 +900,7 @@ def _big_gin(state: HandState, move: Move, player: int) -> HandState:
     limit = _limit(state)
     new = state._copy()
     new._taken = None
-    new._phase = Phase.LAYOFF
+    new._phase = _P_LAYOFF
     new._to_move = 1 - player
     new._knock = _Knock(player, "big_gin", None, melds, (), 0, limit)
     new._push(player, move, None)
@@ -923,7 +932,7 @@ def _lay_off(state: HandState, move: Move, player: int) -> HandState:
         raise InvalidLayoffError(f"layoff: {exc}") from exc
     dead_cards = tuple(sorted(state._cards(_positions(hand & ~used), "defender")))
     new = state._copy()
-    new._phase = Phase.OVER
+    new._phase = _P_OVER
     new._to_move = None
     new._push(player, move, None)
     new._result = _score(
@@ -996,11 +1005,11 @@ def _explained(result: HandResult) -> HandResult:
 
 _Handler = Any
 _TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
-    Phase.UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
-    Phase.DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
-    Phase.DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
-    Phase.LAYOFF: {LayOff: _lay_off},
-    Phase.OVER: {},
+    _P_UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
+    _P_DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
+    _P_DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
+    _P_LAYOFF: {LayOff: _lay_off},
+    _P_OVER: {},
 }
 
 
@@ -1019,7 +1028,7 @@ def apply(state: HandState, move: Move, player: int | None = None) -> HandState:
             ``HiddenCardError``, ...). The state is never modified.
     """
     phase = state._phase
-    if phase is Phase.OVER:
+    if phase is _P_OVER:
         raise HandOverError("the hand is over; no more moves")
     mover = state._to_move
     assert mover is not None
@@ -1052,7 +1061,7 @@ def knock_options(state: HandState) -> tuple[Knock, ...]:
 
     Empty unless it is the discard phase and the mover's cards and the limit are known.
     """
-    if state._phase is not Phase.DISCARD:
+    if state._phase is not _P_DISCARD:
         return ()
     player = state._to_move
     assert player is not None
@@ -1088,7 +1097,7 @@ def best_knock(state: HandState, position: int) -> Knock | None:
         NotInHandError, DiscardTakenCardError: ``position`` cannot be discarded.
         HiddenCardError: the mover's cards or the knock limit are unknown.
     """
-    if state._phase is not Phase.DISCARD:
+    if state._phase is not _P_DISCARD:
         raise WrongPhaseError("a knock is only possible in the discard phase")
     player = state._to_move
     assert player is not None
@@ -1110,7 +1119,7 @@ def propose_layoff(state: HandState) -> LayOff:
         HiddenCardError: the defender's cards are unknown.
     """
     knock = state._knock
-    if state._phase is not Phase.LAYOFF or knock is None:
+    if state._phase is not _P_LAYOFF or knock is None:
         raise WrongPhaseError("a layoff is only possible after a knock")
     player = state._to_move
     assert player is not None
@@ -1136,9 +1145,9 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
     when the defender's cards are known (any valid declaration is legal). Empty when over.
     """
     phase = state._phase
-    if phase is Phase.DRAW:
+    if phase is _P_DRAW:
         return _STOCK_ONLY if state._stock_only else _DRAW_MOVES
-    if phase is Phase.DISCARD:
+    if phase is _P_DISCARD:
         player = state._to_move
         assert player is not None
         taken = state._taken
@@ -1159,9 +1168,9 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
             if found.deadwood == 0:
                 moves += (BigGin(melds=_positions_melds(state, found.melds)),)
         return moves
-    if phase is Phase.UPCARD:
+    if phase is _P_UPCARD:
         return _UPCARD_MOVES
-    if phase is Phase.LAYOFF:
+    if phase is _P_LAYOFF:
         try:
             return (propose_layoff(state),)
         except HiddenCardError:
