@@ -58,6 +58,7 @@ def create_console_app(
     def close_command() -> None:
         parts.command_active = False
         command_buffer.reset()
+        layout.focus(parts.hand_window)
 
     def run_command() -> None:
         text = command_buffer.text

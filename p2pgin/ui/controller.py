@@ -163,6 +163,19 @@ class Console:
         self._sync_selected()
         self.say(f"sorted: {sort}")
 
+    def click(self, what: str, card: Card | None) -> None:
+        """A mouse click: a card selects it (a second click discards it); a pile draws."""
+        if what == "stock":
+            self.draw_stock()
+        elif what == "pile":
+            self.take()
+        elif card is not None:
+            if card == self.cursor and "discard" in self.table.actions:
+                self.discard()
+            else:
+                self.select(card)
+                self.say(f"selected {self.card_text(card)} (click again to discard)")
+
     # ------------------------------------------------------------------ overlays
 
     def toggle_overlay(self, name: str) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -90,6 +90,11 @@ class ConsoleLayout:
             """The current table, read at draw time."""
             return console.table
 
+        # NB: the hand window takes the focus, so mouse clicks reach the table (a hidden
+        # focused command line would make prompt_toolkit ignore clicks elsewhere).
+        hand_control = text(lambda: render.render_hand(t(), ui, console.click))
+        hand_control.focusable = to_filter(True)
+        self.hand_window = Window(hand_control, height=Dimension(min=4, preferred=5, max=5))
         self.body = HSplit(
             [
                 Window(text(lambda: render.render_title(t(), ui)), height=1),
@@ -101,7 +106,7 @@ class ConsoleLayout:
                     [
                         HSplit([
                             title_bar("Table"),
-                            Window(text(lambda: render.render_table(t(), ui)),
+                            Window(text(lambda: render.render_table(t(), ui, console.click)),
                                    height=Dimension(min=3, preferred=4, max=4),
                                    wrap_lines=True),
                         ]),
@@ -115,8 +120,7 @@ class ConsoleLayout:
                     height=Dimension(min=4, preferred=6, max=6),
                 ),
                 title_bar("Hand"),
-                Window(text(lambda: render.render_hand(t(), ui)),
-                       height=Dimension(min=4, preferred=5, max=5)),
+                self.hand_window,
                 title_bar("Log"),
                 Window(text(self._log), height=Dimension(min=1, weight=1), wrap_lines=False),
                 ConditionalContainer(
@@ -208,4 +212,4 @@ class ConsoleLayout:
 def build_layout(console: Console, command_buffer: Buffer) -> tuple[Layout, ConsoleLayout]:
     """The prompt_toolkit ``Layout`` and the :class:`ConsoleLayout` holding its parts."""
     parts = ConsoleLayout(console, command_buffer)
-    return Layout(parts.root), parts
+    return Layout(parts.root, focused_element=parts.hand_window), parts

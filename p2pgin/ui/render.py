@@ -9,10 +9,11 @@ signal: selection, the drawn card, highlights and alarms are also marked in text
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pgin.engine.cards import Card
 from p2pgin.ui.commands import command_help
@@ -111,6 +112,20 @@ def plain_text(fragments: Iterable[tuple[str, str] | tuple[str, str, object]]) -
     return "".join(f[1] for f in fragments)
 
 
+Click = Callable[[str, Card | None], None]
+"""``click(what, card)``: a mouse click on a card (``"card"``), ``"stock"`` or ``"pile"``."""
+
+
+def _clicker(action: Callable[[], None]) -> Callable[[MouseEvent], object]:
+    def handler(event: MouseEvent) -> object:
+        if event.event_type == MouseEventType.MOUSE_UP:
+            action()
+            return None
+        return NotImplemented
+
+    return handler
+
+
 class _Out:
     """A small builder of styled lines."""
 
@@ -121,9 +136,20 @@ class _Out:
         self.frags.append((style, text))
         return self
 
-    def card(self, card: Card, ascii: bool, extra: str = "", pad: bool = True) -> _Out:
+    def card(self, card: Card, ascii: bool, extra: str = "", pad: bool = True,
+             on_click: Callable[[], None] | None = None) -> _Out:
         label = card_text(card, ascii=ascii) if pad else card_label(card, ascii=ascii)
-        self.frags.append((f"{card_class(card)} {extra}".strip(), label))
+        style = f"{card_class(card)} {extra}".strip()
+        if on_click is None:
+            self.frags.append((style, label))
+        else:
+            self.frags.append((style, label, _clicker(on_click)))
+        return self
+
+    def click(self, text: str, style: str, on_click: Callable[[], None] | None) -> _Out:
+        if on_click is None:
+            return self.add(text, style)
+        self.frags.append((style, text, _clicker(on_click)))
         return self
 
     def cards(self, cards: Sequence[Card], ascii: bool, sep: str = " ") -> _Out:
@@ -197,7 +223,7 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_table(table: Table, ui: UiState, click: Click | None = None) -> StyleAndTextTuples:
     """The opponent's face-down cards, stock, discard top and the knock limit."""
     out = _Out()
     opp = table.names[table.opp]
@@ -219,10 +245,14 @@ def render_table(table: Table, ui: UiState) -> StyleAndTextTuples:
         for i, meld in enumerate(table.knocker_melds):
             out.add(f"{i + 1}[", "class:label").cards(list(meld), ui.ascii).add("] ")
     out.nl()
-    out.add(" Stock ", "class:label").add(f"{table.stock:2d} cards", "class:value")
+    on_stock = (lambda: click("stock", None)) if click else None
+    out.click(" Stock ", "class:label", on_stock)
+    out.click(f"{table.stock:2d} cards", "class:value", on_stock)
     out.add("    Discard ", "class:label")
     if table.pile:
-        out.add("[").card(table.pile[-1], ui.ascii, pad=False).add("]")
+        on_pile = (lambda: click("pile", None)) if click else None
+        out.click("[", "", on_pile).card(table.pile[-1], ui.ascii, pad=False, on_click=on_pile)
+        out.click("]", "", on_pile)
         out.add(f"  pile of {len(table.pile)} (v)", "class:label")
     else:
         out.add("(empty)", "class:label")
@@ -252,7 +282,7 @@ def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_hand(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_hand(table: Table, ui: UiState, click: Click | None = None) -> StyleAndTextTuples:
     """Your hand in groups (melds, deadwood) with the cursor, the drawn mark and pick keys."""
     out = _Out()
     groups = hand_groups(table, ui.sort)
@@ -291,7 +321,8 @@ def render_hand(table: Table, ui: UiState) -> StyleAndTextTuples:
             extra = "class:card.selected" if selected else ""
             if card == table.drawn:
                 extra += " class:card.drawn"
-            cards.card(card, ui.ascii, extra)
+            on_card = (lambda c=card: click("card", c)) if click else None
+            cards.card(card, ui.ascii, extra, on_click=on_card)
             cards.add("*" if card == table.drawn else " ", "class:card.drawn")
             key = keys[index] if index < len(keys) else " "
             marks.add(("^^^" if selected else key.rjust(CARD_WIDTH)) + " ",

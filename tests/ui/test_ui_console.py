@@ -479,3 +479,21 @@ def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
         assert game.sent[-1].kind == "lay_off"
         assert game.last_result.layoffs
         assert "+3♥" in text(screen_text(built))
+
+
+def test_mouse_clicks_draw_select_and_discard() -> None:
+    from ui_screens import click_text
+
+    game = LocalGame(3)
+    with console_session(game, mouse=True) as (built, _inp, _out):
+        press(built, "p")
+        click_text(built, "Stock")
+        assert game.sent[-1].kind == "draw_stock"
+        card = next(c for c in built.console.table.hand if c != built.console.cursor)
+        label = card.unicode.rjust(3)
+        click_text(built, label, row_hint="│")
+        assert built.console.cursor == card
+        assert game.sent[-1].kind == "draw_stock"  # a first click only selects
+        click_text(built, label, row_hint="│")
+        assert game.sent[-1].kind == "discard"
+        assert game.sent[-1].position == game.view.hand.position_of(card)

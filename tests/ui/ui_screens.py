@@ -14,17 +14,18 @@ from typing import Any
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.data_structures import Size
+from prompt_toolkit.data_structures import Point, Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from prompt_toolkit.output import DummyOutput
 
 from p2pgin.ui.app import ConsoleApp, create_console_app
 
-__all__ = ["SizedOutput", "console_session", "press", "screen_text"]
+__all__ = ["SizedOutput", "click_text", "console_session", "press", "screen_text"]
 
 
 class SizedOutput(DummyOutput):
@@ -49,16 +50,44 @@ def console_session(game: Any, columns: int = 80, rows: int = 24,
 
 def screen_text(built: ConsoleApp) -> list[str]:
     """The screen rows (trailing spaces stripped) the application shows now."""
+    return _draw(built)[0]
+
+
+def click_text(built: ConsoleApp, needle: str, row_hint: str = "") -> None:
+    """Click (press and release) on the first place the screen shows ``needle``
+    (on a row containing ``row_hint``), through the application's mouse handlers."""
+    rows, handlers = _draw(built)
+    for y, row in enumerate(rows):
+        x = row.find(needle)
+        if x >= 0 and row_hint in row:
+            x += len(needle) - 1
+            event = MouseEvent(position=Point(x=x, y=y), event_type=MouseEventType.MOUSE_UP,
+                               button=MouseButton.LEFT, modifiers=frozenset())
+
+            handler = handlers.mouse_handlers[y][x]
+
+            async def fire(handler: Any = handler, event: MouseEvent = event) -> None:
+                with set_app(built.app):
+                    handler(event)
+
+            asyncio.run(fire())
+            return
+    raise AssertionError(f"{needle!r} is not on the screen")
+
+
+def _draw(built: ConsoleApp) -> tuple[list[str], MouseHandlers]:
     app = built.app
     size = app.output.get_size()
+    handlers = MouseHandlers()
     screen = Screen()
     app.render_counter += 1  # NB: controls cache their text per render; force fresh text
 
     async def draw() -> None:
         # A loop must run: a focused command line loads its history in the background.
         with set_app(app):
+            app.layout.update_parents_relations()  # as the renderer does before drawing
             app.layout.container.write_to_screen(
-                screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows),
+                screen, handlers, WritePosition(0, 0, size.columns, size.rows),
                 parent_style="", erase_bg=False, z_index=None,
             )
             screen.draw_all_floats()
@@ -68,7 +97,7 @@ def screen_text(built: ConsoleApp) -> list[str]:
     for y in range(size.rows):
         line = screen.data_buffer[y]
         rows.append("".join(line[x].char for x in range(size.columns)).rstrip())
-    return rows
+    return rows, handlers
 
 
 def press(built: ConsoleApp, text: str) -> list[str]:
