@@ -180,7 +180,11 @@ def snapshot(s: Session) -> tuple[Any, ...]:
     hand = None if h is None else (
         h.knowledge, h.phase, h.to_move, h.history, h.hand_of(0), h.hand_of(1),
         h.discard_pile, h.stock_count, h.result, h.knocker, h.taken_from_discard)
-    deck = None if s._deck is None else s._deck.snapshot()
+    deck = None
+    if s._deck is not None:
+        mine, peer, pub = s._deck.snapshot()
+        deck = ({k: v for k, v in mine.items() if k != "_peer"},
+                {k: v for k, v in peer.items() if k != "_pub"}, pub)
     return (s.log, s.hellos, s.state, view, hand, s.session_id, deck)
 
 
