@@ -592,11 +592,9 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         _meld_line(out, r.melds[player], r.deadwood[player], ui.ascii, lay)
         out.nl()
     if r.layoffs and r.knocker is not None:
-        out.add(" Laid off by ", "class:label").add(table.names[1 - r.knocker], "class:label")
-        out.add(": ", "class:label")
+        out.add(f" Laid off by {table.names[1 - r.knocker]}, in order:", "class:label")
         for i, (card, index) in enumerate(r.layoffs):
-            if i:
-                out.add(", ")
+            out.add(f" {i + 1}) ")
             out.card(card, ui.ascii, "class:layoff", pad=False).add(f" on meld {index + 1}")
         out.nl()
     out.add(" Scoring", "class:title").nl()
