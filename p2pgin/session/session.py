@@ -49,8 +49,7 @@ from p2pgin.log.entry import (
 )
 from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.log.identity import fingerprint
-from p2pgin.session import deck as _deck
-from p2pgin.session.deck import TossDriver
+from p2pgin.session.deck import HandDeck, TossDriver
 from p2pgin.session.errors import (
     CheatFound,
     ForgedEntry,
@@ -276,7 +275,7 @@ class Session:
         self._hand_no = 0
         self._seed: bytes = b""
         self._toss: TossDriver | None = None
-        self._deck: Any = None  # p2pgin.session.deck.HandDeck
+        self._deck: HandDeck | None = None
         self._public: frozenset[int] = frozenset()
         self._result: HandResult | None = None
         self._audits: dict[int, str] = {}
@@ -572,7 +571,8 @@ class Session:
         try:
             key = verify_hello(hello, sender=peer)
         except LogError as exc:
-            cls = ForgedEntry if exc.rule == "signature" else MalformedFrame
+            cls: type[RemoteProtocolError] = (
+                ForgedEntry if exc.rule == "signature" else MalformedFrame)
             if exc.rule == "sequence":
                 cls = OutOfTurn
             raise cls(f"hello: {exc.detail}") from None
@@ -709,11 +709,11 @@ class Session:
         # never touch it. Skipping the snapshot otherwise keeps a plain move cheap.
         touches = sender != self.me and deck is not None and (
             msg.TYPE in _DECK_TYPES or (isinstance(msg, MoveMessage) and msg.open is not None))
-        saved = deck.snapshot() if touches else None
+        saved = deck.snapshot() if touches and deck is not None else None
         try:
             return _HANDLERS[msg.TYPE](self, msg, sender)
         except BaseException:
-            if saved is not None:
+            if saved is not None and deck is not None:
                 deck.rollback(saved)
             raise
 
@@ -876,7 +876,7 @@ class Session:
         self._result = None
         self._verdict = None
         stored = (self._restored_secrets or {}).get("hands", {}).get(str(self._hand_no))
-        self._deck = _deck.HandDeck(self.session_id, self._seed, self._hand_no,
+        self._deck = HandDeck(self.session_id, self._seed, self._hand_no,
                                     dealer=self._match.dealer, me=self.me, rng=self._rng,
                                     secrets=stored)
         self._hand_seeds[str(self._hand_no)] = self._deck.secrets()
