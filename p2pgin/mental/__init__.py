@@ -32,7 +32,8 @@ API for the session layer::
     send(deck.audit_payload())                             # deck.audit, once the hand is over
     full_deck = deck.verify_audit(recv())                  # 52 Cards in position order
 
-    # third party (p2pgin verify): replay every (sender, payload) of the hand in log order
+    # third party (p2pgin verify): the toss, then every (sender, payload) of a hand in order
+    seed, first_dealer = verify_toss(sid, [(0, c0), (1, c1), (0, r0), (1, r1)])
     v = verify_hand(session_id=sid, hand_no=n, seed=seed, dealer=d, entries=pairs)
     v.deck, v.public, v.dealt
 
@@ -49,7 +50,7 @@ that is private to us, so that both shares of a private position can never be se
 
 from __future__ import annotations
 
-from p2pgin.mental.cointoss import CoinToss
+from p2pgin.mental.cointoss import CoinToss, verify_toss
 from p2pgin.mental.deck import (
     CARD_TAG,
     DECK_SIZE,
@@ -78,4 +79,5 @@ __all__ = [
     "card_points",
     "initial_deal",
     "verify_hand",
+    "verify_toss",
 ]

@@ -19,7 +19,7 @@ from p2pgin.mental.errors import Cheat, CheatDetected, MalformedValue, ProtocolM
 from p2pgin.mental.group import Rng, decode_bytes, encode, tagged_hash, u64
 from p2pgin.mental.wire import check_header, header
 
-__all__ = ["COMMIT_TAG", "SEED_TAG", "CoinToss"]
+__all__ = ["COMMIT_TAG", "SEED_TAG", "CoinToss", "verify_toss"]
 
 COMMIT_TAG = "p2pgin/coin/commit/v1"
 SEED_TAG = "p2pgin/coin/seed/v1"
@@ -120,3 +120,42 @@ class CoinToss:
         if self._outcome is None:
             raise ProtocolMisuse("coin toss not finished")
         return self._outcome[32] & 1
+
+
+def verify_toss(session_id: bytes, entries: list[tuple[int, object]]) -> tuple[bytes, int]:
+    """Third-party check of a logged coin toss; returns ``(seed, first_dealer)``.
+
+    ``entries`` are the ``(sender, payload)`` pairs of the toss in log order: both
+    commitments, then both reveals (each reveal after both commitments).
+
+    Raises:
+        CheatDetected: a reveal that does not open its commitment (``bad_reveal``), a
+            payload out of order, or of another session (``replay``).
+        MalformedValue: a badly formed payload.
+    """
+    commits: dict[int, bytes] = {}
+    nonces: dict[int, bytes] = {}
+    for sender, payload in entries:
+        if sender not in (0, 1):
+            raise ProtocolMisuse("sender must be 0 or 1")
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        p = check_header(payload, ("coin.commit", "coin.reveal"), session_id, None, sender)
+        if type(p.get("player")) is not int or p.get("player") != sender:
+            raise MalformedValue(sender, "player", "not the sender's index", None,
+                                 p.get("player"))
+        if kind == "coin.commit":
+            if sender in commits or nonces:
+                raise CheatDetected(sender, Cheat.OUT_OF_ORDER, "commitment out of order", {})
+            commits[sender] = decode_bytes(p.get("commit"), 32, peer=sender, field="commit")
+        else:
+            if len(commits) != 2 or sender in nonces:
+                raise CheatDetected(sender, Cheat.OUT_OF_ORDER, "reveal out of order", {})
+            nonce = decode_bytes(p.get("nonce"), 32, peer=sender, field="nonce")
+            if _commitment(session_id, sender, nonce) != commits[sender]:
+                raise CheatDetected(sender, Cheat.BAD_REVEAL, "nonce does not match commitment",
+                                    {"commit": encode(commits[sender]), "nonce": encode(nonce)})
+            nonces[sender] = nonce
+    if len(nonces) != 2:
+        raise ProtocolMisuse("the toss is incomplete")
+    outcome = tagged_hash(SEED_TAG, session_id, nonces[0], nonces[1])
+    return outcome[:32], outcome[32] & 1

@@ -372,3 +372,23 @@ def test_verifier_rejects_a_deal_of_a_position_that_is_not_hidden() -> None:
     leak = {**hand.peers[0].open_public(1), "type": "deck.deal", "to": 1}
     blame = verifier_blames(hand, [(0, leak)])
     assert (blame.peer, blame.reason) == (0, Cheat.OUT_OF_ORDER)
+
+
+def test_third_party_toss_check_names_a_bad_reveal() -> None:
+    from p2pgin.mental import verify_toss
+
+    t = [CoinToss(player=p, session_id=b"s") for p in (0, 1)]
+    c = [x.commit() for x in t]
+    t[0].receive_commit(c[1])
+    t[1].receive_commit(c[0])
+    r = [x.reveal() for x in t]
+    t[0].receive_reveal(r[1])
+    assert verify_toss(b"s", [(0, c[0]), (1, c[1]), (0, r[0]), (1, r[1])]) == (
+        t[0].seed, t[0].first_dealer)
+    forged = {**r[1], "nonce": encode(bytes(32))}
+    with pytest.raises(CheatDetected) as info:
+        verify_toss(b"s", [(0, c[0]), (1, c[1]), (0, r[0]), (1, forged)])
+    assert (info.value.peer, info.value.reason) == (1, Cheat.BAD_REVEAL)
+    with pytest.raises(CheatDetected) as info:
+        verify_toss(b"s", [(0, c[0]), (0, r[0])])  # reveal before the other commitment
+    assert info.value.peer == 0
