@@ -13,8 +13,9 @@ import nacl.bindings as nb
 import pytest
 from deck_vectors import INVALID_PATH, VECTORS_PATH, build_invalid, build_vectors
 
+from p2pgin.engine.cards import CARDS
 from p2pgin.mental import MalformedValue, verify_hand
-from p2pgin.mental.group import decode_point, decode_scalar, mult
+from p2pgin.mental.group import L, decode_point, decode_scalar, mult
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,66 @@ def test_invalid_vectors_are_rejected() -> None:
     for case in inv["scalars"]:
         with pytest.raises(MalformedValue):
             decode_scalar(case["value"], peer=0, field="s")
+
+
+class _SpecDrbg:
+    """The test generator exactly as protocol/deck.md section 4 words it."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed, self.counter = seed, 0
+
+    def token_bytes(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += _spec_hash("p2pgin/drbg/v1", self.seed, self.counter.to_bytes(8, "big"))
+            self.counter += 1
+        return out[:n]
+
+    def randbelow(self, m: int) -> int:
+        while True:
+            x = int.from_bytes(self.token_bytes(8), "big")
+            if x < (2**64 // m) * m:
+                return x % m
+
+    def scalar(self) -> bytes:
+        while True:
+            s = (int.from_bytes(self.token_bytes(64), "little") % L).to_bytes(32, "little")
+            if any(s):
+                return s
+
+    def perm(self) -> list[int]:
+        p = list(range(52))
+        for i in range(51, 0, -1):
+            j = self.randbelow(i + 1)
+            p[i], p[j] = p[j], p[i]
+        return p
+
+
+def test_hand_vector_payloads_follow_the_spec_text(stored: dict) -> None:
+    """An independent re-derivation of the shuffle messages from section 4 and 5."""
+    h = stored["hand"]
+    points = [bytes.fromhex(p) for p in stored["card_points"]["points"]]
+    dealer = h["dealer"]
+    ga, gb = _SpecDrbg(b"hand/%d" % dealer), _SpecDrbg(b"hand/%d" % (1 - dealer))
+    a, sigma = ga.scalar(), ga.perm()
+    r = [ga.scalar() for _ in range(52)]
+    tau = gb.perm()
+    s = [gb.scalar() for _ in range(52)]
+
+    def mul(k: bytes, p: bytes) -> bytes:
+        return nb.crypto_scalarmult_ed25519_noclamp(k, p)
+    d1 = [mul(a, points[sigma[i]]) for i in range(52)]
+    d2 = [mul(s[j], d1[tau[j]]) for j in range(52)]
+    d3 = [mul(r[j], d2[j]) for j in range(52)]
+    inv = nb.crypto_core_ed25519_scalar_invert(a)
+    z = [mul(inv, q) for q in d3]
+    mask, remask, lock = (m[1] for m in h["messages"][:3])
+    assert mask["deck"] == [p.hex() for p in d1]
+    assert remask["deck"] == [p.hex() for p in d2]
+    assert (lock["locked"], lock["deck"]) == ([p.hex() for p in d3], [p.hex() for p in z])
+    assert h["deck"] == [str(CARDS[sigma[tau[j]]]) for j in range(52)]
+    audit_a, audit_b = (m[1] for m in h["messages"][-2:])
+    if dealer == 1:
+        audit_a, audit_b = audit_b, audit_a
+    assert (audit_a["mask"], audit_a["perm"]) == (a.hex(), sigma)
+    assert audit_b["keys"] == [k.hex() for k in s]

@@ -6,6 +6,8 @@ import json
 
 import pytest
 from deck_harness import new_hand
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pgin.mental import DeckPeer, ProtocolMisuse, initial_deal, verify_hand
 
@@ -102,3 +104,19 @@ def test_a_refused_payload_leaves_the_peer_unchanged() -> None:
     before = b.known
     assert b.receive_share(0, share) is not None
     assert len(b.known) == len(before) + 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(dealer=st.integers(0, 1), hand_no=st.integers(0, 2**32), label=st.text(max_size=8))
+def test_any_honest_hand_is_a_permutation_matching_every_card_seen(
+    dealer: int, hand_no: int, label: str
+) -> None:
+    hand = new_hand(dealer=dealer, hand_no=hand_no, label=f"prop/{label}")
+    hand.shuffle()
+    seen = hand.initial_deal()
+    deck0, deck1 = hand.audit()
+    assert deck0 == deck1 and sorted(deck0) == list(range(52))
+    assert all(deck0[pos] == card for pos, card in seen.items())
+    v = verify_hand(session_id=hand.session_id, hand_no=hand_no, seed=hand.seed, dealer=dealer,
+                    entries=hand.log)
+    assert v.deck == deck0
