@@ -9,7 +9,8 @@ and what is caught when: ``docs/security.md``.
 
 API for the session layer::
 
-    from p2pgin.mental import CoinToss, DeckPeer, CheatDetected, verify_hand, initial_deal
+    from p2pgin.mental import (CoinToss, DeckPeer, CheatDetected, initial_deal,
+                               verify_hand, verify_toss)
 
     # once per session: seed of the card points and the first dealer
     toss = CoinToss(player=me, session_id=sid)
@@ -46,6 +47,7 @@ unmasks to a non-card the evidence holds a ``proof`` payload (our own share of t
 position) that the session may log so third parties can confirm the blame.
 :class:`ProtocolMisuse` is raised for our own out-of-order calls, e.g. dealing a position
 that is private to us, so that both shares of a private position can never be sent.
+Checks are atomic: a payload that raises leaves the object exactly as it was.
 """
 
 from __future__ import annotations
