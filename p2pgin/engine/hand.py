@@ -281,8 +281,8 @@ _SUIT_TOP: Final = tuple(max([min(r + 1, 10) for r in range(13) if m >> r & 1] o
 _BITS: Final = tuple(1 << i for i in range(52))
 
 
-def _lower_bound(cmask: int) -> tuple[int, int]:
-    """(sum, max) of the values of cards that can belong to no meld of ``cmask``."""
+def _loose(cmask: int) -> int:
+    """The cards of ``cmask`` that belong to no possible set or run (deadwood in any case)."""
     start = cmask & (cmask >> 1) & (cmask >> 2) & _NOT_QK  # NB: a run of 3 starts here
     cand = start | start << 1 | start << 2
     a = cmask & 0x1FFF
@@ -292,13 +292,23 @@ def _lower_bound(cmask: int) -> tuple[int, int]:
     triples = (a & b & (c | d)) | ((a | b) & c & d)
     if triples:
         cand |= cmask & (triples * _SUIT_REP)
-    loose = cmask & ~cand
-    a = loose & 0x1FFF
-    b = loose >> 13 & 0x1FFF
-    c = loose >> 26 & 0x1FFF
-    d = loose >> 39
-    total = _SUIT_SUM[a] + _SUIT_SUM[b] + _SUIT_SUM[c] + _SUIT_SUM[d]
-    return total, max(_SUIT_TOP[a], _SUIT_TOP[b], _SUIT_TOP[c], _SUIT_TOP[d])
+    return cmask & ~cand
+
+
+def _mask_value(mask: int) -> int:
+    """Total deadwood value of a card mask."""
+    return (_SUIT_SUM[mask & 0x1FFF] + _SUIT_SUM[mask >> 13 & 0x1FFF]
+            + _SUIT_SUM[mask >> 26 & 0x1FFF] + _SUIT_SUM[mask >> 39])
+
+
+def _knock_in_reach(loose: int, total: int, limit: int) -> bool:
+    """Whether discarding one card could bring an 11-card hand with these loose cards
+    (worth ``total``) to ``limit``: the bound minus the dearest loose card."""
+    if total - 10 > limit:
+        return False
+    top = max(_SUIT_TOP[loose & 0x1FFF], _SUIT_TOP[loose >> 13 & 0x1FFF],
+              _SUIT_TOP[loose >> 26 & 0x1FFF], _SUIT_TOP[loose >> 39])
+    return total - top <= limit
 
 
 def _knock_limit(rules: Rules, upcard: Card | None) -> int | None:
@@ -1070,8 +1080,8 @@ def knock_options(state: HandState) -> tuple[Knock, ...]:
     limit = state._limit
     if limit is None or cmask.bit_count() != hand.bit_count():
         return ()
-    total, top = _lower_bound(cmask)
-    if total - top > limit:
+    loose = _loose(cmask)
+    if not _knock_in_reach(loose, _mask_value(loose), limit):
         return ()
     where = state._where
     taken = state._taken
@@ -1080,7 +1090,7 @@ def knock_options(state: HandState) -> tuple[Knock, ...]:
         if position == taken:
             continue
         rest = cmask & ~(1 << state._known[position])  # type: ignore[operator]
-        if _lower_bound(rest)[0] > limit:  # NB: cheap bound first, meld search only if close
+        if _mask_value(_loose(rest)) > limit:  # NB: cheap bound first, then the search
             continue
         found = best_melds(mask_cards(rest))
         if found.deadwood <= limit:
@@ -1160,8 +1170,9 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
         limit = state._limit
         if limit is None or cmask.bit_count() != hand.bit_count():
             return moves
-        total, top = _lower_bound(cmask)
-        if total - top <= limit:
+        loose = _loose(cmask)
+        total = _mask_value(loose)
+        if _knock_in_reach(loose, total, limit):
             moves += knock_options(state)
         if total == 0 and state._rules.big_gin:
             found = best_melds(mask_cards(cmask))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pgin.engine import (
+    CARDS,
     BigGin,
     BigGinNotAllowedError,
     Discard,
@@ -31,6 +34,8 @@ from p2pgin.engine import (
     WrongPhaseError,
     apply,
     best_knock,
+    best_melds,
+    cards_mask,
     explain_hand,
     is_legal,
     knock_options,
@@ -543,3 +548,25 @@ def test_explanations_can_use_the_players_names() -> None:
 def test_errors_are_value_errors_that_name_the_rule(error: type[Exception], rule: str) -> None:
     assert issubclass(error, IllegalMoveError) and issubclass(error, ValueError)
     assert error.rule == rule  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ the knock pre-filter
+
+
+_DENSE = [s * 13 + r for s in range(4) for r in range(3, 9)]  # 24 cards, melds everywhere
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(st.integers(0, 51), min_size=11, max_size=11, unique=True),
+                 st.lists(st.sampled_from(_DENSE), min_size=11, max_size=11, unique=True)),
+       st.integers(0, 10))
+def test_the_meld_free_bound_never_hides_a_possible_knock(cards: list[int], limit: int) -> None:
+    from p2pgin.engine.hand import _knock_in_reach, _loose, _mask_value
+
+    hand = [CARDS[c] for c in cards]
+    mask = cards_mask(hand)
+    loose = _loose(mask)
+    assert _mask_value(loose) <= best_melds(hand).deadwood
+    possible = min(best_melds([c for c in hand if c != d]).deadwood for d in hand) <= limit
+    if possible:
+        assert _knock_in_reach(loose, _mask_value(loose), limit)
