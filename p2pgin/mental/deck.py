@@ -605,8 +605,9 @@ class HandVerifier:
             elif kind == "deck.remask":
                 pub.d2 = pub.read_deck(p, "deck", sender, check=True)
             else:
-                pub.d3 = pub.read_deck(p, "locked", sender, check=True)
+                d3 = pub.read_deck(p, "locked", sender, check=True)
                 pub.z = pub.read_deck(p, "deck", sender, check=True)
+                pub.d3 = d3
             self._stage += 1
             return None
         if self._stage < 3:
