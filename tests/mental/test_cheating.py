@@ -392,3 +392,15 @@ def test_third_party_toss_check_names_a_bad_reveal() -> None:
     with pytest.raises(CheatDetected) as info:
         verify_toss(b"s", [(0, c[0]), (0, r[0])])  # reveal before the other commitment
     assert info.value.peer == 0
+
+
+def test_dealer_substitution_in_its_own_hand_is_caught_when_it_shows_the_card() -> None:
+    hand = new_hand(dealer=1, label="subst-show")
+    substitute_in_mask(hand, 5, "foreign point")  # position 5 goes to the dealer itself
+    hand.shuffle()
+    hand.tamper = None
+    hand.initial_deal()
+    with pytest.raises(CheatDetected) as info:
+        hand.open(5, by=(1,))  # a discard, or the showdown
+    assert (info.value.peer, info.value.reason) == (1, Cheat.NOT_A_CARD)
+    assert verifier_blames(hand).peer == 1
