@@ -28,7 +28,7 @@ raises :class:`HiddenCardError` naming the positions to reveal first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
@@ -273,12 +273,10 @@ _ALL: Final = (1 << 52) - 1
 _NOT_K: Final = _ALL ^ _RANK_MASKS[12]
 _NOT_QK: Final = _NOT_K ^ _RANK_MASKS[11]
 _SUIT_REP: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
-
-
+# Per 13-bit suit mask: total deadwood value and the dearest card's value.
 _SUIT_SUM: Final = tuple(sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(8192))
 _SUIT_TOP: Final = tuple(max([min(r + 1, 10) for r in range(13) if m >> r & 1] or [0])
                          for m in range(8192))
-_BITS: Final = tuple(1 << i for i in range(52))
 
 
 def _loose(cmask: int) -> int:
@@ -1013,7 +1011,9 @@ def _explained(result: HandResult) -> HandResult:
     return replace(result, explanation=explain_hand(result))
 
 
-_Handler = Any
+_Handler = Callable[[HandState, Move, int], HandState]
+# The transition table: per phase, the move types it accepts and the function applying
+# each (which validates the rest). ``apply`` looks moves up here and nowhere else.
 _TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
     _P_UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
     _P_DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
@@ -1052,8 +1052,7 @@ def apply(state: HandState, move: Move, player: int | None = None) -> HandState:
             f"{kind or type(move).__name__} is not allowed in the {phase.value} phase "
             f"(allowed: {allowed})"
         )
-    new: HandState = handler(state, move, mover)
-    return new
+    return handler(state, move, mover)
 
 
 # ---------------------------------------------------------------------- queries
