@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         save(args.out, "drawn", screen, "after a draw: melds grouped, drawn card marked *")
         save(args.out, "help", term.keys("?"), "the help overlay (?)")
         term.keys("Escape")
+        term.wait(r"─ Hand ─")
         term.type(":")
         term.type("sort suit")
         save(args.out, "command", term.screen(), "the : command line")
@@ -131,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         screen = play_until_hand_end(term, term.screen())
         screen = term.wait(r"deal verified|NOT VERIFIED")
         save(args.out, "hand-end", screen, "end of hand: both hands, layoffs, scoring, audit")
-        screen = term.keys("Escape")
+        term.keys("Escape")
+        screen = term.wait(r"─ Hand ─")  # the overlay is closed: the table is back
         save(args.out, "after-hand", screen, "the table after the hand: score and audit mark")
         term.run("resize", term.name, "60x16")
         save(args.out, "too-small", term.wait("too small"), "below the minimum size")

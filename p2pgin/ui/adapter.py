@@ -163,11 +163,16 @@ class History:
                 self.audits[event.hand_no] = AuditLine(
                     hand_no=event.hand_no, ok=bool(event.ok), detail=str(event.detail)
                 )
+                if not event.ok and not self.cheat:
+                    self.cheat = f"hand {event.hand_no} failed its audit: {event.detail}"
             elif name == "MatchEnded":
                 self.match_end = make_match_end(event.result, view)
             elif name == "CheatDetected":
                 who = _names(view)[event.peer]
-                self.cheat = f"{who} broke the rule '{event.rule}' (evidence saved with the game)"
+                self.cheat = f"{who} broke the rule '{event.rule}'"
+            elif name == "PeerError" and getattr(event, "remote", False) and not self.cheat:
+                opp = _names(view)[1 - view.me]
+                self.cheat = f"{opp} sent an invalid message ({event.code}): {event.detail}"
             line = event_line(event, view)
             if line is not None:
                 self.log.append(line)
@@ -309,6 +314,7 @@ def build_table(
     can_undo: bool = False,
     can_hint: bool = False,
     lobby: Sequence[str] = (),
+    evidence: Sequence[Any] = (),
 ) -> Table:
     """The screen's model for ``view`` (a session ``PlayerView``)."""
     history = history if history is not None else History()
@@ -389,6 +395,8 @@ def build_table(
     boxes = tuple(match.hands_won) if match is not None else (0, 0)
     reveal = history.reveal  # NB: kept into the next hand so ``e`` can show it again
     cheat = history.cheat
+    if cheat and evidence:
+        cheat += f"; evidence: {evidence[-1]}"
     return Table(
         me=me,
         names=names,

@@ -65,6 +65,7 @@ class Console:
             can_undo=self._can_undo(),
             can_hint=self._hinter() is not None,
             lobby=self.lobby,
+            evidence=list(getattr(self.handle, "evidence", ()) or ()),
         )
         self._after_refresh(before)
         return self.table

@@ -99,7 +99,8 @@ class ConsoleLayout:
             [
                 Window(text(lambda: render.render_title(t(), ui)), height=1),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_banner(t())), height=1),
+                    Window(text(lambda: render.render_banner(t())),
+                           height=Dimension(min=1, max=3), wrap_lines=True),
                     filter=Condition(lambda: bool(render.render_banner(t()))),
                 ),
                 VSplit(
@@ -184,7 +185,9 @@ class ConsoleLayout:
     def _log(self) -> StyleAndTextTuples:
         rows = terminal_size()[1]
         # Rows left for the log: the fixed panels take 17 (18 with the banner).
-        fixed = 17 + (1 if render.render_banner(self.console.table) else 0)
+        banner = render.plain_text(render.render_banner(self.console.table))
+        columns = max(1, terminal_size()[0])
+        fixed = 17 + min(3, -(-len(banner) // columns))
         fixed += 1 if self.console.ui.message else 0
         return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 

@@ -404,9 +404,27 @@ def test_cheat_alarm_names_the_rule() -> None:
 
     game = LocalGame(3)
     game._events.append(CheatDetected(peer=1, rule="bad-shuffle-proof"))
+    game.evidence = ["/tmp/g.evidence-1.bin"]  # type: ignore[attr-defined]
     with console_session(game) as (built, _inp, _out):
         rows = screen_text(built)
     assert "CHEAT DETECTED: Bob broke the rule 'bad-shuffle-proof'" in rows[1]
+    assert "evidence: /tmp/g.evidence-1.bin" in "".join(rows[1:3])
+    assert "Game stopped" in "\n".join(rows)
+
+
+def test_failed_audit_and_remote_protocol_error_raise_the_alarm() -> None:
+    from p2pgin.session.events import AuditDone, PeerError
+
+    game = LocalGame(3)
+    game._events.append(AuditDone(hand_no=1, ok=False, detail="Bob's shuffle proof fails"))
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    assert "CHEAT DETECTED: hand 1 failed its audit: Bob's shuffle proof fails" in rows[1]
+    game = LocalGame(3)
+    game._events.append(PeerError(code="illegal-move", detail="discard of a card not held"))
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    assert "Bob sent an invalid message (illegal-move)" in rows[1]
 
 
 def test_opponent_last_move_is_highlighted_in_the_log() -> None:
