@@ -60,7 +60,7 @@ def explain_hand(result: HandResult, names: Sequence[str] = DEFAULT_NAMES) -> tu
     assert result.knocker is not None and result.winner is not None
     knocker, defender = names[result.knocker], names[1 - result.knocker]
     if result.limit_from_upcard and result.upcard is not None:
-        limit = "gin only" if result.knock_limit == 0 else str(result.knock_limit)
+        limit = "0 (gin only)" if result.knock_limit == 0 else str(result.knock_limit)
         lines.append(f"Knock limit {limit}, set by the upcard {result.upcard.unicode}.")
     melds = _melds_text(result.knocker_melds)
     if result.kind == "big_gin":
