@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import random
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from nacl.signing import SigningKey
-from peerproc import PeerProc, game_files
+from peerproc import PeerProc, fast_dir, game_files
 
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.moves import DrawStock
@@ -141,6 +141,12 @@ CASES: dict[str, tuple[Callable[[Session], bool], Callable[[Client], None], str]
 }
 
 
+@pytest.fixture
+def tmp(tmp_path: Path) -> Iterator[Path]:
+    with fast_dir(tmp_path) as path:
+        yield path
+
+
 def _check_host_log_intact(home: Path, client: Client) -> list[Entry]:
     (game,) = game_files(home)
     stored = read_game_file(game)
@@ -155,10 +161,10 @@ def _check_host_log_intact(home: Path, client: Client) -> list[Entry]:
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_bad_frame_gets_a_signed_typed_error_and_the_honest_log_stays_intact(
-    tmp_path: Path, case: str
+    tmp: Path, case: str
 ) -> None:
     stop, attack, rule = CASES[case]
-    host = PeerProc(tmp_path / "host", *HOST_ARGS)
+    host = PeerProc(tmp / "host", *HOST_ARGS)
     try:
         port = host.port()
 
@@ -185,13 +191,13 @@ def test_a_bad_frame_gets_a_signed_typed_error_and_the_honest_log_stays_intact(
     assert f"[{rule}]" in result["error"]
     assert result["evidence"], "the offending bytes are kept"
     evidence = Path(result["evidence"][0])
-    assert evidence.parent == game_files(tmp_path / "host")[0].parent
+    assert evidence.parent == game_files(tmp / "host")[0].parent
     assert f"rule: {rule}" in evidence.with_suffix(".txt").read_text()
-    _check_host_log_intact(tmp_path / "host", client)
+    _check_host_log_intact(tmp / "host", client)
 
 
-def test_an_oversize_frame_drops_the_connection_and_the_match_goes_on(tmp_path: Path) -> None:
-    host = PeerProc(tmp_path / "host", *HOST_ARGS)
+def test_an_oversize_frame_drops_the_connection_and_the_match_goes_on(tmp: Path) -> None:
+    host = PeerProc(tmp / "host", *HOST_ARGS)
     try:
         port = host.port()
 
@@ -222,7 +228,7 @@ def test_an_oversize_frame_drops_the_connection_and_the_match_goes_on(tmp_path: 
     finally:
         host.stop()
     assert result["stage"] == "match_over" and result["error"] is None
-    evidence: list[Any] = sorted(game_files(tmp_path / "host")[0].parent.glob("*.evidence-*.txt"))
+    evidence: list[Any] = sorted(game_files(tmp / "host")[0].parent.glob("*.evidence-*.txt"))
     assert evidence and "rule: frame_too_large" in evidence[0].read_text()
-    stored = _check_host_log_intact(tmp_path / "host", client)
+    stored = _check_host_log_intact(tmp / "host", client)
     assert len(stored) == 2 + len(client.session.log)
