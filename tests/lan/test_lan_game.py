@@ -14,7 +14,7 @@ from pathlib import Path
 from lanfix import LANLAB, Lan
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
-from peerproc import PeerProc, game_files
+from peerproc import PeerProc, fast_dir, game_files
 
 
 def _run_in(lan: Lan, host: str) -> tuple[str, ...]:
@@ -53,10 +53,12 @@ def _same(r0: dict, r1: dict, h0: Path, h1: Path) -> None:
 def test_a_joiner_finds_the_host_by_broadcast_and_they_play_a_match(
     lan: Lan, tmp_path: Path
 ) -> None:
-    _same(*_match(lan, tmp_path, "25", ("1", "2")))
+    with fast_dir(tmp_path) as tmp:
+        _same(*_match(lan, tmp, "15", ("1", "2")))
 
 
 def test_a_match_completes_with_30ms_delay_and_2_percent_loss(lan: Lan, tmp_path: Path) -> None:
     lan.require_netem()
     lan.lanlab("netem", "h1", "delay", "30ms", "loss", "2%")
-    _same(*_match(lan, tmp_path, "10", ("3", "4")))
+    with fast_dir(tmp_path) as tmp:
+        _same(*_match(lan, tmp, "10", ("3", "4")))
