@@ -108,7 +108,7 @@ class ConsoleLayout:
                         HSplit([
                             title_bar("Table"),
                             Window(text(lambda: render.render_table(t(), ui, console.click)),
-                                   height=Dimension(min=3, preferred=4, max=4),
+                                   height=Dimension(min=3, preferred=5, max=5),
                                    wrap_lines=True),
                         ]),
                         Window(width=1, char=vline, style="class:frame"),

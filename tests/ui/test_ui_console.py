@@ -515,3 +515,42 @@ def test_mouse_clicks_draw_select_and_discard() -> None:
         click_text(built, label, row_hint="│")
         assert game.sent[-1].kind == "discard"
         assert game.sent[-1].position == game.view.hand.position_of(card)
+
+
+def test_take_back_key_only_when_the_handle_offers_it_and_never_after_a_stock_draw() -> None:
+    game = LocalGame(3)
+    with console_session(game) as (built, _inp, _out):
+        rows = press(built, "u")
+        assert "u take back" not in rows[-1]
+        assert "no take-back here" in text(rows)
+    game = LocalGame(3, autoplay=False)
+    game.offers_take_back = True
+    with console_session(game) as (built, _inp, _out):
+        rows = press(built, "p")  # I pass; the scripted opponent has not moved yet
+        assert "u take back" in rows[-1]
+        press(built, "u")
+        assert game.sent[-1] == ("take_back", game.sent[0])
+        assert "pass" in built.console.table.actions  # the upcard is offered again
+        press(built, "p")
+        from p2pgin.engine import PassUpcard
+
+        game.opponent_move(PassUpcard())
+        rows = press(built, "s")
+        assert "u take back" not in rows[-1]  # the stock card has been seen
+        rows = press(built, "u")
+        assert "never across a stock draw" in text(rows)
+
+
+def test_oklahoma_knock_limit_comes_from_the_upcard_and_a_spade_doubles() -> None:
+    rules = Rules.preset("oklahoma")
+    deck = deck_for(KNOCKER, OTHER, "4S", "2C")
+    game = LocalGame(deck=deck, autoplay=False, rules=rules)
+    with console_session(game) as (built, _inp, _out):
+        screen = text(screen_text(built))
+    assert "Knock limit 4  (Oklahoma: from the upcard)" in screen
+    assert "Spade upcard: this hand counts double" in screen
+    deck = deck_for(KNOCKER, OTHER, "AD", "2C")
+    game = LocalGame(deck=deck, autoplay=False, rules=rules)
+    with console_session(game) as (built, _inp, _out):
+        screen = text(screen_text(built))
+    assert "Knock limit 0 (gin only)" in screen and "counts double" not in screen

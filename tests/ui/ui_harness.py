@@ -83,6 +83,8 @@ class LocalGame:
         self.audits: dict[int, str] = {}
         self.stage = "play"
         self.sent: list[Any] = []
+        self.offers_take_back = False
+        self._undo: list[tuple[Any, Any, Any]] = []
         self.deal(deck)
 
     # ------------------------------------------------------------------ dealing
@@ -127,9 +129,23 @@ class LocalGame:
             from p2pgin.engine import OutOfTurnError
 
             raise OutOfTurnError("not your turn")
+        if self.offers_take_back:
+            self._undo.append((self.full, self.mine, move))
         self.sent.append(move)
         self._play(self.me, move)
         self._opponent_turns()
+        self._changed()
+
+    def can_take_back(self) -> bool:
+        """Like a bot peer: only my own last move, and never a stock draw (seen card)."""
+        return (self.offers_take_back and bool(self._undo)
+                and self._undo[-1][2].kind != "draw_stock" and self.stage == "play")
+
+    def take_back(self) -> None:
+        if not self.can_take_back():
+            raise ValueError("nothing to take back")
+        self.full, self.mine, move = self._undo.pop()
+        self.sent.append(("take_back", move))
         self._changed()
 
     def drain_events(self) -> list[Any]:
