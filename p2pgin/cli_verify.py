@@ -1,0 +1,246 @@
+"""Subcommands for finished games: ``verify``, ``games``, ``replay``, ``stats``.
+
+Registered by :mod:`p2pgin.cli` through its ``EXTENSIONS`` hook (:func:`register`).
+Imports of the heavy layers happen inside the handlers, so building the parser stays
+cheap for every other subcommand.
+
+Exit codes of ``verify`` (and ``replay``, which verifies first): 0 everything holds,
+1 the transcript does not verify (the report names the first failing entry, the rule
+and the peer at fault), 2 the file cannot be read or is not a p2pgin transcript.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNREADABLE", "load_and_verify", "register"]
+
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 1
+EXIT_UNREADABLE: Final = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add ``verify``, ``games``, ``replay`` and ``stats`` to the ``p2pgin`` parser."""
+    p = subparsers.add_parser("verify", help="check a transcript offline (exit 0 if it holds)",
+                              description=_cmd_verify.__doc__)
+    p.add_argument("file", type=Path, help="transcript file (.jsonl)")
+    p.add_argument("--json", action="store_true", help="one JSON object for machines")
+    p.set_defaults(func=_cmd_verify)
+
+    p = subparsers.add_parser("games", help="list saved games", description=_cmd_games.__doc__)
+    p.add_argument("--json", action="store_true", help="a JSON list for machines")
+    p.set_defaults(func=_cmd_games)
+
+    p = subparsers.add_parser("replay", help="watch a saved game again",
+                              description=_cmd_replay.__doc__)
+    p.add_argument("file", type=Path, help="transcript file (.jsonl)")
+    p.add_argument("--plain", action="store_true", help="print the game, a line per move")
+    p.add_argument("--hand", type=int, default=1, metavar="N", help="start at (plain: only) "
+                   "hand N")
+    p.add_argument("--ascii", action="store_true", help="ASCII card symbols")
+    p.set_defaults(func=_cmd_replay)
+
+    p = subparsers.add_parser("stats", help="your statistics", description=_cmd_stats.__doc__)
+    p.add_argument("--json", action="store_true", help="one JSON object for machines")
+    p.set_defaults(func=_cmd_stats)
+
+
+# ----------------------------------------------------------------------------- verify
+
+
+def _looks_like_transcript(data: bytes) -> bool:
+    """Line 1 is a JSON object that says it is a p2pgin transcript (even if damaged later)."""
+    from p2pgin.log.transcript import TRANSCRIPT_FORMAT
+
+    first = data.split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return b'"format":"' + TRANSCRIPT_FORMAT.encode() + b'"' in first
+    return isinstance(obj, dict) and obj.get("format") == TRANSCRIPT_FORMAT
+
+
+def load_and_verify(path: Path) -> tuple[int, dict[str, Any], list[str], Any]:
+    """Read and verify ``path``: ``(exit code, JSON object, report lines, Report or None)``."""
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.transcript import parse_transcript
+    from p2pgin.report import verify_transcript
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        msg = f"cannot read {path}: {exc.strerror or exc}"
+        return EXIT_UNREADABLE, {"ok": False, "file": str(path), "error": msg}, [msg], None
+    try:
+        transcript = parse_transcript(data)
+    except (LogError, UnicodeDecodeError) as exc:
+        detail = getattr(exc, "detail", str(exc))
+        if not _looks_like_transcript(data):
+            msg = f"{path} is not a p2pgin transcript ({detail})"
+            return EXIT_UNREADABLE, {"ok": False, "file": str(path), "error": msg}, [msg], None
+        line = 1
+        if detail.startswith("line ") and detail[5:].split(":", 1)[0].isdigit():
+            line = int(detail[5:].split(":", 1)[0])
+        failure = {"line": line, "seq": None, "type": None, "peer": None,
+                   "rule": getattr(exc, "rule", "transcript"), "detail": detail,
+                   "where": f"line {line}"}
+        lines = [f"file     {path}", f"verdict  FAILED at line {line}",
+                 f"rule     {failure['rule']}",
+                 "fault    nobody signed it: the file was altered or damaged",
+                 f"detail   {detail}"]
+        return EXIT_FAILED, {"ok": False, "file": str(path), "failure": failure}, lines, None
+    report = verify_transcript(transcript)
+    out = {"file": str(path), **report.to_dict()}
+    lines = [f"file     {path}", *report.lines()]
+    return (EXIT_OK if report.ok else EXIT_FAILED), out, lines, report
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    """Check a transcript with no network and no secrets: signatures, hash chain and
+    sequence, handshake and session id, coin toss, every deck step, proof and audit,
+    every move, each hand's score, the bonuses and the match result, and that the
+    header claims what the log proves. Exit 0 only if all of it holds."""
+    code, obj, lines, _ = load_and_verify(args.file)
+    if args.json:
+        print(json.dumps(obj, sort_keys=True))
+    else:
+        print("\n".join(lines))
+    return code
+
+
+# ----------------------------------------------------------------------------- games
+
+
+def _game_entry(path: Path) -> dict[str, Any]:
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.transcript import read_transcript
+    from p2pgin.stats import local_player
+
+    try:
+        t = read_transcript(path)
+    except (OSError, LogError, UnicodeDecodeError) as exc:
+        return {"file": str(path), "error": str(getattr(exc, "detail", exc))}
+    me = local_player(t)
+    them = 1 - me if me is not None else None
+    result = t.result
+    winner = result.get("winner")
+    totals = result.get("totals")
+    if not result:
+        outcome = "unfinished"
+    elif me is None:
+        outcome = f"player {winner} won" if winner in (0, 1) else "tie"
+    else:
+        outcome = "won" if winner == me else ("lost" if winner == them else "tie")
+    saved = t.meta.get("saved")
+    entry: dict[str, Any] = {
+        "file": str(path), "session": t.session,
+        "date": saved if isinstance(saved, str) else "",
+        "me": me, "result": outcome, "totals": totals if isinstance(totals, list) else None,
+        "players": [{"name": p.name, "fingerprint": p.fingerprint} for p in t.players],
+    }
+    if them is not None:
+        entry["opponent"] = t.players[them].name
+        entry["opponent_fingerprint"] = t.players[them].fingerprint
+    return entry
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    """List the saved games (transcripts under the data directory): date, opponent and
+    fingerprint, result (as the header claims it; ``p2pgin verify FILE`` proves it), file."""
+    from p2pgin.log.transcript import iter_transcripts
+
+    games = [_game_entry(p) for p in iter_transcripts()]
+    games.sort(key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
+    if args.json:
+        print(json.dumps(games, sort_keys=True))
+        return 0
+    if not games:
+        print("No saved games.")
+        return 0
+    for g in games:
+        if "error" in g:
+            print(f"?                     unreadable: {g['error']}  {g['file']}")
+            continue
+        if "opponent" in g:
+            who = f"vs {g['opponent']} ({g['opponent_fingerprint']})"
+        else:
+            who = " vs ".join(f"{p['name']} ({p['fingerprint']})" for p in g["players"])
+        score = ""
+        if g["totals"] is not None and g["me"] is not None:
+            score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
+        elif g["totals"] is not None:
+            score = f" {g['totals'][0]}-{g['totals'][1]}"
+        print(f"{g['date'] or '-':<21} {who}  {g['result']}{score}  {g['file']}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """Watch a saved game again in the console (every card face up once the audit opened
+    the deck; step with the arrow keys, jump to hand N); ``--plain`` prints a line per
+    move. The transcript is verified first: only a proven game is replayed."""
+    import asyncio
+
+    from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
+    from p2pgin.ui.style import asciify
+
+    code, _, lines, report = load_and_verify(args.file)
+    if report is None or not report.ok:
+        print("\n".join(lines))
+        return code
+    if not report.hands:
+        print("nothing to replay: no hand was finished")
+        return EXIT_FAILED
+    hands = [ReplayHand(deck=tuple(int(c) for c in h.deck), moves=h.moves)
+             for h in report.hands]
+    steps = build_steps(report.rules, report.first_dealer, hands, report.names)
+    if not 1 <= args.hand <= len(hands):
+        print(f"no hand {args.hand}: the match has {len(hands)} hands")
+        return EXIT_FAILED
+    if args.plain:
+        chosen = [s for s in steps if s.hand_no == args.hand] if args.hand > 1 else steps
+        if args.hand > 1:
+            from p2pgin.engine.explain import explain_hand
+
+            out = [s.line if s.index == 0 else f"  {s.index}. {s.line}" for s in chosen]
+            final = chosen[-1].result
+            if final is not None:
+                out += [f"    {line}" for line in explain_hand(final, report.names)]
+            print("\n".join(asciify(x) for x in out) if args.ascii else "\n".join(out))
+        else:
+            print("\n".join(replay_lines(chosen, report.names, ascii=args.ascii)))
+        return EXIT_OK
+    asyncio.run(run_replay(steps, report.names, ascii=True if args.ascii else None,
+                           start_hand=args.hand))
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- stats
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    """Your statistics from every finished match (saved transcripts are counted once
+    each): matches and hands played and won, gins, undercuts, knocks and the average
+    deadwood at a knock, overall and per opponent fingerprint."""
+    from p2pgin.stats import load_games, stats_lines, sync_transcripts, totals
+
+    problems = sync_transcripts()
+    if args.json:
+        overall, per = totals(load_games().values())
+        print(json.dumps({
+            "overall": overall.to_dict(),
+            "opponents": {fp: {**t.to_dict(), "names": sorted(t.names)}
+                          for fp, t in per.items()},
+            "skipped": [{"file": str(p), "problem": why} for p, why in problems],
+        }, sort_keys=True))
+        return 0
+    print("\n".join(stats_lines()))
+    for path, why in problems:
+        print(f"not counted: {path}: {why}")
+    return 0

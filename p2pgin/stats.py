@@ -1,0 +1,319 @@
+"""Local statistics: what this user played, won and how, per opponent fingerprint.
+
+Kept in ``data_dir()/stats.json`` as one summary per game, keyed by session id, so
+recording the same game twice (from the console at match end and again from its
+transcript) changes nothing. Totals are computed from the summaries when asked.
+
+Sources: :func:`record_match` (the console or the CLI at match end, from the session's
+own ``MatchState``), :func:`record_game` (a finished transcript, verified first), and
+:func:`sync_transcripts` (every saved transcript not yet counted; ``p2pgin stats``
+calls it, so games saved by any path are counted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from p2pgin.engine.hand import HandResult
+from p2pgin.engine.match import MatchState
+from p2pgin.log.canonical import JsonValue, canonical_dumps, canonical_loads
+from p2pgin.log.errors import CanonicalError, LogError
+from p2pgin.log.identity import IDENTITY_FILE, atomic_write, data_dir
+from p2pgin.log.transcript import Transcript, iter_transcripts, read_transcript
+
+__all__ = [
+    "STATS_FILE",
+    "GameSummary",
+    "StatsError",
+    "Totals",
+    "load_games",
+    "local_player",
+    "record_game",
+    "record_match",
+    "stats_lines",
+    "summarize",
+    "sync_transcripts",
+    "totals",
+]
+
+STATS_FILE: Final = "stats.json"
+
+
+class StatsError(ValueError):
+    """A statistics file or a game that cannot be counted (corrupt, unverified)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameSummary:
+    """One finished match from the local player's side."""
+
+    session: str
+    date: str
+    opponent: str
+    opponent_fingerprint: str
+    won: bool
+    hands: int
+    hands_won: int
+    gins: int  # gins and big gins by me
+    undercuts: int  # my undercuts of the opponent's knock
+    undercut: int  # times my knock was undercut
+    knocks: int  # hands I ended by knocking with deadwood (gin not included)
+    knock_deadwood: int  # sum of my deadwood at those knocks
+    points: tuple[int, int]  # match totals: mine, theirs
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """JSON form stored in ``stats.json``."""
+        return {"session": self.session, "date": self.date, "opponent": self.opponent,
+                "opponent_fingerprint": self.opponent_fingerprint, "won": self.won,
+                "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
+                "undercuts": self.undercuts, "undercut": self.undercut,
+                "knocks": self.knocks, "knock_deadwood": self.knock_deadwood,
+                "points": list(self.points)}
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> GameSummary:
+        """Strictly read a stored summary.
+
+        Raises:
+            StatsError: not a summary.
+        """
+        try:
+            return cls(**{**obj, "points": (obj["points"][0], obj["points"][1])})
+        except (TypeError, KeyError, IndexError) as exc:
+            raise StatsError(f"not a game summary: {exc}") from None
+
+
+def summarize(
+    *,
+    session: str,
+    me: int,
+    names: Sequence[str],
+    fingerprints: Sequence[str],
+    results: Iterable[HandResult],
+    match: MatchState,
+    date: str = "",
+) -> GameSummary:
+    """The summary of a finished match for player ``me``."""
+    them = 1 - me
+    hands = list(results)
+    mine = [r for r in hands if r.winner == me]
+    knocks = [r for r in hands if r.knocker == me and r.kind in ("knock", "undercut")]
+    totals = match.result().totals
+    return GameSummary(
+        session=session, date=date, opponent=names[them],
+        opponent_fingerprint=fingerprints[them], won=match.winner == me,
+        hands=len(hands), hands_won=len(mine),
+        gins=sum(r.kind in ("gin", "big_gin") for r in mine),
+        undercuts=sum(r.kind == "undercut" for r in mine),
+        undercut=sum(r.kind == "undercut" and r.winner == them for r in hands),
+        knocks=len(knocks), knock_deadwood=sum(r.knocker_deadwood for r in knocks),
+        points=(totals[me], totals[them]),
+    )
+
+
+def _path(home: Path | None) -> Path:
+    return (home if home is not None else data_dir()) / STATS_FILE
+
+
+def load_games(home: Path | None = None) -> dict[str, GameSummary]:
+    """Every counted game by session id (empty when nothing was recorded yet).
+
+    Raises:
+        StatsError: the file exists but is not a statistics file.
+    """
+    path = _path(home)
+    if not path.exists():
+        return {}
+    try:
+        obj = canonical_loads(path.read_bytes().rstrip(b"\n"))
+    except CanonicalError as exc:
+        raise StatsError(f"{path}: {exc.detail}") from None
+    if not isinstance(obj, dict) or obj.get("version") != 1 or not isinstance(
+            obj.get("games"), dict):
+        raise StatsError(f"{path}: not a statistics file")
+    return {sid: GameSummary.from_dict(g) for sid, g in obj["games"].items()}
+
+
+def _save(games: dict[str, GameSummary], home: Path | None) -> None:
+    path = _path(home)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    data = {"version": 1, "games": {sid: g.to_dict() for sid, g in games.items()}}
+    atomic_write(path, canonical_dumps(data) + b"\n", mode=0o600)
+
+
+def _add(summary: GameSummary, home: Path | None) -> bool:
+    games = load_games(home)
+    if summary.session in games:
+        return False
+    games[summary.session] = summary
+    _save(games, home)
+    return True
+
+
+def record_match(
+    *,
+    session: str,
+    me: int,
+    names: Sequence[str],
+    fingerprints: Sequence[str],
+    match: MatchState,
+    date: str = "",
+    home: Path | None = None,
+) -> bool:
+    """Count a match that just ended (the console's or CLI's own ``MatchState``).
+
+    Returns:
+        True when newly counted, False when this session was already counted.
+
+    Raises:
+        StatsError: the match is not over.
+    """
+    if not match.over:
+        raise StatsError("only a finished match is counted")
+    summary = summarize(session=session, me=me, names=names, fingerprints=fingerprints,
+                        results=match.hands, match=match, date=date)
+    return _add(summary, home)
+
+
+def local_player(transcript: Transcript, home: Path | None = None) -> int | None:
+    """Which player of ``transcript`` this user is: the identity key decides, else the
+    header's ``meta.me``; None when neither says."""
+    path = (home if home is not None else data_dir(create=False)) / IDENTITY_FILE
+    if path.exists():
+        try:
+            from p2pgin.log.identity import load_or_create_identity
+
+            key = load_or_create_identity(home=path.parent).public_hex
+        except LogError:
+            key = ""
+        for index, player in enumerate(transcript.players):
+            if player.key == key:
+                return index
+    me = transcript.meta.get("me")
+    return me if type(me) is int and me in (0, 1) else None
+
+
+def record_game(transcript: Transcript, *, me: int | None = None,
+                home: Path | None = None) -> bool:
+    """Verify a finished transcript and count it for player ``me`` (default
+    :func:`local_player`). Idempotent per session id.
+
+    Returns:
+        True when newly counted, False when already counted.
+
+    Raises:
+        StatsError: the transcript does not verify, is not a finished match, or it is
+            unknown which player this user is.
+    """
+    from p2pgin.report import verify_transcript  # NB: heavy (crypto); only when counting
+
+    games = load_games(home)
+    if transcript.session in games:
+        return False
+    if me is None:
+        me = local_player(transcript, home)
+    if me is None:
+        raise StatsError("cannot tell which player of this transcript you are")
+    report = verify_transcript(transcript)
+    if not report.ok or report.match is None or not report.match.over:
+        why = report.failure.where if report.failure else report.status
+        raise StatsError(f"transcript does not prove a finished match ({why})")
+    date = transcript.meta.get("saved")
+    summary = summarize(session=transcript.session, me=me, names=report.names,
+                        fingerprints=report.fingerprints,
+                        results=[h.result for h in report.hands], match=report.match,
+                        date=date if isinstance(date, str) else "")
+    return _add(summary, home)
+
+
+def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
+    """Count every saved transcript not counted yet; returns ``(file, problem)`` for those
+    that could not be counted (they are left out, not fatal)."""
+    base = home if home is not None else data_dir(create=False)
+    counted = load_games(home)
+    problems: list[tuple[Path, str]] = []
+    for path in iter_transcripts(base / "transcripts"):
+        if path.stem in counted:
+            continue
+        try:
+            record_game(read_transcript(path), home=home)
+        except (OSError, LogError, StatsError) as exc:
+            problems.append((path, str(exc)))
+    return problems
+
+
+@dataclass(slots=True, kw_only=True)
+class Totals:
+    """Sums over games (all of them, or one opponent's)."""
+
+    matches: int = 0
+    matches_won: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    gins: int = 0
+    undercuts: int = 0
+    undercut: int = 0
+    knocks: int = 0
+    knock_deadwood: int = 0
+    names: set[str] = field(default_factory=set)
+
+    def add(self, g: GameSummary) -> None:
+        """Include one game."""
+        self.matches += 1
+        self.matches_won += g.won
+        self.hands += g.hands
+        self.hands_won += g.hands_won
+        self.gins += g.gins
+        self.undercuts += g.undercuts
+        self.undercut += g.undercut
+        self.knocks += g.knocks
+        self.knock_deadwood += g.knock_deadwood
+        self.names.add(g.opponent)
+
+    @property
+    def average_knock_deadwood(self) -> float | None:
+        """Mean deadwood at my knocks (gin excluded), None without knocks."""
+        return self.knock_deadwood / self.knocks if self.knocks else None
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """JSON form for ``p2pgin stats --json``."""
+        avg = self.average_knock_deadwood
+        return {"matches": self.matches, "matches_won": self.matches_won,
+                "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
+                "undercuts": self.undercuts, "undercut": self.undercut,
+                "knocks": self.knocks,
+                "average_knock_deadwood": None if avg is None else round(avg, 2)}
+
+
+def totals(games: Iterable[GameSummary]) -> tuple[Totals, dict[str, Totals]]:
+    """Overall totals and totals per opponent fingerprint."""
+    overall = Totals()
+    per: dict[str, Totals] = {}
+    for g in games:
+        overall.add(g)
+        per.setdefault(g.opponent_fingerprint, Totals()).add(g)
+    return overall, per
+
+
+def _line(label: str, t: Totals) -> str:
+    avg = t.average_knock_deadwood
+    return (f"{label}: matches {t.matches_won}/{t.matches} won, hands {t.hands_won}/"
+            f"{t.hands} won, gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
+            f"knocks {t.knocks}, avg deadwood at knock "
+            f"{'-' if avg is None else f'{avg:.1f}'}")
+
+
+def stats_lines(home: Path | None = None, *, opponent: str | None = None) -> list[str]:
+    """Readable statistics: overall, then per opponent fingerprint (only ``opponent``'s
+    when given, e.g. the console at match end)."""
+    overall, per = totals(load_games(home).values())
+    if overall.matches == 0:
+        return ["No finished matches counted yet."]
+    out = [_line("All opponents", overall)]
+    for fp, t in sorted(per.items(), key=lambda kv: (-kv[1].matches, kv[0])):
+        if opponent is None or fp == opponent:
+            out.append(_line(f"{', '.join(sorted(t.names))} ({fp})", t))
+    return out
