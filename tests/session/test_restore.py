@@ -9,7 +9,8 @@ from session_harness import Peer, crash, make_pair, pump, replay_match, run_matc
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
-from p2pgin.session import LocalProtocolError, Session, State
+from p2pgin.log.entry import Entry
+from p2pgin.session import LocalProtocolError, Session, State, verify_log
 
 Stop = Callable[[Peer, Peer], bool]
 
@@ -98,3 +99,72 @@ def test_restore_refuses_a_tampered_game_file() -> None:
         bad = Entry.from_bytes(canonical_dumps(obj))
     with pytest.raises(LocalProtocolError):
         Session.restore(a.ident, [*a.file[:-1], bad], a.secrets)
+
+
+SHORT = Rules.preset("standard", target=1)  # one decisive hand: every phase, quickly
+
+
+def _play_with_crash(
+    crash_at: int | None, victims: str
+) -> tuple[Peer, Peer, int, list[str], list[list[Entry]]]:
+    """Deliver frames one at a time with agents acting when due; after ``crash_at``
+    deliveries the victims crash (in-flight frames lost), restore and reconnect."""
+    import random
+
+    from session_harness import random_agent
+
+    a, b = make_pair(SHORT, seed=61)
+    a.session.connection_made()
+    b.session.connection_made()
+    delivered, states, kept = 0, [], []
+    for _ in range(100000):
+        if delivered == crash_at:
+            states.append(f"{a.session.state.value}/{b.session.state.value}")
+            kept = [list(a.file), list(b.file)]
+            if "a" in victims:
+                a = crash(a)
+            if "b" in victims:
+                b = crash(b)
+            a.outbox.clear()
+            b.outbox.clear()
+            a.session.connection_made()
+            b.session.connection_made()
+            crash_at = None
+        a.flush()
+        b.flush()
+        src, dst = (a, b) if a.outbox else (b, a)
+        if src.outbox:
+            dst.session.receive_frame(src.outbox.pop(0))
+            delivered += 1
+            continue
+        for peer in (a, b):
+            view = peer.session.view
+            if view.my_turn and view.legal_moves:
+                moves = len(view.hand.history) if view.hand is not None else 0
+                rng = random.Random(f"62/{view.me}/{view.hand_no}/{moves}")
+                peer.session.act(random_agent(rng)(view))
+                break
+        else:
+            break
+    return a, b, delivered, states, kept
+
+
+@pytest.mark.parametrize("victims", ["a", "b", "ab"])
+def test_a_crash_at_any_point_of_a_match_resumes_to_the_same_log(victims: str) -> None:
+    a0, _, total, _, _ = _play_with_crash(None, "")
+    assert a0.session.state is State.MATCH_OVER
+    points = [2, 4, 8, 11, total // 2, total - 6, total - 4, total - 2]
+    if victims == "ab":
+        points = [4, total // 2, total - 4]
+    seen = set()
+    for point in points:
+        a, b, _, states, kept = _play_with_crash(point, victims)
+        seen.update(states)
+        assert a.session.state is State.MATCH_OVER and b.session.state is State.MATCH_OVER
+        assert a.file == b.file
+        # nothing either peer had stored is ever rewritten: the log only grows
+        assert a.file[: len(kept[0])] == kept[0] and b.file[: len(kept[1])] == kept[1]
+        assert verify_log(a.file).match == a.session.view.match
+    if victims != "ab":
+        stages = {part.split("_")[0] for pair in seen for part in pair.split("/")}
+        assert {"toss", "shuffle", "deal", "play", "audit", "verdict"} <= stages, seen
