@@ -138,7 +138,7 @@ class ConsoleLayout:
                     filter=Condition(lambda: self.command_active),
                 ),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_keys(t(), ui)), height=1,
+                    Window(text(lambda: render.render_keys(t(), ui, terminal_size()[0])), height=1,
                            style="class:keys"),
                     filter=Condition(lambda: not self.command_active),
                 ),

@@ -487,20 +487,29 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("u", "take back"))
     if "hint" in acts:
         keys.append(("h", "hint"))
+    # The rest always works; the strip drops these from the end when it is too narrow.
+    keys += [("?", "help"), ("q", "quit")]
     if table.hand:
         arrows = "<- ->" if ui.ascii else "←→"
         keys.append((arrows, "move"))
-        keys.append(("o", "sort"))
+    keys.append((":", "command"))
     if table.reveal is not None:
-        keys.append(("e", "hand result"))
-    keys += [("v", "pile"), (":", "command"), ("?", "help"), ("q", "quit")]
+        keys.append(("e", "result"))
+    if table.hand:
+        keys.append(("o", "sort"))
+    keys.append(("v", "pile"))
     return keys
 
 
-def render_keys(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """The strip of keys that work right now."""
+def render_keys(table: Table, ui: UiState, width: int | None = None) -> StyleAndTextTuples:
+    """The strip of keys that work right now (as many as fit in ``width`` columns)."""
     out = _Out()
+    used = 0
     for key, what in key_strip(table, ui):
+        size = len(key) + len(what) + 3
+        if width is not None and used + size > width:
+            break
+        used += size
         out.add(f" {key}", "class:keys.key").add(f" {what} ", "class:keys")
     return out.frags
 

@@ -554,3 +554,30 @@ def test_oklahoma_knock_limit_comes_from_the_upcard_and_a_spade_doubles() -> Non
     with console_session(game) as (built, _inp, _out):
         screen = text(screen_text(built))
     assert "Knock limit 0 (gin only)" in screen and "counts double" not in screen
+
+
+def test_key_strip_fits_the_width_and_always_offers_help_and_quit() -> None:
+    game = knock_game(stock="2C")
+    from p2pgin.engine import PassUpcard
+
+    for columns in (72, 80, 120):
+        with console_session(game, columns=columns) as (built, _inp, _out):
+            if not game.sent:
+                press(built, "p")
+                game.opponent_move(PassUpcard())
+                press(built, "s")
+            strip = screen_text(built)[-1]
+            assert len(strip) <= columns
+            assert "Enter discard" in strip and "k knock" in strip
+            assert "? help" in strip and "q quit" in strip
+
+
+def test_ascii_is_chosen_when_the_terminal_is_not_utf8() -> None:
+    import io
+
+    from p2pgin.ui.style import terminal_is_utf8
+
+    latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert not terminal_is_utf8(latin)
+    assert terminal_is_utf8(utf8)

@@ -63,3 +63,36 @@ def test_ascii_plain_mode_prints_only_ascii_and_confirms_a_knock() -> None:
     assert "Hand 1 over: knock." in text
     assert "Alice: melds 7C 7D 7S; 8C 8D 8S; 4H 5H 6H; deadwood AC." in text
     assert "Total:" in text and "Type rematch" in text
+
+
+def test_run_plain_reads_commands_from_the_terminal(capsys) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+    import io
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from p2pgin.ui.app import run_console
+
+    game = LocalGame(3)
+    screen = io.StringIO()
+    output = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm")
+
+    async def main() -> str:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+            task = asyncio.ensure_future(run_console(game, plain=True, ascii=True))
+            await asyncio.sleep(0.05)
+            inp.send_text("pass\r")
+            await asyncio.sleep(0.05)
+            inp.send_text("quit\r")
+            await asyncio.sleep(0.05)
+            inp.send_text("y\r")
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(main()) == "quit"
+    out = capsys.readouterr().out + screen.getvalue()  # before / under patch_stdout
+    assert "p2pgin: Alice against Bob" in out
+    assert "You pass the upcard" in out and "Bob passes the upcard" in out
+    assert game.sent[0].kind == "pass_upcard"
