@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pgin.engine.melds import best_melds
-from p2pgin.engine.moves import BigGin, Discard, Knock, LayOff
+from p2pgin.engine.moves import BigGin, Discard, LayOff
 
 __all__ = ["Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
 
@@ -42,15 +42,16 @@ class RandomPlayer:
         if not moves:
             raise ValueError("no legal move to choose from")
         rng = self.rng
-        finishing = [m for m in moves if isinstance(m, BigGin | Knock)]
-        if finishing:
-            return rng.choice(finishing)
-        discards = [m for m in moves if isinstance(m, Discard)]
-        if discards and len(discards) == len(moves) and rng.random() < self.greedy:
-            return self._good_discard(view, discards)
-        lay_offs = [m for m in moves if isinstance(m, LayOff)]
-        if lay_offs:
-            return lay_offs[0]
+        if len(moves) > 1 and type(moves[0]) is Discard:  # the discard phase
+            finishing = [m for m in moves if type(m) is not Discard]  # knocks, big gin
+            if finishing:
+                return rng.choice(finishing)
+            if rng.random() < self.greedy:
+                return self._good_discard(view, moves)
+            return rng.choice(moves)
+        for move in moves:
+            if isinstance(move, BigGin | LayOff):
+                return move
         return rng.choice(moves)
 
     def _good_discard(self, view: Any, discards: list[Discard]) -> Discard:
@@ -98,6 +99,7 @@ async def run_agent(
     wake = asyncio.Event()
     handle.on_change(wake.set)
     closed = asyncio.ensure_future(handle.closed())
+    closed.add_done_callback(lambda _: wake.set())
     try:
         while not closed.done():
             for event in handle.drain_events():
@@ -112,9 +114,7 @@ async def run_agent(
                 handle.act(choose(view))
                 continue
             wake.clear()
-            waiter = asyncio.ensure_future(wake.wait())
-            await asyncio.wait({closed, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
+            await wake.wait()
         for event in handle.drain_events():
             if on_event is not None:
                 on_event(event)

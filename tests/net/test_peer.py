@@ -123,6 +123,7 @@ async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path)
 
 async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path) -> None:
     host, joiner = make_pair(tmp_path, ping_interval=0.1, dead_after=0.8)
+    joiner.dead_after = 30.0  # only the host's detection is under test
     tasks = await start(host, joiner)
     await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
     # Nobody moves for several dead-timeouts: keepalives keep the link up.
