@@ -16,7 +16,8 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNREADABLE", "load_and_verify", "register"]
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNREADABLE", "load_and_verify", "register",
+           "verify_bytes"]
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
@@ -66,15 +67,21 @@ def _looks_like_transcript(data: bytes) -> bool:
 
 def load_and_verify(path: Path) -> tuple[int, dict[str, Any], list[str], Any]:
     """Read and verify ``path``: ``(exit code, JSON object, report lines, Report or None)``."""
-    from p2pgin.log.errors import LogError
-    from p2pgin.log.transcript import parse_transcript
-    from p2pgin.report import verify_transcript
-
     try:
         data = path.read_bytes()
     except OSError as exc:
         msg = f"cannot read {path}: {exc.strerror or exc}"
         return EXIT_UNREADABLE, {"ok": False, "file": str(path), "error": msg}, [msg], None
+    return verify_bytes(data, path)
+
+
+def verify_bytes(data: bytes, path: Path | str = "-") -> tuple[int, dict[str, Any], list[str],
+                                                               Any]:
+    """Verify transcript bytes: as :func:`load_and_verify` (``path`` only names them)."""
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.transcript import parse_transcript
+    from p2pgin.report import verify_transcript
+
     try:
         transcript = parse_transcript(data)
     except (LogError, UnicodeDecodeError) as exc:
