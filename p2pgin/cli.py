@@ -171,6 +171,7 @@ async def _drive(
     address and join codes are printed before the full screen takes the terminal.
     """
     from p2pgin.agents import run_agent
+    from p2pgin.session import ProtocolError
 
     kind, factory = _front_end(args)
     peer = match.peer
@@ -194,8 +195,11 @@ async def _drive(
     try:
         done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
         if player in done and not peer.done:
-            # The person quit the console: stop listening / reconnecting.
-            peer.give_up("quit")
+            # The person quit the console mid-match (it warned that this abandons it).
+            try:
+                peer.abandon("the player quit")
+            except ProtocolError:
+                peer.give_up("quit")
         await asyncio.wait({conn, player}, timeout=10)
     finally:
         for task in (conn, player):
@@ -212,7 +216,10 @@ async def _drive(
     if match.session.view.stage == "match_over" and match.files.store is not None:
         path = _save_transcript(match)
         _say(f"transcript saved: {path}")
-    _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
+    if kind == "agent" or args.verbose:
+        _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
+    elif not finished:
+        _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
 
@@ -441,8 +448,11 @@ def _play_once(args: argparse.Namespace) -> int:
     finally:
         with contextlib.suppress(ProcessLookupError):
             bot.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            bot.wait(5)
+        try:
+            bot.wait(3)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait(3)
 
 
 def _bot_home() -> Path:

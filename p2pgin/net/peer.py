@@ -415,6 +415,17 @@ class Peer:
             self._done.set()
             self._changed()
 
+    def abandon(self, reason: str = "") -> None:
+        """End the match now with a signed abandonment record (the peer left, or the
+        player quit): logged and stored like any entry, sent if the link is up, then the
+        link is closed and :meth:`closed` returns.
+
+        Raises:
+            LocalProtocolError: nothing to abandon (no session yet, or the match is over).
+        """
+        self._step(self.session.abandon, reason)
+        self.give_up(f"abandoned: {reason}" if reason else "abandoned")
+
     def give_up(self, reason: str = "given up") -> None:
         """Stop playing: close the link, stop listening or reconnecting; :meth:`closed`
         returns. The game file stays as it is (``p2pgin resume`` can continue it)."""

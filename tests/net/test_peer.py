@@ -20,6 +20,7 @@ from p2pgin.agents import RandomPlayer, run_agent
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry
+from p2pgin.log.store import read_game_file
 from p2pgin.net.gamefile import GameFiles
 from p2pgin.net.peer import LinkDown, LinkUp, Peer
 from p2pgin.session import HOST, JOIN, HandStarted, MoveMade, Session
@@ -155,3 +156,20 @@ async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path)
 async def _until(cond: Any) -> None:
     while not cond():
         await asyncio.sleep(0.01)
+
+
+async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
+    tmp_path: Path,
+) -> None:
+    host, joiner = make_pair(tmp_path, target=100)
+    tasks = await start(host, joiner)
+    await asyncio.wait_for(_until(lambda: joiner.view.stage == "play"), 20)
+    host.abandon("going home")
+    await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    assert host.link == joiner.link == "closed"
+    paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
+    entries = [read_game_file(p) for p in paths]
+    assert entries[0] == entries[1]
+    assert entries[0][-1].type == "abandon" and entries[0][-1].sender == 0
+    assert entries[0][-1].body["reason"] == "going home"
