@@ -523,6 +523,47 @@ class HandState:
             state = state.reveal(position, card)
         return state
 
+    def public_positions(self) -> frozenset[int]:
+        """Positions whose identity the rules show to both players so far.
+
+        The upcard, every card discarded face up (wherever it went since), and the hands
+        laid out at a knock: the knocker's eleven cards (its face-down discard included)
+        and, once it declared, the defender's ten.
+        """
+        public = {UPCARD}
+        for entry in self.history:
+            if isinstance(entry.move, Discard) and entry.position is not None:
+                public.add(entry.position)
+        knock = self._knock
+        if knock is not None:
+            public.update(_positions(self._hands[knock.knocker]))
+            if knock.position is not None:
+                public.add(knock.position)
+            if self._phase is _P_OVER:
+                public.update(_positions(self._hands[1 - knock.knocker]))
+        return frozenset(public)
+
+    def view_for(self, player: int) -> HandState:
+        """This state as ``player`` may know it: own cards plus public ones, nothing else.
+
+        Use it to hand a bot (or a simulation) exactly one player's information from a
+        full-knowledge state. Identities this observer does not know stay unknown.
+        """
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        visible = self.public_positions() | set(_positions(self._hands[player]))
+        known = tuple(c if p in visible else None for p, c in enumerate(self._known))
+        where = [-1] * 52
+        for position, card in enumerate(known):
+            if card is not None:
+                where[card] = position
+        new = self._copy()
+        new._known = known
+        new._where = tuple(where)
+        new._cmask = (_card_mask(new, self._hands[0]), _card_mask(new, self._hands[1]))
+        new._limit = _knock_limit(self._rules, known[UPCARD])
+        return new
+
     def known(self, position: int) -> Card | None:
         """The card at ``position`` if this observer knows it."""
         return self._known[position]

@@ -51,6 +51,7 @@ def replay_with_hidden_cards(
 ) -> tuple[HandState, HandState]:
     """Apply ``moves`` to both peers' views, revealing only what the game reveals."""
     views = [peer_view(rules, dealer, deck, 0), peer_view(rules, dealer, deck, 1)]
+    full = HandState.deal(rules, dealer, deck)
     for move in moves:
         mover = views[0].to_move
         assert mover is not None and views[1].to_move == mover
@@ -72,6 +73,10 @@ def replay_with_hidden_cards(
         for side in (0, 1):
             views[side] = views[side].reveal_many((p, deck[p]) for p in public)
             views[side] = apply(views[side], move, player=mover)
+        full = apply(full, move)
+        # the engine's own view_for gives each peer exactly what the game showed it
+        assert full.view_for(0).knowledge == views[0].knowledge
+        assert full.view_for(1).knowledge == views[1].knowledge
         a, b = views
         assert (a.phase, a.to_move, a.hand_of(0), a.hand_of(1), a.discard_pile,
                 a.stock_count) == (b.phase, b.to_move, b.hand_of(0), b.hand_of(1),
@@ -99,6 +104,19 @@ def test_partial_knowledge_peers_reach_the_full_knowledge_result(
         assert all(view.known(p) is None for p in range(52 - view.stock_count, 52))
         full_view = view.reveal_many((p, deck[p]) for p in range(52))
         assert full_view.knowledge == full.knowledge
+
+
+def test_view_for_keeps_only_own_and_public_cards() -> None:
+    rng = random.Random(4)
+    deck = shuffled_deck(rng)
+    state = HandState.deal(Rules.preset("standard"), 1, deck)
+    view = state.view_for(0)
+    assert view.knowledge == peer_view(Rules.preset("standard"), 1, deck, 0).knowledge
+    assert legal_moves(view) == legal_moves(state)
+    state = apply(apply(apply(state, PassUpcard()), PassUpcard()), DrawStock())
+    view = state.view_for(1)
+    assert view.known(21) is None and view.known(20) == deck[20]
+    assert [m for m in legal_moves(state) if isinstance(m, Discard)] == list(legal_moves(view))
 
 
 def test_a_peer_does_not_see_the_opponents_cards_or_stock_draws() -> None:
