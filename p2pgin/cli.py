@@ -259,16 +259,29 @@ async def _run_console(
     handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
     ready: asyncio.Future[None] | None,
 ) -> None:
-    from p2pgin.ui import run_console
+    from p2pgin.ui import run_console, run_waiting_screen
 
+    ascii = True if args.ascii else None
     if ready is not None:
         await asyncio.wait({ready, conn}, return_when=asyncio.FIRST_COMPLETED)
         if conn.done():
             return
+        if not args.plain:
+            # The host waits for a player on a screen showing where to find it.
+            joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def check() -> None:
+                if handle.peer_info is not None and not joined.done():
+                    joined.set_result(None)
+
+            handle.on_change(check)
+            check()
+            if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
+                                            title="Waiting for a player"):
+                return  # the person stopped hosting
     _QUIET[0] = not args.plain
     try:
-        result = await run_console(handle, plain=bool(args.plain),
-                                   ascii=True if args.ascii else None)
+        result = await run_console(handle, plain=bool(args.plain), ascii=ascii)
     finally:
         _QUIET[0] = False
     args.rematch_requested = result == "rematch"
@@ -287,7 +300,11 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
     for source, _ in announcer.targets:
         if not source.startswith("127."):
             with contextlib.suppress(JoinCodeError):
-                _say(f"join code for {source}:{port}: {encode_join_code(source, port)}")
+                line = f"join code for {source}:{port}: {encode_join_code(source, port)}"
+                args.lobby_lines.append(line)
+                _say(line)
+    if args.no_announce:
+        args.lobby_lines.append("not announced on the LAN (--no-announce): give the address")
     return announcer
 
 
@@ -301,7 +318,8 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
                              rng=random.Random(_seed(args)))
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
     match = _make_match(session, meta)
-    _say(f"you are {identity.name} ({identity.fingerprint})")
+    args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
+    _say(args.lobby_lines[0])
     announcers: list[asyncio.Task[Any]] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -310,6 +328,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         match.files.meta["port"] = port
         args.port = port
         _say(f"listening on {args.listen}:{port}")
+        args.lobby_lines.append(f"listening on {args.listen} port {port}")
         task = asyncio.ensure_future(_announce(args, port, identity))
         task.add_done_callback(lambda _: ready.done() or ready.set_result(None))
         announcers.append(task)
@@ -343,12 +362,18 @@ def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
-    """Find hosts by their LAN beacons and let the person pick one."""
+    """Find hosts by their LAN beacons and let the person pick one (a live list in the
+    console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
     from p2pgin.net.discovery import DiscoveryListener
 
-    _say("looking for hosts on the LAN...")
     listener = await DiscoveryListener.start(port=args.discovery_port)
     try:
+        if _front_end(args)[0] == "console" and not args.plain and not args.first:
+            from p2pgin.ui import pick_game
+
+            picked = await pick_game(listener.games, ascii=True if args.ascii else None)
+            return None if picked is None else (picked.address, picked.port)
+        _say("looking for hosts on the LAN...")
         with contextlib.suppress(TimeoutError):
             await listener.wait_for(bool, timeout=args.discover_timeout)
         if not args.first:
