@@ -311,7 +311,7 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
 async def _host_match(args: argparse.Namespace, role: str) -> int:
     """Listen (host/bot) and play one match; used by host, bot and play's server side."""
     from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.session import HOST, Session  # type: ignore[attr-defined]
+    from p2pgin.session import HOST, Session
 
     identity = load_or_create_identity(args.name)
     session = Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
@@ -330,7 +330,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         _say(f"listening on {args.listen}:{port}")
         args.lobby_lines.append(f"listening on {args.listen} port {port}")
         task = asyncio.ensure_future(_announce(args, port, identity))
-        task.add_done_callback(lambda _: ready.done() or ready.set_result(None))
+        task.add_done_callback(lambda _: None if ready.done() else ready.set_result(None))
         announcers.append(task)
 
     try:
@@ -344,7 +344,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
 async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
     from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.session import JOIN, Session  # type: ignore[attr-defined]
+    from p2pgin.session import JOIN, Session
 
     identity = load_or_create_identity(args.name)
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
