@@ -1,0 +1,101 @@
+"""Local statistics: counted from verified transcripts or a finished match, once per game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from verify_helpers import keys_for, replace_entries
+
+from p2pgin.log.canonical import canonical_dumps
+from p2pgin.report import verify_transcript
+from p2pgin.stats import (
+    StatsError,
+    load_games,
+    local_player,
+    record_game,
+    record_match,
+    stats_lines,
+    sync_transcripts,
+    totals,
+)
+
+
+def _expected(game: Any, me: int) -> dict[str, Any]:
+    """What the summary must say, computed here from the verified hands."""
+    report = verify_transcript(game.transcript)
+    results = [h.result for h in report.hands]
+    knocks = [r for r in results if r.knocker == me and r.kind in ("knock", "undercut")]
+    return {
+        "hands": len(results),
+        "hands_won": sum(r.winner == me for r in results),
+        "gins": sum(r.winner == me and r.kind in ("gin", "big_gin") for r in results),
+        "undercuts": sum(r.winner == me and r.kind == "undercut" for r in results),
+        "knocks": len(knocks),
+        "knock_deadwood": sum(r.knocker_deadwood for r in knocks),
+        "won": report.match.winner == me,
+    }
+
+
+@pytest.mark.parametrize("me", [0, 1])
+def test_a_game_is_summarised_from_the_side_of_the_local_player(games: list[Any], me: int,
+                                                                home: Path) -> None:
+    game = games[0]
+    assert record_game(game.transcript, me=me) is True
+    (summary,) = load_games().values()
+    assert {k: getattr(summary, k) for k in _expected(game, me)} == _expected(game, me)
+    assert summary.opponent_fingerprint == game.transcript.players[1 - me].fingerprint
+    assert summary.session == game.transcript.session
+
+
+def test_recording_the_same_game_twice_counts_it_once(games: list[Any], home: Path) -> None:
+    game = games[1]
+    report = verify_transcript(game.transcript)
+    assert report.match is not None
+    assert record_match(session=game.transcript.session, me=0, names=report.names,
+                        fingerprints=report.fingerprints, match=report.match) is True
+    assert record_game(game.transcript, me=0) is False
+    assert sync_transcripts() == []
+    overall, per = totals(load_games().values())
+    assert overall.matches == 1 and len(per) == 1
+
+
+def test_a_transcript_that_does_not_verify_is_not_counted(games: list[Any], home: Path) -> None:
+    t = games[2].transcript
+    cut = replace_entries(t, list(t.entries[:-1]))
+    with pytest.raises(StatsError, match="does not prove"):
+        record_game(cut, me=0)
+    assert load_games() == {}
+
+
+def test_the_identity_key_decides_which_player_we_are(games: list[Any], home: Path) -> None:
+    game = games[0]
+    assert local_player(game.transcript) == 0  # only meta.me says so
+    seed = bytes(keys_for(game.seed)[1])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "identity.json").write_bytes(
+        canonical_dumps({"version": 1, "name": "bob", "seed": seed.hex()}) + b"\n")
+    assert local_player(game.transcript) == 1
+
+
+def test_saved_transcripts_are_counted_per_opponent(games: list[Any], home: Path) -> None:
+    folder = home / "transcripts"
+    folder.mkdir(parents=True)
+    for game in games[:3]:
+        (folder / game.path.name).write_bytes(game.path.read_bytes())
+    (folder / "broken.jsonl").write_bytes(b"not a transcript\n")
+    problems = sync_transcripts()
+    assert [p.name for p, _ in problems] == ["broken.jsonl"]
+    overall, per = totals(load_games().values())
+    assert overall.matches == 3
+    assert set(per) == {g.transcript.players[1].fingerprint for g in games[:3]}
+    assert overall.hands == sum(g.transcript.result["hands_played"] for g in games[:3])
+    lines = stats_lines()
+    assert lines[0].startswith("All opponents: matches")
+    only = stats_lines(opponent=games[0].transcript.players[1].fingerprint)
+    assert len(only) == 2 and games[0].transcript.players[1].name in only[1]
+
+
+def test_no_games_yet(home: Path) -> None:
+    assert stats_lines() == ["No finished matches counted yet."]
