@@ -281,8 +281,11 @@ class Session:
         self._audits: dict[int, str] = {}
         self._verdict: tuple[bool, str, int | None] | None = None
         self._peer_last_seq = -1  # last seq the peer provably had
-        self._restored_secrets: dict[str, Any] | None = None
-        self._hand_seeds: dict[str, Any] = {}
+        # NB: every secret seed is drawn at least one adapter cycle before the entry
+        # that uses it, so it is on disk (secrets file) before anything depends on it:
+        # the toss seed and hand 1's when the hellos complete, hand n+1's when hand n
+        # starts.
+        self._hand_seeds: dict[str, dict[str, Any]] = {}
         self._toss_secrets: dict[str, Any] | None = None
         self._replaying = False
         self._persist: list[Entry] = []
@@ -362,7 +365,13 @@ class Session:
                       accept_rules=True, nonce=bytes.fromhex(msg.nonce))
         if session._my_hello != mine:
             raise LocalProtocolError("my hello in the game file is not reproducible")
-        session._restored_secrets = dict(secrets) if secrets else None
+        if secrets:
+            toss = secrets.get("toss")
+            session._toss_secrets = dict(toss) if isinstance(toss, dict) else None
+            hands = secrets.get("hands")
+            if isinstance(hands, dict):
+                session._hand_seeds = {str(k): dict(v) for k, v in hands.items()
+                                       if isinstance(v, dict)}
         session._replaying = True
         try:
             session._receive_hello(entries[1 - me])
@@ -596,6 +605,7 @@ class Session:
         self.rules = host_msg.rules
         self._state = S.RULES
         self._persist.extend([host, join])
+        self._draw_seeds()
         self._events.append(PeerHello(name=msg.name, fingerprint=fingerprint(key),
                                       rules=msg.rules))
         self._changed()
@@ -807,12 +817,26 @@ class Session:
             return AuditResult(hand=self._hand_no, ok=ok, rule=rule, culprit=culprit)
         raise AssertionError(f"no automatic step for {type_}")  # pragma: no cover
 
+    def _seed_for(self, hand_no: int) -> dict[str, Any]:
+        """Hand ``hand_no``'s stored seed, drawn (and marked for persisting) if new."""
+        key = str(hand_no)
+        if key not in self._hand_seeds:
+            self._hand_seeds[key] = {"seed": bytes(self._rng.randbytes(32)).hex()}
+            self._secrets_dirty = True
+        return self._hand_seeds[key]
+
+    def _draw_seeds(self) -> dict[str, Any]:
+        """The toss seed and hand 1's, drawn once the session id exists."""
+        if self._toss_secrets is None:
+            self._toss_secrets = {"seed": bytes(self._rng.randbytes(32)).hex()}
+            self._secrets_dirty = True
+        self._seed_for(1)
+        return self._toss_secrets
+
     def _toss_driver(self) -> TossDriver:
         if self._toss is None:
-            secrets = (self._restored_secrets or {}).get("toss")
-            self._toss = TossDriver(self.session_id, self.me, rng=self._rng, secrets=secrets)
-            self._toss_secrets = self._toss.secrets()
-            self._secrets_dirty = True
+            self._toss = TossDriver(self.session_id, self.me, rng=self._rng,
+                                    secrets=self._draw_seeds())
         return self._toss
 
     # -- handshake
@@ -875,12 +899,11 @@ class Session:
         self._public = frozenset()
         self._result = None
         self._verdict = None
-        stored = (self._restored_secrets or {}).get("hands", {}).get(str(self._hand_no))
+        stored = self._seed_for(self._hand_no)
+        self._seed_for(self._hand_no + 1)  # drawn now, stored long before it is used
         self._deck = HandDeck(self.session_id, self._seed, self._hand_no,
                                     dealer=self._match.dealer, me=self.me, rng=self._rng,
                                     secrets=stored)
-        self._hand_seeds[str(self._hand_no)] = self._deck.secrets()
-        self._secrets_dirty = True
         self._state = S.SHUFFLE_DEALER
 
     def _h_shuffle(self, msg: Message, sender: int) -> Commit:

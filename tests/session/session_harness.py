@@ -36,9 +36,16 @@ class Peer:
     events: list[Any] = field(default_factory=list)
     outbox: list[bytes] = field(default_factory=list)
 
+    cycles: list[tuple[list[Entry], dict[str, Any] | None]] = field(default_factory=list)
+
     def flush(self) -> None:
-        """Persist entries and secrets, then move frames to the outbox (adapter order)."""
-        self.file.extend(self.session.entries_to_persist())
+        """Persist entries and secrets, then move frames to the outbox (adapter order).
+
+        ``cycles`` records each call's new entries with the secrets already on disk
+        before it (to check that no entry ever depends on an unsaved secret)."""
+        new = self.session.entries_to_persist()
+        self.cycles.append((new, self.secrets))
+        self.file.extend(new)
         secrets = self.session.secrets_to_persist()
         if secrets is not None:
             self.secrets = secrets

@@ -168,3 +168,21 @@ def test_a_crash_at_any_point_of_a_match_resumes_to_the_same_log(victims: str) -
     if victims != "ab":
         stages = {part.split("_")[0] for pair in seen for part in pair.split("/")}
         assert {"toss", "shuffle", "deal", "play", "audit", "verdict"} <= stages, seen
+
+
+def test_every_secret_is_on_disk_before_the_first_entry_that_uses_it() -> None:
+    a, b = make_pair(Rules.preset("standard"), seed=71)
+    run_match(a, b, seed=72)
+    uses = 0
+    for peer in (a, b):
+        for entries, stored in peer.cycles:
+            for e in entries:
+                if e.sender != peer.session.me:
+                    continue
+                if e.type == "toss_commit":
+                    assert stored is not None and "toss" in stored
+                    uses += 1
+                elif e.type == "shuffle":
+                    assert stored is not None and str(e.body["hand"]) in stored["hands"]
+                    uses += 1
+    assert uses > 10
