@@ -171,9 +171,10 @@ class _Probe:
 
 async def _play(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     rules = Rules.preset("standard", target=10_000)
-    host = Session.create(SigningKey.generate(), role=HOST, name="host", rules=rules,
+    keys = random.Random(seed)  # fixed keys too: the same seed plays the same hands
+    host = Session.create(SigningKey(keys.randbytes(32)), role=HOST, name="host", rules=rules,
                           rng=random.Random(seed))
-    join = Session.create(SigningKey.generate(), role=JOIN, name="join",
+    join = Session.create(SigningKey(keys.randbytes(32)), role=JOIN, name="join",
                           rng=random.Random(seed + 1))
     files = [GameFiles({"role": r}, directory=directory / r,
                        current_session=lambda s=s: s.view.session_id)  # type: ignore[misc]
@@ -247,7 +248,9 @@ def main(argv: list[str] | None = None) -> int:
             prof.enable()
             data = asyncio.run(_play(args.hands, Path(tmp), args.seed))
             prof.disable()
-            pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(25)
+            stats = pstats.Stats(prof, stream=sys.stderr)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(40)
         else:
             data = asyncio.run(_play(args.hands, Path(tmp), args.seed))
     hand_ms = statistics.median(data["hand_ms"])

@@ -404,6 +404,8 @@ def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
         status = run()
         if not args.rematch_requested:
             return status
+        if args.seed is not None:
+            args.seed += 1  # a new match needs a new session id
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -429,6 +431,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     played = 0
     status = 0
     while args.matches is None or played < args.matches:
+        if played and args.seed is not None:
+            args.seed += 1  # NB: a new match needs a new hello nonce, hence a new session id
         if args.join:
             host, port = _split_address(args.join)
             status = asyncio.run(_join_match(args, host, port))

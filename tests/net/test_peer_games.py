@@ -74,3 +74,29 @@ def test_a_hard_bot_peer_completes_an_oklahoma_match_against_a_random_player(
     assert read_game_file(game_files(h0)[0])[0].body["rules"]["oklahoma"] is True
     # bots save transcripts like any player
     assert len(list((h0 / "transcripts").glob("*.jsonl"))) == 1
+
+
+def test_two_bot_peers_play_the_number_of_matches_asked_then_exit(tmp: Path) -> None:
+    port = free_port()
+    server = PeerProc(tmp / "server", "bot", "--level", "normal", "--listen", "127.0.0.1",
+                      "--port", str(port), "--no-announce", "--matches", "2", "--target", "5",
+                      "--seed", "8")
+    joiner = PeerProc(tmp / "joiner", "bot", "--level", "easy", "--join", f"127.0.0.1:{port}",
+                      "--matches", "2", "--seed", "9")
+    try:
+        for proc in (server, joiner):
+            assert proc.proc.wait(timeout=120) == 0, proc.output
+    finally:
+        server.stop()
+        joiner.stop()
+    results = [[line for line in p.output.splitlines() if line.startswith("RESULT ")]
+               for p in (server, joiner)]
+    assert len(results[0]) == len(results[1]) == 2
+    assert sorted(game_files(tmp / "server")) != []
+    for home in (tmp / "server", tmp / "joiner"):
+        assert len(game_files(home)) == 2
+    names = [sorted(g.name for g in game_files(tmp / h)) for h in ("server", "joiner")]
+    assert names[0] == names[1]
+    for name in names[0]:
+        assert (tmp / "server" / "games" / name).read_bytes() == (
+            tmp / "joiner" / "games" / name).read_bytes()
