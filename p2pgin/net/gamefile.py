@@ -80,7 +80,12 @@ class GameFiles:
         if not sid:
             return None
         directory = self.directory if self.directory is not None else games_dir()
-        self._store = GameStore(game_path(sid, directory=directory))
+        store = GameStore(game_path(sid, directory=directory))
+        if len(store):
+            store.close()
+            raise FileExistsError(f"a game file for session {sid[:16]}... already exists: "
+                                  "a new match must have a new session id")
+        self._store = store
         self.meta["session_id"] = sid
         self.write_meta()
         return self._store

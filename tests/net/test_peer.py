@@ -163,7 +163,13 @@ async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
 ) -> None:
     host, joiner = make_pair(tmp_path, target=100)
     tasks = await start(host, joiner)
-    await asyncio.wait_for(_until(lambda: joiner.view.stage == "play"), 20)
+    # A quiet moment: both logs equal and a player to move (no automatic step pending).
+
+    def quiet() -> bool:
+        return (host.view.stage == "play" and len(host.session.log) == len(joiner.session.log)
+                and (host.view.my_turn or joiner.view.my_turn))
+
+    await asyncio.wait_for(_until(quiet), 20)
     host.abandon("going home")
     await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
