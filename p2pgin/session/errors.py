@@ -119,7 +119,7 @@ class BadShare(RemoteProtocolError):
 
 
 class BadDeckMessage(RemoteProtocolError):
-    """A coin-toss, shuffle, rekey or audit payload the deck protocol refuses."""
+    """A coin-toss, shuffle or audit payload the deck protocol refuses."""
 
     rule = "deck"
 
