@@ -97,3 +97,25 @@ def test_flipped_bytes_of_real_frames(data: st.DataObject) -> None:
     i = data.draw(st.integers(0, len(frame) - 1))
     frame[i] ^= data.draw(st.integers(1, 255))
     _feed(bytes(frame))
+
+
+@cache
+def _fresh() -> Session:
+    a, _ = make_pair(seed=79)
+    a.session.connection_made()
+    a.session.frames_to_send()
+    return a.session
+
+
+@FUZZ
+@given(st.dictionaries(st.sampled_from(FIELDS), json_value, max_size=8) | st.binary(max_size=80))
+def test_anything_before_the_hellos(obj: dict[str, Any] | bytes) -> None:
+    session = copy.deepcopy(_fresh())
+    frame = obj if isinstance(obj, bytes) else canonical_dumps(obj)
+    try:
+        session.receive_frame(frame)
+    except RemoteProtocolError as exc:
+        assert exc.evidence == frame and session.closed
+        assert session.session_id == "" and session.log == ()
+    else:
+        assert not session.closed
