@@ -19,6 +19,8 @@ deck rule, the player the deck layer blames, or nobody when the file itself was 
 The header's ``meta`` is written by one peer after the match and is not part of the
 signed log; :func:`seal_transcript` lets the writer sign it (``meta["seal"]``) so that
 every byte of the file is covered; an unsealed transcript verifies with a note saying so.
+``meta`` may hold only ``saved``, ``me`` and ``seal`` (so renaming the seal away, or
+adding fields, is caught).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, Final
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from p2pgin.engine.cards import Card
+from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.errors import IllegalMoveError, RevealError
 from p2pgin.engine.hand import UPCARD, HandResult, HandState, apply
 from p2pgin.engine.match import MatchState
@@ -40,7 +42,10 @@ from p2pgin.log.canonical import JsonValue, canonical_dumps, hexbytes
 from p2pgin.log.entry import Chain, Entry, verify_hello
 from p2pgin.log.errors import LogError
 from p2pgin.log.transcript import Transcript
-from p2pgin.mental import CheatDetected, DeckError, HandVerifier, verify_toss
+from p2pgin.mental import DECK_SIZE, CheatDetected, DeckError, HandVerifier, verify_toss
+from p2pgin.mental.deck import card_points
+from p2pgin.mental.group import all_distinct, decode_points, decode_scalar, mult, scalar_invert
+from p2pgin.mental.wire import check_header
 from p2pgin.session.errors import MalformedFrame
 from p2pgin.session.messages import (
     PROTOCOL_VERSION,
@@ -72,6 +77,8 @@ __all__ = [
 #: Prefix of the writer's signature over the header (``meta["seal"]``).
 SEAL_DOMAIN: Final = b"p2pgin/transcript-seal/v1\x00"
 _ROLE: Final = ("host", "joiner")
+#: What the unsigned header ``meta`` may hold: anything else could be altered unseen.
+_META_KEYS: Final = frozenset({"saved", "me", "seal"})
 _S = State
 
 
@@ -269,6 +276,143 @@ def _check_seal(t: Transcript) -> str | None:
     return None
 
 
+# ----------------------------------------------------------------------------- fast deck
+
+
+class _Fallback(Exception):
+    """The optimistic deck check met something unusual: verify again the careful way."""
+
+
+def _fb(ok: bool) -> None:
+    if not ok:
+        raise _Fallback
+
+
+def _perm(value: object) -> list[int]:
+    _fb(isinstance(value, list) and len(value) == DECK_SIZE
+        and all(type(v) is int for v in value) and sorted(value) == list(range(DECK_SIZE)))
+    assert isinstance(value, list)
+    return value
+
+
+def _scalars(value: object) -> list[bytes]:
+    _fb(isinstance(value, list) and len(value) == DECK_SIZE)
+    assert isinstance(value, list)
+    keys = [decode_scalar(v, peer=0, field="keys") for v in value]
+    _fb(all_distinct(keys) is None)
+    return keys
+
+
+class _FastDeck:
+    """A hand's deck checked from its audit first (optimistic third-party verification).
+
+    When both audits are in the log, every shuffle step can be recomputed from the
+    revealed secrets (4 x 52 multiplications); a logged deck equal byte for byte to its
+    recomputation is made of valid group elements, and a share is correct exactly when
+    it equals the audited key (``k * D == r * D`` for a prime-order ``D`` means
+    ``k = r``). So the per-share multiplications, the unmasking and the subgroup checks of
+    :class:`~p2pgin.mental.HandVerifier` are not needed. ``feed`` mirrors its checks
+    and answers; whenever anything differs from the honest shape it raises
+    :class:`_Fallback` and the whole transcript is verified again with ``HandVerifier``,
+    which then names the fault exactly. Accepting here implies ``HandVerifier`` accepts.
+    """
+
+    def __init__(self, *, sid: bytes, hand_no: int, seed: bytes, dealer: int,
+                 steps: Sequence[object], audits: Mapping[int, object]) -> None:
+        self.sid, self.hand_no, self.a, self.b = sid, hand_no, dealer, 1 - dealer
+        kinds = ("deck.mask", "deck.remask", "deck.lock")
+        _fb(len(steps) == 3 and set(audits) == {0, 1})
+        try:
+            mask_p, remask_p, lock_p = (
+                check_header(p, k, sid, hand_no, 0) for p, k in zip(steps, kinds, strict=True))
+            audit_a = check_header(audits[self.a], "deck.audit", sid, hand_no, self.a)
+            audit_b = check_header(audits[self.b], "deck.audit", sid, hand_no, self.b)
+            decks = [decode_points(p.get(f), peer=0, field=f, count=DECK_SIZE)
+                     for p, f in ((mask_p, "deck"), (remask_p, "deck"), (lock_p, "locked"),
+                                  (lock_p, "deck"))]
+            _fb(all(all_distinct(d) is None for d in decks))
+            d1, d2, d3, z = decks
+            sigma, tau = _perm(audit_a.get("perm")), _perm(audit_b.get("perm"))
+            r, s = _scalars(audit_a.get("keys")), _scalars(audit_b.get("keys"))
+            _fb("mask" not in audit_b)
+            mask = decode_scalar(audit_a.get("mask"), peer=0, field="mask")
+            _fb(mask not in r)
+            points = card_points(sid, seed, hand_no)
+            _fb(all(mult(mask, points[sigma[i]]) == d1[i] for i in range(DECK_SIZE)))
+            _fb(all(mult(s[j], d1[tau[j]]) == d2[j] for j in range(DECK_SIZE)))
+            _fb(all(mult(r[j], d2[j]) == d3[j] for j in range(DECK_SIZE)))
+            inverse = scalar_invert(mask)
+            _fb(all(mult(inverse, d3[j]) == z[j] for j in range(DECK_SIZE)))
+        except DeckError:
+            raise _Fallback from None
+        self.steps = tuple(steps)
+        self.audit_payloads = {self.a: audits[self.a], self.b: audits[self.b]}
+        self.sigma, self.tau, self.r, self.s = sigma, tau, r, s
+        self.stage = 0
+        self.audited: set[int] = set()
+        self.a_shares: dict[int, bytes] = {}
+        self.b_shares: dict[int, tuple[int, bytes]] = {}
+        self.sources: dict[int, int] = {}
+        self.dealt: dict[int, int] = {}
+        self.public: dict[int, Card] = {}
+        self.deck: tuple[Card, ...] | None = None
+
+    def feed(self, sender: int, payload: object) -> Card | None:
+        """As ``HandVerifier.feed`` for an honest payload; :class:`_Fallback` otherwise."""
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        if self.stage < 3:
+            author = self.b if self.stage == 1 else self.a
+            _fb(sender == author and payload == self.steps[self.stage])
+            self.stage += 1
+            return None
+        if kind == "deck.audit":
+            _fb(sender not in self.audited and payload == self.audit_payloads[sender])
+            self.audited.add(sender)
+            if len(self.audited) == 2:
+                self.deck = tuple(CARDS[self.sigma[self.tau[j]]] for j in range(DECK_SIZE))
+            return None
+        _fb(kind in ("deck.deal", "deck.open"))
+        try:
+            p = check_header(payload, kind, self.sid, self.hand_no, sender)  # type: ignore[arg-type]
+            key = decode_scalar(p.get("key"), peer=sender, field="key")
+        except DeckError:
+            raise _Fallback from None
+        pos = p.get("position")
+        _fb(type(pos) is int and 0 <= pos < DECK_SIZE)
+        src = p.get("source")
+        if sender == self.b:
+            _fb(type(src) is int and 0 <= src < DECK_SIZE)
+        else:
+            _fb("source" not in p)
+        if kind == "deck.deal":
+            _fb(type(p.get("to")) is int and p.get("to") == 1 - sender)
+            holder = self.b_shares if sender == self.a else self.a_shares
+            _fb(pos not in holder and pos not in self.dealt)
+        if sender == self.a:
+            old = self.a_shares.get(pos)
+            if old is not None:
+                _fb(old == key)
+                return None
+            _fb(key == self.r[pos])
+            self.a_shares[pos] = key
+        else:
+            old_b = self.b_shares.get(pos)
+            if old_b is not None:
+                _fb(old_b == (src, key))
+                return None
+            _fb(src not in self.sources and (src, key) == (self.tau[pos], self.s[pos]))
+            self.b_shares[pos] = (src, key)  # type: ignore[assignment]
+            self.sources[src] = pos  # type: ignore[index]
+        if kind == "deck.deal":
+            self.dealt[pos] = 1 - sender
+        if pos in self.public or pos not in self.a_shares or pos not in self.b_shares:
+            return None
+        card = CARDS[self.sigma[self.tau[pos]]]
+        _fb(card not in self.public.values())
+        self.public[pos] = card
+        return card
+
+
 # ----------------------------------------------------------------------------- walk
 
 
@@ -294,9 +438,13 @@ def _items(payload: Mapping[str, Any], key: str, count: int, sender: int) -> lis
 class _Walker:
     """The third party's replay of one transcript (state shaped like the session's)."""
 
-    def __init__(self, hellos: tuple[Hello, Hello], chain: Chain) -> None:
+    def __init__(self, hellos: tuple[Hello, Hello], chain: Chain, log: Sequence[Entry],
+                 *, fast: bool) -> None:
         self.hellos = hellos
         self.chain = chain
+        self.log = log
+        self.index = 0
+        self.fast = fast
         self.sid = bytes.fromhex(chain.session)
         self.rules: Rules = hellos[0].rules
         self.state = _S.RULES
@@ -306,7 +454,7 @@ class _Walker:
         self.match: MatchState | None = None
         self.hand_no = 0
         self.hand: HandState | None = None
-        self.deck: HandVerifier | None = None
+        self.deck: HandVerifier | _FastDeck | None = None
         self.public: set[int] = set()
         self.moves: list[tuple[int, Move, int]] = []  # sender, move, seq
         self.result: HandResult | None = None
@@ -424,9 +572,37 @@ class _Walker:
         self.result = None
         self.public = set()
         self.moves = []
-        self.deck = HandVerifier(session_id=self.sid, hand_no=self.hand_no, seed=self.seed,
-                                 dealer=self.match.dealer)
+        self.deck = self.fast_deck() if self.fast else None
+        if self.deck is None:
+            self.deck = HandVerifier(session_id=self.sid, hand_no=self.hand_no,
+                                     seed=self.seed, dealer=self.match.dealer)
         self.state = _S.SHUFFLE_DEALER
+
+    def fast_deck(self) -> _FastDeck | None:
+        """The optimistic deck of this hand when its shuffle and both audits are in the
+        log ahead (looked up unverified: they are checked when the walk reaches them)."""
+        assert self.match is not None
+        steps: list[object] = []
+        audits: dict[int, object] = {}
+        for e in self.log[self.index + 1:]:
+            hand = e.body.get("hand")
+            if e.type == "shuffle" and hand == self.hand_no + 1:
+                break
+            if hand != self.hand_no:
+                continue
+            if e.type == "shuffle" and len(steps) < 3:
+                steps.append(e.body.get("step"))
+            elif e.type == "audit" and e.sender not in audits:
+                audits[e.sender] = e.body.get("secrets")
+                if len(audits) == 2:
+                    break
+        if len(steps) < 3 or len(audits) < 2:
+            return None
+        try:
+            return _FastDeck(sid=self.sid, hand_no=self.hand_no, seed=self.seed,
+                             dealer=self.match.dealer, steps=steps, audits=audits)
+        except _Fallback:
+            return None
 
     def deal(self, msg: Deal, sender: int) -> None:
         assert self.match is not None and self.deck is not None
@@ -547,8 +723,13 @@ def proven_result(match: MatchState | None) -> dict[str, JsonValue]:
     return out
 
 
-def verify_transcript(t: Transcript) -> Report:
+def verify_transcript(t: Transcript, *, fast: bool = True) -> Report:
     """Check everything the transcript claims (see the module docstring).
+
+    ``fast`` checks each fully audited hand's deck from its audit first (see
+    :class:`_FastDeck`); anything unusual makes it verify again with ``fast=False``,
+    which feeds every payload to the mental layer's ``HandVerifier`` as it comes, so the
+    verdict and the failure reported are the same either way.
 
     Never raises for a bad transcript: the :class:`Report` carries the failure.
     """
@@ -598,7 +779,8 @@ def verify_transcript(t: Transcript) -> Report:
                           "incomplete")
         hellos.append(msg)
     chain = Chain(t.entries[0], t.entries[1])
-    walker = _Walker((hellos[0], hellos[1]), chain)
+    log = t.entries[2:]
+    walker = _Walker((hellos[0], hellos[1]), chain, log, fast=fast)
     for index in (0, 1):
         if hexbytes(bytes(chain.keys[index])) != t.players[index].key:
             return header_fail("header", f"player {index}'s key is not the one in its hello")
@@ -612,6 +794,10 @@ def verify_transcript(t: Transcript) -> Report:
         return header_fail("header", f"rules: {exc}")
     if header_rules != walker.rules or header_rules.to_dict() != t.rules:
         return header_fail("rules", "the header's rules are not the ones the host proposed")
+    unknown = sorted(set(t.meta) - _META_KEYS)
+    if unknown:
+        return header_fail("meta", f"unknown unsigned header fields {unknown}: meta may "
+                           f"hold only {sorted(_META_KEYS)}")
     if "seal" in t.meta:
         problem = _check_seal(t)
         if problem is not None:
@@ -620,7 +806,6 @@ def verify_transcript(t: Transcript) -> Report:
         notes.append("header meta is not sealed by its writer (it is not part of the proof)")
 
     # -- the log, in order
-    log = t.entries[2:]
     for index, entry in enumerate(log):
         line = index + 4
         try:
@@ -628,8 +813,11 @@ def verify_transcript(t: Transcript) -> Report:
         except LogError as exc:
             return report(Failure(line=line, rule=exc.rule, detail=exc.detail,
                                   seq=entry.seq, type=entry.type), "incomplete")
+        walker.index = index
         try:
             walker.step(entry)
+        except _Fallback:
+            return verify_transcript(t, fast=False)
         except _MoveFail as exc:
             return report(Failure(line=exc.seq + 4, rule=exc.rule, detail=exc.detail,
                                   peer=exc.peer, seq=exc.seq, type="move"), "incomplete")

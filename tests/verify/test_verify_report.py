@@ -12,7 +12,16 @@ from verify_helpers import keys_for, replace_entries, resign_from
 
 from p2pgin.cli_verify import verify_bytes
 from p2pgin.log.transcript import Transcript
-from p2pgin.report import proven_result, seal_transcript, verify_transcript
+from p2pgin.report import Report, proven_result, seal_transcript, verify_transcript
+
+
+def verify_both(t: Transcript) -> Report:
+    """Verify optimistically and carefully; both must give the same verdict and hands."""
+    fast, slow = verify_transcript(t), verify_transcript(t, fast=False)
+    assert fast.failure == slow.failure
+    assert [h.result for h in fast.hands] == [h.result for h in slow.hands]
+    assert [h.deck for h in fast.hands] == [h.deck for h in slow.hands]
+    return fast
 
 
 def _first(t: Transcript, pred: Any) -> int:
@@ -23,7 +32,7 @@ def _first(t: Transcript, pred: Any) -> int:
 def test_real_transcripts_verify_and_prove_the_claimed_result(games: list[Any]) -> None:
     for game in games:
         t = game.transcript
-        report = verify_transcript(t)
+        report = verify_both(t)
         assert report.ok, report.failure
         assert report.status == "match_over"
         assert report.match is not None and report.match.over
@@ -55,7 +64,7 @@ def test_an_illegal_discard_names_the_entry_the_rule_and_the_cheater(games: list
     def steal(body: dict[str, Any]) -> None:
         body["move"]["position"] = 51  # the bottom of the stock: nobody holds it yet
 
-    report = verify_transcript(resign_from(t, seq, steal, keys_for(game.seed)))
+    report = verify_both(resign_from(t, seq, steal, keys_for(game.seed)))
     assert not report.ok and report.failure is not None
     assert (report.failure.seq, report.failure.peer) == (seq, mover)
     assert report.failure.rule == "not-in-hand"
@@ -72,7 +81,7 @@ def test_a_move_out_of_phase_is_blamed_on_its_sender(games: list[Any]) -> None:
         body["move"] = {"move": "draw_stock"}
         body["open"] = None
 
-    report = verify_transcript(resign_from(t, seq, draw, keys_for(game.seed)))
+    report = verify_both(resign_from(t, seq, draw, keys_for(game.seed)))
     assert report.failure is not None
     assert (report.failure.seq, report.failure.peer) == (seq, mover)
     assert report.failure.rule not in ("signature", "chain")
@@ -88,7 +97,7 @@ def test_a_doctored_audit_is_blamed_on_the_player_who_revealed_it(games: list[An
         perm = body["secrets"]["perm"]
         perm[0], perm[1] = perm[1], perm[0]
 
-    report = verify_transcript(resign_from(t, seq, swap, keys_for(game.seed)))
+    report = verify_both(resign_from(t, seq, swap, keys_for(game.seed)))
     assert report.failure is not None
     assert (report.failure.seq, report.failure.peer) == (seq, auditor)
     assert report.failure.rule == "bad_step"
@@ -103,7 +112,7 @@ def test_a_false_cheat_verdict_is_blamed_on_its_signer(games: list[Any]) -> None
     def accuse(body: dict[str, Any]) -> None:
         body.update(ok=False, rule="bad_step", culprit=1 - signer)
 
-    report = verify_transcript(resign_from(t, seq, accuse, keys_for(game.seed)))
+    report = verify_both(resign_from(t, seq, accuse, keys_for(game.seed)))
     assert report.failure is not None
     assert (report.failure.seq, report.failure.peer, report.failure.rule) == (
         seq, signer, "false_verdict")
@@ -216,3 +225,50 @@ def test_a_hello_from_another_game_breaks_the_header(games: list[Any], line: int
     ours[line - 1] = theirs[line - 1]
     detected, where = _detected(b"\n".join(ours) + b"\n")
     assert detected and where == 1
+
+
+DECK_TYPES = ("shuffle", "deal", "draw_share", "audit")
+
+
+def _strings(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every string inside a JSON value."""
+    if isinstance(value, str):
+        return [path]
+    if isinstance(value, dict):
+        return [p for k in sorted(value) for p in _strings(value[k], (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _strings(v, (*path, i))]
+    return []
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_peer_signing_a_bad_deck_payload_is_caught_the_same_fast_or_careful(
+        games: list[Any], data: st.DataObject) -> None:
+    game = games[3]
+    t = game.transcript
+    candidates = [e.seq for e in t.entries[2:] if e.type in DECK_TYPES
+                  or (e.type == "move" and e.body["open"] is not None)]
+    seq = data.draw(st.sampled_from(candidates), label="entry")
+    body = t.entries[seq + 2].body
+    paths = [p for p in _strings(body) if p[-1] not in ("type",)]
+    path = data.draw(st.sampled_from(paths), label="field")
+    digit = data.draw(st.sampled_from("0123456789abcdef"), label="digit")
+    at = data.draw(st.integers(0, 1000), label="at")
+
+    def change(b: dict[str, Any]) -> None:
+        holder = b
+        for key in path[:-1]:
+            holder = holder[key]
+        text = holder[path[-1]]
+        i = at % len(text)
+        holder[path[-1]] = text[:i] + digit + text[i + 1:]
+
+    tampered = resign_from(t, seq, change, keys_for(game.seed))
+    if tampered.entries == t.entries:
+        return  # the digit was already there
+    report = verify_both(tampered)
+    assert not report.ok
+    assert report.failure is not None and report.failure.seq is not None
+    assert report.failure.seq <= seq + 20  # caught at the entry or within its hand's audit
