@@ -233,7 +233,8 @@ def _result_text(result: HandResult, names: Sequence[str]) -> str:
 
 
 def _seal_message(header: Mapping[str, JsonValue]) -> bytes:
-    meta = dict(header["meta"])  # type: ignore[arg-type]
+    raw = header["meta"]
+    meta = dict(raw) if isinstance(raw, dict) else {}
     meta.pop("seal", None)
     unsealed = dict(header)
     unsealed["meta"] = meta
@@ -292,6 +293,12 @@ def _perm(value: object) -> list[int]:
     _fb(isinstance(value, list) and len(value) == DECK_SIZE
         and all(type(v) is int for v in value) and sorted(value) == list(range(DECK_SIZE)))
     assert isinstance(value, list)
+    return value
+
+
+def _index(value: object) -> int:
+    if type(value) is not int or not 0 <= value < DECK_SIZE:
+        raise _Fallback
     return value
 
 
@@ -377,13 +384,12 @@ class _FastDeck:
             key = decode_scalar(p.get("key"), peer=sender, field="key")
         except DeckError:
             raise _Fallback from None
-        pos = p.get("position")
-        _fb(type(pos) is int and 0 <= pos < DECK_SIZE)
-        src = p.get("source")
+        pos = _index(p.get("position"))
         if sender == self.b:
-            _fb(type(src) is int and 0 <= src < DECK_SIZE)
+            src = _index(p.get("source"))
         else:
             _fb("source" not in p)
+            src = -1
         if kind == "deck.deal":
             _fb(type(p.get("to")) is int and p.get("to") == 1 - sender)
             holder = self.b_shares if sender == self.a else self.a_shares
@@ -401,8 +407,8 @@ class _FastDeck:
                 _fb(old_b == (src, key))
                 return None
             _fb(src not in self.sources and (src, key) == (self.tau[pos], self.s[pos]))
-            self.b_shares[pos] = (src, key)  # type: ignore[assignment]
-            self.sources[src] = pos  # type: ignore[index]
+            self.b_shares[pos] = (src, key)
+            self.sources[src] = pos
         if kind == "deck.deal":
             self.dealt[pos] = 1 - sender
         if pos in self.public or pos not in self.a_shares or pos not in self.b_shares:
@@ -528,8 +534,8 @@ class _Walker:
         elif isinstance(msg, Shuffle):
             self.check_hand(msg.hand, sender)
             self.feed(sender, msg.step)
-            order = (_S.SHUFFLE_DEALER, _S.SHUFFLE_NON_DEALER, _S.LOCK_DEALER, _S.DEAL_DEALER)
-            self.state = order[order.index(self.state) + 1]
+            steps = (_S.SHUFFLE_DEALER, _S.SHUFFLE_NON_DEALER, _S.LOCK_DEALER, _S.DEAL_DEALER)
+            self.state = steps[steps.index(self.state) + 1]
         elif isinstance(msg, Deal):
             self.deal(msg, sender)
         elif isinstance(msg, MoveMessage):
