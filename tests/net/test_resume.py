@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,6 +64,8 @@ def test_a_killed_peer_resumes_and_the_match_ends_as_its_replay(
         procs.append(joiner)
         target = host if victim == "host" else joiner
         _wait_point(target, POINTS[point])
+        if point == "mid-hand":
+            time.sleep(rng.uniform(0.0, 0.3))  # a few moves into the hand (seeded)
         target.kill(signal.SIGKILL)
         assert game_files(target.home), "the game file exists before the kill point"
         resumed = PeerProc(target.home, "resume", "-v")
