@@ -8,7 +8,8 @@ own cards, face-up cards, and at a knock the cards shown), so a bot cannot peek.
 
 Usage::
 
-    python bench/bots.py --games 2000 [--seed 1] [--workers 2] [--levels easy,normal,hard] [--json]
+    python bench/bots.py --games 2000 [--seed 1] [--workers 2] [--levels easy,normal,hard]
+                         [--hard-param NAME=VALUE ...] [--json]
 
 Prints each level's match win rate with a 95 % confidence interval (normal
 approximation) and the median time per bot move; ``--json`` prints one object with
@@ -25,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -34,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from baseline import SimpleGinRummyPlayer  # noqa: E402
 
-from p2pgin.bots import LEVELS, Strategy  # noqa: E402
+from p2pgin.bots import LEVELS, HardParams, HardStrategy, Strategy  # noqa: E402
 from p2pgin.engine import (  # noqa: E402
     UPCARD,
     BigGin,
@@ -104,12 +106,18 @@ def play_hand(
     return full
 
 
-def play_match(args: tuple[str, int]) -> tuple[int, list[float]]:
+def _make(level: str, rng: random.Random, params: dict[str, float]) -> Strategy:
+    if level == "hard" and params:
+        return HardStrategy(rng, replace(HardParams(), **params))
+    return LEVELS[level](rng)
+
+
+def play_match(args: tuple[str, int, dict[str, float]]) -> tuple[int, list[float]]:
     """Play one match ``level`` vs baseline; returns (1 if the bot won, bot move times)."""
-    level, seed = args
+    level, seed, params = args
     rng = random.Random(seed)
     bots: list[Strategy] = [
-        LEVELS[level](random.Random(seed * 2 + 1)),
+        _make(level, random.Random(seed * 2 + 1), params),
         SimpleGinRummyPlayer(random.Random(seed * 2 + 2)),
     ]
     match = MatchState.new(Rules.preset("standard"), first_dealer=seed % 2)
@@ -133,7 +141,19 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--hard-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a HardParams knob for the hard level (tuning runs)",
+    )
     args = parser.parse_args(argv)
+    params: dict[str, float] = {}
+    for item in args.hard_param:
+        name, _, value = item.partition("=")
+        default = getattr(HardParams(), name)
+        params[name] = type(default)(value == "True" if isinstance(default, bool) else value)
     levels = [name for name in args.levels.split(",") if name]
     out: dict[str, float] = {}
     all_times: list[float] = []
@@ -142,7 +162,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         for level in levels:
             # Seeds depend only on --seed and the match number: every level meets the
             # same deals, and match i has first dealer i % 2.
-            jobs = [(level, args.seed * 1_000_003 + i) for i in range(args.games)]
+            jobs = [(level, args.seed * 1_000_003 + i, params) for i in range(args.games)]
             results = pool.map(play_match, jobs, chunksize=8)
             wins = sum(won for won, _ in results)
             rate = wins / args.games
