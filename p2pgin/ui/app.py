@@ -19,7 +19,10 @@ from p2pgin.ui.keys import build_key_bindings
 from p2pgin.ui.layout import ConsoleLayout, build_layout
 from p2pgin.ui.style import build_style, terminal_is_utf8
 
-__all__ = ["ConsoleApp", "create_console_app", "run_console"]
+__all__ = ["LAYOFF_STEP", "ConsoleApp", "create_console_app", "run_console"]
+
+LAYOFF_STEP = 0.7
+"""Seconds between two layoffs as the hand result shows them being laid."""
 
 
 class ConsoleApp:
@@ -86,8 +89,23 @@ def create_console_app(
         mouse_support=mouse,
     )
 
+    shown_for: list[Any] = [None]
+
     def changed() -> None:
         console.refresh()
+        reveal = console.table.reveal
+        if reveal is not None and reveal is not shown_for[0] and reveal.layoffs and app.is_running:
+            shown_for[0] = reveal
+            app.create_background_task(lay_off_one_by_one(len(reveal.layoffs)))
+        app.invalidate()
+
+    async def lay_off_one_by_one(count: int) -> None:
+        """Show the defender's layoffs landing on the knocker's melds one at a time."""
+        for shown in range(count):
+            console.ui.layoffs_shown = shown
+            app.invalidate()
+            await asyncio.sleep(LAYOFF_STEP)
+        console.ui.layoffs_shown = None
         app.invalidate()
 
     on_change = getattr(handle, "on_change", None)

@@ -71,6 +71,7 @@ class UiState:
     message: str = ""  # feedback for the last key (errors included)
     error: bool = False
     hint: str = ""
+    layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
 
 
 @dataclass(frozen=True, slots=True)
@@ -590,6 +591,9 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     if r is None:
         return out.add(" No hand has ended yet.", "class:label").frags
     out.add(f" Hand {r.hand_no}: {r.kind}", "class:title").nl()
+    # ``ui.layoffs_shown`` (set by the running app) lays the layoffs one by one.
+    count = len(r.layoffs) if ui.layoffs_shown is None else ui.layoffs_shown
+    shown, pending = r.layoffs[:count], r.layoffs[count:]
     order = [r.knocker, 1 - r.knocker] if r.knocker is not None else [table.me, table.opp]
     for player in order:
         assert player is not None
@@ -597,14 +601,22 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         if r.knocker is not None:
             role = " (knocked)" if player == r.knocker else " (defends)"
         out.add(f" {table.names[player]}{role}:", "class:value").nl()
-        lay = r.layoffs if r.knocker is not None and player == r.knocker else ()
-        _meld_line(out, r.melds[player], r.deadwood[player], ui.ascii, lay)
+        dead = list(r.deadwood[player])
+        lay: Sequence[tuple[Card, int]] = ()
+        if r.knocker is not None and player == r.knocker:
+            lay = shown
+        elif r.knocker is not None:
+            # Cards not laid off yet (while the layoffs are being shown) still count here.
+            dead = sorted([*dead, *(c for c, _ in pending)], key=lambda c: (c.rank, c.suit))
+        _meld_line(out, r.melds[player], dead, ui.ascii, lay)
         out.nl()
     if r.layoffs and r.knocker is not None:
         out.add(f" Laid off by {table.names[1 - r.knocker]}, in order:", "class:label")
-        for i, (card, index) in enumerate(r.layoffs):
+        for i, (card, index) in enumerate(shown):
             out.add(f" {i + 1}) ")
             out.card(card, ui.ascii, "class:layoff", pad=False).add(f" on meld {index + 1}")
+        if pending:
+            out.add(" ...", "class:label")
         out.nl()
     out.add(" Scoring", "class:title").nl()
     for line in r.explanation:

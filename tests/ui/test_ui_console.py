@@ -581,3 +581,51 @@ def test_ascii_is_chosen_when_the_terminal_is_not_utf8() -> None:
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert not terminal_is_utf8(latin)
     assert terminal_is_utf8(utf8)
+
+
+def test_running_app_lays_off_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from ui_screens import SizedOutput
+
+    import p2pgin.ui.app as app_module
+    from p2pgin.engine import PassUpcard, legal_moves
+    from p2pgin.ui.render import render_reveal
+
+    monkeypatch.setattr(app_module, "LAYOFF_STEP", 0.2)
+    deck = deck_for(KNOCKER, "3H 3S 9H TH JH QC KD 5C 9C 2H", "KS", "2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    seen: list[str] = []
+
+    async def main() -> None:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=SizedOutput()):
+            built = create_console_app(game)
+            task = asyncio.ensure_future(built.app.run_async())
+            await asyncio.sleep(0.05)
+            inp.send_text("p")
+            await asyncio.sleep(0.05)
+            game.opponent_move(PassUpcard())
+            inp.send_text("sky")
+            await asyncio.sleep(0.1)
+            game.opponent_move(legal_moves(game.full)[0])
+            await asyncio.sleep(0.05)
+            ui, table = built.console.ui, built.console.table
+            seen.append(str(ui.layoffs_shown))
+            seen.append(plain_reveal(render_reveal(table, ui)))
+            await asyncio.sleep(0.2 * len(table.reveal.layoffs) + 0.3)
+            seen.append(str(ui.layoffs_shown))
+            seen.append(plain_reveal(render_reveal(table, ui)))
+            inp.send_text("qy")
+            await asyncio.wait_for(task, 5)
+
+    def plain_reveal(frags: object) -> str:
+        from p2pgin.ui.render import plain_text
+
+        return plain_text(frags)  # type: ignore[arg-type]
+
+    asyncio.run(main())
+    assert seen[0] == "0"
+    assert "+3♥" not in seen[1] and " ..." in seen[1]
+    assert "3♥" in seen[1].split("Bob (defends):")[1].split("Scoring")[0]  # still deadwood
+    assert seen[2] == "None"
+    assert "+3♥" in seen[3] and "1) 3♥ on meld" in seen[3]
