@@ -61,7 +61,6 @@ class GameFiles:
         self._store = store
         self._pending: list[Entry] = []
         self._secrets: Any = None
-        self._last_secrets: Any = store.read_secrets() if store is not None else None
 
     @property
     def path(self) -> Path | None:
@@ -104,14 +103,7 @@ class GameFiles:
             self._secrets = None
 
     def write_secrets(self, secrets: Any) -> None:
-        """Replace the secrets file (0600) beside the game file.
-
-        NB: top-level keys the session stops reporting are kept (a restore replays the
-        whole match, so it needs e.g. the coin toss's secrets long after the toss).
-        """
-        if isinstance(secrets, dict) and isinstance(self._last_secrets, dict):
-            secrets = {**self._last_secrets, **secrets}
-        self._last_secrets = secrets
+        """Replace the secrets file (0600) beside the game file."""
         store = self._open(self._pending)
         if store is None:
             self._secrets = secrets
