@@ -4,8 +4,9 @@ Kept in ``data_dir()/stats.json`` as one summary per game, keyed by session id, 
 recording the same game twice (from the console at match end and again from its
 transcript) changes nothing. Totals are computed from the summaries when asked.
 
-Sources: :func:`record_match` (the console or the CLI at match end, from the session's
-own ``MatchState``), :func:`record_game` (a finished transcript, verified first), and
+Sources: :func:`record_match` / :func:`record_view` (the console or the CLI at match
+end, from the session's own ``MatchState``; ``record_view`` also returns the lines to
+show), :func:`record_game` (a finished transcript, verified first), and
 :func:`sync_transcripts` (every saved transcript not yet counted; ``p2pgin stats``
 calls it, so games saved by any path are counted).
 """
@@ -33,6 +34,7 @@ __all__ = [
     "local_player",
     "record_game",
     "record_match",
+    "record_view",
     "stats_lines",
     "summarize",
     "sync_transcripts",
@@ -176,6 +178,24 @@ def record_match(
     summary = summarize(session=session, me=me, names=names, fingerprints=fingerprints,
                         results=match.hands, match=match, date=date)
     return _add(summary, home)
+
+
+def record_view(view: Any, *, date: str = "", home: Path | None = None) -> list[str]:
+    """For the console at match end: count the finished match of a session
+    ``PlayerView`` (once) and return the statistics against this opponent.
+
+    Returns:
+        Lines to show; nothing is counted (and the lines say why) if the match is not over.
+    """
+    match = view.match
+    if match is None or not match.over or not view.session_id:
+        return ["Statistics count finished matches only."]
+    try:
+        record_match(session=view.session_id, me=view.me, names=view.names,
+                     fingerprints=view.fingerprints, match=match, date=date, home=home)
+        return stats_lines(home, opponent=view.fingerprints[1 - view.me])
+    except (OSError, StatsError) as exc:
+        return [f"Statistics not updated: {exc}"]
 
 
 def local_player(transcript: Transcript, home: Path | None = None) -> int | None:

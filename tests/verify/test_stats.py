@@ -16,6 +16,7 @@ from p2pgin.stats import (
     local_player,
     record_game,
     record_match,
+    record_view,
     stats_lines,
     sync_transcripts,
     totals,
@@ -99,3 +100,22 @@ def test_saved_transcripts_are_counted_per_opponent(games: list[Any], home: Path
 
 def test_no_games_yet(home: Path) -> None:
     assert stats_lines() == ["No finished matches counted yet."]
+
+
+def test_the_console_records_a_finished_view_and_gets_lines_for_this_opponent(
+        games: list[Any], home: Path) -> None:
+    from types import SimpleNamespace
+
+    t = games[1].transcript
+    report = verify_transcript(t)
+    view = SimpleNamespace(match=report.match, session_id=t.session, me=1,
+                           names=report.names, fingerprints=report.fingerprints)
+    lines = record_view(view, date="2026-11-30T12:00:00Z")
+    assert lines[0].startswith("All opponents: matches 1")
+    assert report.names[0] in lines[1]
+    assert record_view(view) == lines  # counted once
+    (summary,) = load_games().values()
+    assert (summary.opponent, summary.date) == (report.names[0], "2026-11-30T12:00:00Z")
+    unfinished = SimpleNamespace(match=None, session_id="", me=0, names=report.names,
+                                 fingerprints=report.fingerprints)
+    assert record_view(unfinished) == ["Statistics count finished matches only."]
