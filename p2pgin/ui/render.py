@@ -249,12 +249,12 @@ def render_table(table: Table, ui: UiState, click: Click | None = None) -> Style
     on_stock = (lambda: click("stock", None)) if click else None
     out.click(" Stock ", "class:label", on_stock)
     out.click(f"{table.stock:2d} cards", "class:value", on_stock)
-    out.add("    Discard ", "class:label")
+    out.add("  Discard ", "class:label")
     if table.pile:
         on_pile = (lambda: click("pile", None)) if click else None
         out.click("[", "", on_pile).card(table.pile[-1], ui.ascii, pad=False, on_click=on_pile)
         out.click("]", "", on_pile)
-        out.add(f"  pile of {len(table.pile)} (v)", "class:label")
+        out.add(f" pile {len(table.pile)} (v)", "class:label")
     else:
         out.add("(empty)", "class:label")
     out.nl()

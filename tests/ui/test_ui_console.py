@@ -299,6 +299,12 @@ def test_resize_relayouts_and_too_small_shows_a_message() -> None:
         out.size = type(out.size)(rows=24, columns=80)
         back = screen_text(built)
         assert "Alice vs Bob" in back[0] and len(back) == 24
+        out.size = type(out.size)(rows=20, columns=72)  # the minimum: everything still there
+        least = screen_text(built)
+        assert "Terminal too small" not in text(least)
+        assert "Discard [6♣] pile 1 (v)" in text(least) and "Knock limit 10" in text(least)
+        assert "Your turn" in least[-2] and "q quit" in least[-1]
+        assert len(hand_row(least).split()) == 10
 
 
 def test_help_overlay_lists_keys_and_escape_closes_it() -> None:
