@@ -1,7 +1,7 @@
 """Benchmark the meld search: median microseconds per ``best_melds`` call.
 
 Random hands come from a fixed seed; calls are timed in batches of 100 different hands
-with ``time.perf_counter_ns`` (each batch's fastest of three repeats) and the median
+with ``time.perf_counter_ns`` (each batch's fastest of five repeats) and the median
 batch time is divided by the batch size. The same
 run times an empty loop over the same hands (the floor, printed for scale and not
 subtracted) and the brute-force reference from ``tests/engine/reference.py``.
@@ -37,7 +37,7 @@ BATCH = 100
 
 
 def median_us(fn: Callable[[Sequence[Card]], object], hands: list[tuple[Card, ...]],
-              repeats: int = 3) -> float:
+              repeats: int = 5) -> float:
     """µs per call: the median over batches of ``BATCH`` different hands.
 
     Each batch is timed ``repeats`` times and its fastest time kept (the usual timeit

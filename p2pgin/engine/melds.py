@@ -215,7 +215,26 @@ class MeldResult(NamedTuple):
     @property
     def melds(self) -> tuple[Meld, ...]:
         """The melds, each a tuple of cards sorted by index, sorted by first card."""
-        return _melds_of(self.cards_mask, self.sets_mask)
+        sets = self.sets_mask
+        if sets:
+            return _melds_of(self.cards_mask, sets)
+        # NB: no sets: the runs alone, already in order (suit by suit, rank by rank).
+        # A suit holds a run iff some card has the next two ranks too.
+        mask = self.cards_mask
+        melds: tuple[Meld, ...] = ()
+        suit = mask & _SUIT_BITS
+        if suit & suit >> 1 & suit >> 2:
+            melds = _R0[suit]
+        suit = mask >> 13 & _SUIT_BITS
+        if suit & suit >> 1 & suit >> 2:
+            melds += _R1[suit]
+        suit = mask >> 26 & _SUIT_BITS
+        if suit & suit >> 1 & suit >> 2:
+            melds += _R2[suit]
+        suit = mask >> 39
+        if suit & suit >> 1 & suit >> 2:
+            melds += _R3[suit]
+        return melds
 
     @property
     def deadwood_cards(self) -> tuple[Card, ...]:
@@ -389,7 +408,8 @@ def _melds_of(mask: int, sets: int) -> tuple[Meld, ...]:
         melds += _R3[suit]
     if sets:
         set_cards = _SET_CARDS
-        found = [set_cards[sets & rank_mask] for rank_mask in _RANK_MASKS if sets & rank_mask]
+        ranks = (sets | sets >> 13 | sets >> 26 | sets >> 39) & _SUIT_BITS
+        found = [set_cards[sets & rank_mask] for rank_mask in _RANK_GROUPS[ranks]]
         melds = tuple(sorted(melds + tuple(found)))
     return melds
 

@@ -257,6 +257,15 @@ def test_best_melds_is_a_valid_partition_of_the_hand(hand: list[Card]) -> None:
     check_consistent(hand, best_melds(hand))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(hands, dense_hands()).flatmap(lambda h: st.tuples(st.just(h), st.permutations(h))))
+def test_best_melds_does_not_depend_on_card_order(pair: tuple[list[Card], list[Card]]) -> None:
+    hand, shuffled = pair
+    first, second = best_melds(hand), best_melds(shuffled)
+    assert first == second
+    assert (first.melds, first.deadwood_cards) == (second.melds, second.deadwood_cards)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(hands, dense_hands()))
 def test_best_melds_is_never_worse_than_any_arrangement(hand: list[Card]) -> None:
