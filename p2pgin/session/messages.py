@@ -37,6 +37,8 @@ __all__ = [
     "Hello",
     "Message",
     "MoveMessage",
+    "Rematch",
+    "RematchAnswer",
     "Shuffle",
     "TossCommit",
     "TossReveal",
@@ -319,6 +321,27 @@ class AuditResult(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Rematch(Message):
+    """After the match, its loser offers another match under the same rules."""
+
+    TYPE: ClassVar[str] = "rematch"
+    SENDER: ClassVar[str] = "the match's loser"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RematchAnswer(Message):
+    """The winner's answer; on ``accept`` a new match starts, the winner dealing first."""
+
+    TYPE: ClassVar[str] = "rematch_answer"
+    SENDER: ClassVar[str] = "the match's winner"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "accept": ("bool", "true starts a new match (same log, hand numbers go on)"),
+    }
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Abandon(Message):
     """The waiting player ends the match: the peer did not come back."""
 
@@ -356,7 +379,8 @@ MESSAGES: Final[dict[str, type[Message]]] = {
     cls.TYPE: cls
     for cls in (
         Hello, Accept, Decline, TossCommit, TossReveal, Shuffle, Deal,
-        MoveMessage, DrawShare, AuditReveal, AuditResult, Abandon, ErrorMessage,
+        MoveMessage, DrawShare, AuditReveal, AuditResult, Rematch, RematchAnswer, Abandon,
+        ErrorMessage,
     )
 }
 

@@ -92,6 +92,8 @@ from p2pgin.session.messages import (
     Hello,
     Message,
     MoveMessage,
+    Rematch,
+    RematchAnswer,
     Shuffle,
     TossCommit,
     TossReveal,
@@ -104,8 +106,11 @@ __all__ = [
     "HOST",
     "JOIN",
     "TRANSITIONS",
+    "AcceptRematch",
     "AcceptRules",
+    "DeclineRematch",
     "DeclineRules",
+    "RematchOffer",
     "Session",
     "State",
 ]
@@ -136,6 +141,7 @@ class State(StrEnum):
     VERDICT_NON_DEALER = "verdict_non_dealer"
     VERDICT_DEALER = "verdict_dealer"
     MATCH_OVER = "match_over"
+    REMATCH = "rematch"
     DECLINED = "declined"
     CHEATED = "cheated"
     ABANDONED = "abandoned"
@@ -176,14 +182,18 @@ TRANSITIONS: Final[dict[State, dict[str, tuple[str, tuple[State, ...]]]]] = {
                            "abandon": _LIVE_ABANDON},
     S.VERDICT_DEALER: {"audit_result": ("dealer", (S.SHUFFLE_DEALER, S.MATCH_OVER, S.CHEATED)),
                        "abandon": _LIVE_ABANDON},
-    S.MATCH_OVER: {},
+    S.MATCH_OVER: {"rematch": ("loser", (S.REMATCH,))},
+    S.REMATCH: {"rematch_answer": ("winner", (S.SHUFFLE_DEALER, S.MATCH_OVER))},
     S.DECLINED: {},
     S.CHEATED: {},
     S.ABANDONED: {},
 }
 
 #: Transitions chosen by the local player through ``Session.act``.
-AGENT_STEPS: Final = frozenset({(S.RULES, "accept"), (S.RULES, "decline"), (S.PLAY, "move")})
+AGENT_STEPS: Final = frozenset({
+    (S.RULES, "accept"), (S.RULES, "decline"), (S.PLAY, "move"),
+    (S.MATCH_OVER, "rematch"), (S.REMATCH, "rematch_answer"),
+})
 
 _STAGES: Final[dict[State, str]] = {
     S.HELLO: "handshake", S.RULES: "handshake",
@@ -195,10 +205,10 @@ _STAGES: Final[dict[State, str]] = {
     S.PLAY: "play", S.DRAW_SHARE: "play",
     S.AUDIT_DEALER: "audit", S.AUDIT_NON_DEALER: "audit",
     S.VERDICT_NON_DEALER: "audit", S.VERDICT_DEALER: "audit",
-    S.MATCH_OVER: "match_over", S.DECLINED: "closed", S.CHEATED: "closed",
+    S.MATCH_OVER: "match_over", S.REMATCH: "match_over", S.DECLINED: "closed", S.CHEATED: "closed",
     S.ABANDONED: "closed",
 }
-_TERMINAL: Final = frozenset({S.MATCH_OVER, S.DECLINED, S.CHEATED, S.ABANDONED})
+_TERMINAL: Final = frozenset({S.MATCH_OVER, S.REMATCH, S.DECLINED, S.CHEATED, S.ABANDONED})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -211,6 +221,21 @@ class DeclineRules(SessionAction):
     """The joiner declines the host's rules; the session ends without a match."""
 
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RematchOffer(SessionAction):
+    """The match's loser offers another match (never in ``legal_moves``: a UI choice)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AcceptRematch(SessionAction):
+    """The match's winner accepts the rematch offer."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclineRematch(SessionAction):
+    """The match's winner declines the rematch offer."""
 
 
 def _signing_key(identity: Any) -> SigningKey:
@@ -442,6 +467,14 @@ class Session:
             msg: Message = (Accept(rules=self.rules) if isinstance(action, AcceptRules)
                             else Decline(reason=action.reason))
             self._emit(msg)
+        elif isinstance(action, RematchOffer):
+            if self._state is not S.MATCH_OVER or self._speaker("loser") != self.me:
+                raise LocalProtocolError("only the match's loser offers a rematch, after it")
+            self._emit(Rematch())
+        elif isinstance(action, AcceptRematch | DeclineRematch):
+            if self._state is not S.REMATCH or self._speaker("winner") != self.me:
+                raise LocalProtocolError("only the winner answers a rematch offer")
+            self._emit(RematchAnswer(accept=isinstance(action, AcceptRematch)))
         elif isinstance(action, Move):
             if self._state is not S.PLAY or self._hand is None or self._hand.to_move != self.me:
                 raise LocalProtocolError(
@@ -670,6 +703,11 @@ class Session:
             return None if self._match is None else self._dealer
         if role == "non_dealer":
             return None if self._match is None else 1 - self._dealer
+        if role in ("winner", "loser"):
+            winner = None if self._match is None else self._match.winner
+            if winner is None:
+                return None
+            return winner if role == "winner" else 1 - winner
         if role in ("mover", "not_mover"):
             if self._hand is None or self._hand.to_move is None:
                 return None
@@ -1095,6 +1133,29 @@ class Session:
 
         return commit
 
+    # -- rematch
+
+    def _h_rematch(self, msg: Message, sender: int) -> Commit:
+        def commit() -> None:
+            self._state = S.REMATCH
+
+        return commit
+
+    def _h_rematch_answer(self, msg: Message, sender: int) -> Commit:
+        assert isinstance(msg, RematchAnswer)
+        assert self._match is not None and self._match.winner is not None
+        winner = self._match.winner
+
+        def commit() -> None:
+            if not msg.accept:
+                self._state = S.MATCH_OVER
+                return
+            self._match = MatchState.new(self.rules, winner)
+            self._result = None
+            self._start_hand()
+
+        return commit
+
     # ------------------------------------------------------------------ secrets, view
 
     def _secrets(self) -> dict[str, Any]:
@@ -1127,6 +1188,9 @@ class Session:
                 waiting = "your move"
             elif state is S.HELLO:
                 waiting = "the peer's hello"
+            elif state is S.REMATCH and self._speaker("winner") == self.me:
+                my_turn, moves = True, (AcceptRematch(), DeclineRematch())
+                waiting = "your answer to the rematch offer"
             elif state is S.MATCH_OVER:
                 waiting = ""
             else:
@@ -1178,4 +1242,6 @@ _HANDLERS: Final[dict[str, Callable[[Session, Message, int], Commit]]] = {
     "draw_share": Session._h_draw_share,
     "audit": Session._h_audit,
     "audit_result": Session._h_audit_result,
+    "rematch": Session._h_rematch,
+    "rematch_answer": Session._h_rematch_answer,
 }

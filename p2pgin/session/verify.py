@@ -35,13 +35,15 @@ class VerificationError(ValueError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verified:
-    """What a valid log proves: the match state (``over`` if finished) and hand decks."""
+    """What a valid log proves: the (last) match state, ``over`` if finished, the matches
+    before it when a rematch followed, and every audited hand's deck."""
 
     session: str
     rules: Rules
     match: MatchState | None
     decks: tuple[tuple[int, ...], ...]
     complete_hands: int
+    earlier_matches: tuple[MatchState, ...] = ()
 
 
 def verify_log(entries: Sequence[Entry]) -> Verified:
@@ -64,6 +66,7 @@ def verify_log(entries: Sequence[Entry]) -> Verified:
     decks: list[tuple[int, ...]] = []
     moves: list[tuple[int, Any]] = []
     hand_no = 0
+    matches: list[MatchState] = []
     for e in chain.entries:
         body = e.body
         try:
@@ -74,6 +77,11 @@ def verify_log(entries: Sequence[Entry]) -> Verified:
                     seed = outcome[:32]
                     match = MatchState.new(rules, outcome[32] & 1)
                     hand_no = 1
+            elif e.type == "rematch_answer" and body.get("accept") is True:
+                if match is None or match.winner is None:
+                    raise VerificationError(f"entry {e.seq}: rematch before a match ended")
+                matches.append(match)
+                match = MatchState.new(rules, match.winner)
             elif e.type == "shuffle":
                 payloads.append((e.sender, body["step"]))
             elif e.type == "deal":
@@ -108,4 +116,4 @@ def verify_log(entries: Sequence[Entry]) -> Verified:
         except (KeyError, TypeError, ValueError) as exc:
             raise VerificationError(f"entry {e.seq} ({e.type}): malformed: {exc}") from None
     return Verified(session=chain.session, rules=rules, match=match, decks=tuple(decks),
-                    complete_hands=len(decks))
+                    complete_hands=len(decks), earlier_matches=tuple(matches))
