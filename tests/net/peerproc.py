@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from p2pgin.cli_verify import load_and_verify
 from p2pgin.log.identity import load_or_create_identity
 from p2pgin.log.store import GameStore
 from p2pgin.session import Session
@@ -171,3 +172,11 @@ def check_same_match(r0: dict, r1: dict, home0: Path, home1: Path) -> None:
     for home, game in ((home0, g0), (home1, g1)):
         scores, winner, hands = replay_scores(home, game)
         assert list(scores) == r0["scores"] and winner == r0["winner"] and hands == r0["hands"]
+        # The full-knowledge replay: a third party checks the saved transcript with no
+        # secrets (every deck step and audit, every move and score) and gets the result.
+        (transcript,) = (home / "transcripts").glob("*.jsonl")
+        code, report, lines, _ = load_and_verify(transcript)
+        assert code == 0 and report["ok"], lines
+        assert report["result"]["hand_points"] == r0["scores"]
+        assert report["result"]["winner"] == r0["winner"]
+        assert report["result"]["totals"] == r0["totals"]
