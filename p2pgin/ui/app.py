@@ -8,7 +8,7 @@ screen follows the game without polling.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -42,13 +42,14 @@ def create_console_app(
     hinter: Hinter | None = None,
     mouse: bool = False,
     lobby: Sequence[str] = (),
+    match_notes: Callable[[], Sequence[str]] | None = None,
 ) -> ConsoleApp:
     """Build (not run) the console application over ``handle``.
 
     Must be called inside the prompt_toolkit app session that will run it (tests use
     ``create_app_session`` with a pipe input and a dummy output).
     """
-    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby)
+    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes)
     command_buffer = Buffer(multiline=False)
     layout, parts = build_layout(console, command_buffer)
     app: Application[str] | None = None
@@ -123,6 +124,7 @@ async def run_console(
     hinter: Hinter | None = None,
     lobby: Sequence[str] = (),
     mouse: bool = False,
+    match_notes: Callable[[], Sequence[str]] | None = None,
 ) -> str:
     """Play the match on ``handle`` in this terminal until the player quits.
 
@@ -134,6 +136,7 @@ async def run_console(
         hinter: the hint strategy (default: the hard bot).
         lobby: lines shown until the first deal (host: address, port, join code).
         mouse: clicks on cards select them; on the stock / discard pile draw.
+        match_notes: lines for the match-end screen (e.g. statistics), read once.
 
     Returns:
         ``"quit"`` (the player left or the match is over and closed) or
@@ -145,9 +148,9 @@ async def run_console(
     if plain:
         from p2pgin.ui.plain import run_plain
 
-        return str(await run_plain(handle, ascii=ascii, hinter=hinter))
+        return str(await run_plain(handle, ascii=ascii, hinter=hinter, match_notes=match_notes))
     built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter,
-                               lobby=lobby, mouse=mouse)
+                               lobby=lobby, mouse=mouse, match_notes=match_notes)
     result = await built.app.run_async()
     await asyncio.sleep(0)
     return str(result or "quit")

@@ -10,6 +10,7 @@ a move the engine did not offer, so it cannot send an illegal one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from p2pgin.engine.cards import Card
@@ -32,13 +33,17 @@ class Console:
         handle: the game (``view``, ``link``, ``peer_info``, ``act``, ``drain_events``).
         ascii: ASCII card labels and frames.
         lobby: lines shown before the first deal (the host's address, port, join code).
+        match_notes: called once when the match ends; its lines (e.g. statistics
+            against this opponent) are shown under the itemised totals.
         hinter: the hint strategy; default: the hard bot when :mod:`p2pgin.bots` has one.
     """
 
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
-                 lobby: Sequence[str] = ()) -> None:
+                 lobby: Sequence[str] = (),
+                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
         self.handle = handle
         self.lobby = tuple(lobby)
+        self.match_notes = match_notes
         self.ui = UiState(ascii=ascii)
         self.history = adapter.History()
         self.hinter = hinter
@@ -47,6 +52,7 @@ class Console:
         self.rematch_requested = False
         self._pending: Callable[[], object] | None = None
         self._seen_hand: tuple[Card, ...] = ()
+        self._notes: tuple[str, ...] = ()
         self.table: Table = self.refresh()
 
     # ------------------------------------------------------------------ state
@@ -67,8 +73,22 @@ class Console:
             lobby=self.lobby,
             evidence=list(getattr(self.handle, "evidence", ()) or ()),
         )
+        if self.table.match_end is not None and self.match_notes is not None and (
+            before is None or before.match_end is None
+        ):
+            self._notes = self._read_notes()
+        if self.table.match_end is not None and self._notes:
+            self.table = replace(self.table, match_end=replace(self.table.match_end,
+                                                               notes=self._notes))
         self._after_refresh(before)
         return self.table
+
+    def _read_notes(self) -> tuple[str, ...]:
+        assert self.match_notes is not None
+        try:
+            return tuple(self.match_notes())
+        except Exception as exc:  # statistics are a nicety; never break the result screen
+            return (f"(statistics unavailable: {exc})",)
 
     def _after_refresh(self, before: Table | None) -> None:
         table = self.table
@@ -182,6 +202,12 @@ class Console:
     def toggle_overlay(self, name: str) -> None:
         """Open the overlay ``name`` (help, pile, reveal, match), or close it if open."""
         self.ui.overlay = "" if self.ui.overlay == name else name
+
+    def show_result(self) -> None:
+        """``e``: the last hand's result; after the match: totals, then the last hand."""
+        order = ["match", "reveal", ""] if self.table.match_end is not None else ["reveal", ""]
+        current = self.ui.overlay if self.ui.overlay in order else ""
+        self.ui.overlay = order[(order.index(current) + 1) % len(order)]
 
     def close_overlay(self) -> None:
         self.ui.overlay = ""

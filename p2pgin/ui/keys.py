@@ -78,8 +78,7 @@ def build_key_bindings(
     bind("h")(console.hint)
     bind("o")(console.cycle_sort)
     bind("v")(lambda: console.toggle_overlay("pile"))
-    bind("e")(lambda: console.toggle_overlay("reveal" if console.table.match_end is None
-                                             else "match"))
+    bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))
     bind("escape")(console.close_overlay)
     bind("n")(console.next_hand)

@@ -205,8 +205,8 @@ class ConsoleLayout:
             body = render.render_reveal(table, ui)
         elif ui.overlay == "match":
             body = render.render_match_end(table, ui)
-            if table.reveal is not None:
-                body = [*render.render_reveal(table, ui), ("", "\n\n"), *body]
+            if table.reveal is not None:  # the last hand below the totals (e: it alone)
+                body = [*body, ("", "\n"), *render.render_reveal(table, ui)]
         else:
             body = []
         return [*body, ("", "\n\n"), ("class:label", " Esc or Enter: close")]

@@ -85,6 +85,7 @@ class MatchEnd:
     winner: int | None
     totals: tuple[int, int]
     lines: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # e.g. the statistics against this opponent
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,6 +9,7 @@ line is printed whenever it changes, so a screen reader announces whose turn it 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pgin.ui.commands import CommandError, command_help, parse_command
@@ -22,8 +23,9 @@ __all__ = ["PlainConsole", "run_plain"]
 class PlainConsole:
     """Turns a console's changes into new text lines and typed lines into actions."""
 
-    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> None:
-        self.console = Console(handle, ascii=ascii, hinter=hinter)
+    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
+        self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
         self.ascii = ascii
         self._logged = 0
         self._status = ""
@@ -65,7 +67,7 @@ class PlainConsole:
                 self._audited.add(audit.hand_no)
         if t.match_end is not None and t.match_end != self._ended:
             self._ended = t.match_end
-            lines += list(t.match_end.lines)
+            lines += list(t.match_end.lines) + list(t.match_end.notes)
             lines.append("Type rematch for another match, or quit.")
         if t.cheat:
             lines.append(f"ALARM: {t.cheat}")
@@ -119,7 +121,8 @@ class PlainConsole:
         return self.console.quit_requested
 
 
-async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None) -> str:
+async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+                    match_notes: Callable[[], Sequence[str]] | None = None) -> str:
     """Play in plain text on stdin/stdout until the player quits.
 
     Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does.
@@ -127,7 +130,7 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
     from prompt_toolkit import PromptSession
     from prompt_toolkit.patch_stdout import patch_stdout
 
-    plain = PlainConsole(handle, ascii=ascii, hinter=hinter)
+    plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
     for line in plain.intro():
         print(line)
 

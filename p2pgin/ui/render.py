@@ -646,6 +646,8 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
             f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
     for line in m.lines:
         out.add(f"  {asciify(line) if ui.ascii else line}").nl()
+    for line in m.notes:
+        out.add(f" {asciify(line) if ui.ascii else line}", "class:label").nl()
     if "rematch" in table.actions:
         out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
     return out.frags

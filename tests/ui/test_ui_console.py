@@ -245,7 +245,13 @@ def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
     game = knock_game(stock="2C", rules=rules)
     from p2pgin.engine import PassUpcard, legal_moves
 
-    with console_session(game) as (built, _inp, _out):
+    calls: list[int] = []
+
+    def notes() -> list[str]:
+        calls.append(1)
+        return ["Against Bob: 1 match played, 1 won"]
+
+    with console_session(game, match_notes=notes) as (built, _inp, _out):
         press(built, "p")
         game.opponent_move(PassUpcard())
         press(built, "s")
@@ -255,6 +261,16 @@ def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
         rows = screen_text(built)
         screen = text(rows)
         assert built.console.ui.overlay == "match"
+        assert "Against Bob: 1 match played, 1 won" in screen
+        built.console.refresh()
+        assert calls == [1]  # read once
+        press(built, "\x1b")
+        press(built, "e")
+        assert built.console.ui.overlay == "match"
+        press(built, "e")
+        assert built.console.ui.overlay == "reveal"
+        press(built, "e")
+        assert built.console.ui.overlay == ""
         assert "Hand points:" in screen and "Boxes" in screen and "Game bonus" in screen
         assert "Total:" in screen
         assert "r: rematch" in screen
