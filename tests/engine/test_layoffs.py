@@ -92,6 +92,14 @@ def test_the_card_that_fits_two_melds_goes_where_it_lets_a_chain_continue() -> N
     assert result.deadwood == 0
 
 
+def test_cards_between_two_runs_of_a_suit_are_all_laid_off() -> None:
+    result = best_layoffs([c("2H 3H 4H"), c("8H 9H TH")], c("5H 6H 7H QC"))
+    assert result.deadwood == 10
+    assert {x.card for x in result.layoffs} == set(c("5H 6H 7H"))
+    knocker = [c("2H 3H 4H"), c("8H 9H TH")]
+    assert check_layoffs(knocker, result.melds, result.layoffs, c("5H 6H 7H QC")) == 10
+
+
 def test_defender_keeps_its_own_set_rather_than_laying_one_card_off() -> None:
     # laying 7H on 4H5H6H would strand 7C 7S (14); keeping 7C 7H 7S leaves 0
     result = best_layoffs([c("4H 5H 6H")], c("7C 7H 7S KD"))
