@@ -116,12 +116,15 @@ def _check_peer_factory(session: Any) -> Callable[[Any], Any]:
     return check
 
 
-def _make_match(session: Any, meta: dict[str, Any], store: Any = None) -> _Match:
+def _make_match(
+    session: Any, meta: dict[str, Any], store: Any = None, abandon_after: float | None = None
+) -> _Match:
     from p2pgin.net.gamefile import GameFiles
     from p2pgin.net.peer import Peer
 
     files = GameFiles(meta, current_session=lambda: session.view.session_id, store=store)
-    peer = Peer(session, files, check_peer=_check_peer_factory(session))
+    peer = Peer(session, files, check_peer=_check_peer_factory(session),
+                abandon_after=abandon_after)
     match = _Match(session, files, peer)
     return match
 
@@ -317,7 +320,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
     session = Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
                              rng=random.Random(_seed(args)))
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
-    match = _make_match(session, meta)
+    match = _make_match(session, meta, abandon_after=args.abandon_after)
     args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
     _say(args.lobby_lines[0])
     announcers: list[asyncio.Task[Any]] = []
@@ -350,7 +353,7 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
                              rng=random.Random(_seed(args)))
     meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
-    match = _make_match(session, meta)
+    match = _make_match(session, meta, abandon_after=args.abandon_after)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
     return await _drive(match, args, match.peer.connect(host, port,
                                                         give_up_after=args.give_up_after))
@@ -513,7 +516,7 @@ async def _resume(args: argparse.Namespace) -> int:
     store = GameStore(game)
     identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets())
-    match = _make_match(session, meta, store=store)
+    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after)
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
@@ -546,6 +549,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", type=int, help=argparse.SUPPRESS)
     p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
+                   help=argparse.SUPPRESS)
 
 
 def _rules_opts(p: argparse.ArgumentParser) -> None:
@@ -590,6 +595,8 @@ def _configure_join(p: argparse.ArgumentParser) -> None:
 
 def _configure_bot(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
+    # A bot is nobody's waiting player: a peer gone for 5 minutes forfeits, and it serves on.
+    p.set_defaults(abandon_after=300.0)
     p.add_argument("--join", metavar="HOST[:PORT]", help="join this host instead of serving")
     p.add_argument("--matches", type=int, default=None, help="exit after N matches")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
-from p2pgin.session.errors import PeerClosed, RemoteProtocolError
+from p2pgin.session.errors import PeerClosed, ProtocolError, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
 
 __all__ = [
@@ -127,6 +127,8 @@ class Peer:
             store has no ``path`` (else beside the game file, named after it).
         check_peer: maps the peer's hello to its known-peers check (:class:`PeerInfo`).
         ping_interval, dead_after: keepalive timing (see :mod:`p2pgin.net.transport`).
+        sync_delay: longest wait of a received entry for a shared fsync.
+        abandon_after: abandon the match when the link stays down this long.
     """
 
     def __init__(
@@ -140,8 +142,13 @@ class Peer:
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
         sync_delay: float = 0.05,
+        abandon_after: float | None = None,
     ) -> None:
         self.session = session
+        #: Seconds the link may stay down before the match is abandoned (None: never;
+        #: a person decides, e.g. from the console).
+        self.abandon_after = abandon_after
+        self._abandon_timer: asyncio.TimerHandle | None = None
         self.store = store
         self.evidence_dir = evidence_dir
         self.evidence_stem = evidence_stem
@@ -324,7 +331,24 @@ class Peer:
         self._link_state = state
         if event is not None:
             self._events.append(event)
+        if self._abandon_timer is not None:
+            self._abandon_timer.cancel()
+            self._abandon_timer = None
+        if state == "reconnecting" and self.abandon_after is not None:
+            self._abandon_timer = asyncio.get_running_loop().call_later(
+                self.abandon_after, self._peer_gone
+            )
         self._changed()
+
+    def _peer_gone(self) -> None:
+        """The link stayed down for ``abandon_after`` seconds: end the match for good."""
+        self._abandon_timer = None
+        if self._done.is_set() or self._link_state != "reconnecting":
+            return
+        try:
+            self.abandon(f"the peer did not come back within {self.abandon_after:g} s")
+        except ProtocolError:  # nothing to abandon (before the session began)
+            self.give_up("the peer did not come back")
 
     def _evidence_base(self) -> tuple[Path, str] | None:
         game = getattr(self.store, "path", None)
@@ -409,6 +433,8 @@ class Peer:
 
     def _finish(self) -> None:
         self._sync()
+        if self._abandon_timer is not None:
+            self._abandon_timer.cancel()
         if not self._done.is_set():
             self._link_state = "closed"
             self._events.append(LinkDown(reason="match over", reconnecting=False))

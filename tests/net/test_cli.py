@@ -71,3 +71,9 @@ def test_a_join_code_is_decoded_to_its_address() -> None:
     code = encode_join_code("192.168.1.20", 7531)
     assert cli._parse_target(code) == ("192.168.1.20", 7531)
     assert cli._parse_target(code.upper()) == ("192.168.1.20", 7531)
+
+
+def test_a_bot_forfeits_a_vanished_peer_but_a_person_decides() -> None:
+    assert _parse("bot").abandon_after == 300.0
+    assert _parse("host").abandon_after is None
+    assert _parse("join", "--abandon-after", "9").abandon_after == 9.0

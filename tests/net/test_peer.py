@@ -179,3 +179,19 @@ async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
     assert entries[0] == entries[1]
     assert entries[0][-1].type == "abandon" and entries[0][-1].sender == 0
     assert entries[0][-1].body["reason"] == "going home"
+
+
+async def test_a_peer_that_does_not_come_back_forfeits_after_the_deadline(
+    tmp_path: Path,
+) -> None:
+    host, joiner = make_pair(tmp_path, target=100, abandon_after=0.5)
+    joiner.abandon_after = None
+    tasks = await start(host, joiner)
+    await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
+    joiner.give_up("the joiner's machine went away")  # and never reconnects
+    await asyncio.wait_for(host.closed(), 5)
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    stored = read_game_file(host.store.path)  # type: ignore[union-attr]
+    assert stored[-1].type == "abandon" and stored[-1].sender == 0
+    assert "did not come back" in stored[-1].body["reason"]
+    assert host.link == "closed"
