@@ -92,12 +92,19 @@ def test_the_card_that_fits_two_melds_goes_where_it_lets_a_chain_continue() -> N
     assert result.deadwood == 0
 
 
-def test_cards_between_two_runs_of_a_suit_are_all_laid_off() -> None:
-    result = best_layoffs([c("2H 3H 4H"), c("8H 9H TH")], c("5H 6H 7H QC"))
-    assert result.deadwood == 10
-    assert {x.card for x in result.layoffs} == set(c("5H 6H 7H"))
+def test_cards_between_two_runs_of_a_suit_go_to_the_run_they_touch() -> None:
     knocker = [c("2H 3H 4H"), c("8H 9H TH")]
-    assert check_layoffs(knocker, result.melds, result.layoffs, c("5H 6H 7H QC")) == 10
+    result = best_layoffs(knocker, c("5H 7H QC"))
+    assert laid(result) == [("5H", 0), ("7H", 1)]
+    assert result.deadwood == 10
+    # holding 5H 6H 7H the defender's own run ties with laying all three off: fewest
+    # layoffs wins the tie
+    result = best_layoffs(knocker, c("5H 6H 7H QC"))
+    assert (result.layoffs, melds_text(result), result.deadwood) == ((), ["5H 6H 7H"], 10)
+    assert check_layoffs(
+        knocker, [], [Layoff(card("5H"), 0), Layoff(card("6H"), 0), Layoff(card("7H"), 1)],
+        c("5H 6H 7H QC"),
+    ) == 10
 
 
 def test_defender_keeps_its_own_set_rather_than_laying_one_card_off() -> None:
