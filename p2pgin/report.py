@@ -315,9 +315,11 @@ class _FastDeck:
 
     When both audits are in the log, every shuffle step can be recomputed from the
     revealed secrets (4 x 52 multiplications); a logged deck equal byte for byte to its
-    recomputation is made of valid group elements, and a share is correct exactly when
-    it equals the audited key (``k * D == r * D`` for a prime-order ``D`` means
-    ``k = r``). So the per-share multiplications, the unmasking and the subgroup checks of
+    recomputation is made of valid group elements; a dealer's share is correct exactly
+    when it equals the audited key (``k * D == r * D`` for a prime-order ``D`` means
+    ``k = r``), and a non-dealer's share whose source and key equal the audited ones is
+    correct (any other one falls back). So the per-share multiplications, the unmasking
+    and the subgroup checks of
     :class:`~p2pgin.mental.HandVerifier` are not needed. ``feed`` mirrors its checks
     and answers; whenever anything differs from the honest shape it raises
     :class:`_Fallback` and the whole transcript is verified again with ``HandVerifier``,
