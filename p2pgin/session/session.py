@@ -680,6 +680,10 @@ class Session:
         if entry.seq != n:
             if entry.seq < n and self._log[entry.seq] == entry:
                 raise ReplayedFrame(f"entry seq {entry.seq} was already accepted")
+            if entry.seq < n and self._spoke_out_of_turn(entry):
+                raise OutOfTurn(
+                    f"entry seq {entry.seq} is signed by the {_ROLE_NAMES[entry.sender]} at a "
+                    f"position that was the {_ROLE_NAMES[1 - entry.sender]}'s turn")
             raise OutOfSequence(f"expected seq {n}, got {entry.seq}")
         if entry.prev != self._head:
             raise OutOfSequence(f"entry seq {entry.seq} does not link to entry {n - 1}")
@@ -692,6 +696,22 @@ class Session:
                 raise ForgedEntry(
                     f"entry seq {entry.seq} is not signed by the "
                     f"{_ROLE_NAMES[entry.sender]}'s key") from None
+
+    def _spoke_out_of_turn(self, entry: Entry) -> bool:
+        """A genuine entry of the peer's in place of one of mine: same parent, my seat.
+
+        (The peer moved while my entry for that position was in flight to it.)
+        """
+        mine = self._log[entry.seq]
+        parent = self._log[entry.seq - 1].hash() if entry.seq > 0 else GENESIS_PREV
+        key = self._keys[entry.sender]
+        if mine.sender == entry.sender or entry.prev != parent or key is None:
+            return False
+        try:
+            verify_signature(entry, key)
+        except LogError:
+            return False
+        return True
 
     def _speaker(self, role: str) -> int | None:
         """The player a table role names now (None: nobody, e.g. no hand in progress)."""

@@ -177,3 +177,14 @@ def test_a_dealer_who_lies_in_the_audit_is_named_by_the_signed_verdicts(
     assert any(isinstance(e, PeerError) and e.code == "cheat" for e in dealer.events)
     assert honest.session.view.audits[1].startswith("cheat")
     assert a.file == b.file  # the lie and the verdict are in both signed logs
+
+
+def test_a_move_racing_the_movers_own_entry_is_out_of_turn() -> None:
+    a, b = _playing()
+    mover, other = _roles(a, b)
+    racing = forge(other, "move", {"move": {"move": "draw_stock"}, "open": None},
+                   at=mover.session)  # the other's view of the log, before the move
+    mover.session.act(mover.session.view.legal_moves[0])
+    mover.flush()
+    mover.outbox.clear()  # the move is in flight when the racing entry arrives
+    _refused(mover, racing, OutOfTurn, "turn")
