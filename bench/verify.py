@@ -65,10 +65,13 @@ def play_transcript(
     levels: tuple[str, str] = ("normal", "easy"),
     names: tuple[str, str] = ("alice", "bob"),
     seal: bool = True,
+    abandon_after: int | None = None,
 ) -> Transcript:
     """Play one bot-versus-bot match in memory and return the host's transcript.
 
     Keys, session secrets and bot choices all derive from ``seed`` (reproducible).
+    ``abandon_after``: the host abandons the match after that many moves (the transcript
+    of an abandoned match, claiming no result).
     """
     rng = random.Random(seed)
     idents = [Identity(signing_key=SigningKey(rng.randbytes(32)), name=names[p])
@@ -94,23 +97,32 @@ def play_transcript(
     for s in sessions:
         s.connection_made()
     pump()
+    moves = 0
     for _ in range(100000):
         acted = False
         for p in (0, 1):
             view = sessions[p].view
+            if moves == abandon_after:
+                break
             if view.my_turn and view.legal_moves and not sessions[p].closed:
                 sessions[p].act(agents[p](view))
+                moves += 1
                 acted = True
                 pump()
         if not acted:
             break
     host = sessions[0]
     view = host.view
-    if view.stage != "match_over" or view.match is None:
+    result: dict[str, Any] = {}
+    if abandon_after is not None:
+        host.abandon("bench: the peer did not come back")
+    elif view.stage != "match_over" or view.match is None:
         raise RuntimeError(f"match did not finish: {view.stage}")
+    else:
+        result = view.match.result().to_dict()
     chain = Chain.replay([*host.hellos, *host.log])  # type: ignore[list-item]
     transcript = Transcript.from_chain(chain, names=view.names, rules=view.rules.to_dict(),
-                                       result=view.match.result().to_dict(),
+                                       result=result,
                                        meta={"saved": "2026-01-01T00:00:00Z", "me": 0})
     return seal_transcript(transcript, idents[0].signing_key, 0) if seal else transcript
 

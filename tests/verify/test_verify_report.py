@@ -272,3 +272,18 @@ def test_a_peer_signing_a_bad_deck_payload_is_caught_the_same_fast_or_careful(
     assert not report.ok
     assert report.failure is not None and report.failure.seq is not None
     assert report.failure.seq <= seq + 20  # caught at the entry or within its hand's audit
+
+
+def test_an_abandoned_match_verifies_as_abandoned_and_claims_no_result(games: list[Any]) -> None:
+    from verify_helpers import play_transcript
+
+    t = play_transcript(21, target=25, abandon_after=60)
+    assert t.entries[-1].type == "abandon"
+    report = verify_both(t)
+    assert report.ok and report.status == "abandoned"
+    assert report.match is not None and not report.match.over
+    assert "status   abandoned" in report.lines()
+    claimed = replace_entries(t, list(t.entries), result={"winner": 0},
+                              meta={k: v for k, v in t.meta.items() if k != "seal"})
+    failure = verify_transcript(claimed).failure
+    assert failure is not None and (failure.line, failure.rule) == (1, "result")
