@@ -47,7 +47,9 @@ _SESSION_ACTIONS = {
     "AcceptRules": "accept",
     "DeclineRules": "decline",
     "NextHand": "next",
-    "Rematch": "rematch",
+    "RematchOffer": "rematch",
+    "AcceptRematch": "accept_rematch",
+    "DeclineRematch": "decline_rematch",
 }
 
 
@@ -157,6 +159,9 @@ class History:
             if name == "HandStarted":
                 self.hand_no = event.hand_no
                 self._top = None
+                match = getattr(view, "match", None)
+                if match is not None and not match.hands:
+                    self.match_end = None  # a rematch began: a new match, a clean slate
             elif name == "HandEnded":
                 self.reveal = make_reveal(event.hand_no, event.result, view)
             elif name == "AuditDone":
@@ -389,7 +394,7 @@ def build_table(
         kind = move_kind(move)
         if kind in ("next", "rematch"):
             actions.add(kind)
-    if view.stage == "match_over":
+    if view.stage == "match_over" and "accept_rematch" not in actions:
         actions.add("rematch")
     scores = tuple(match.scores) if match is not None else (0, 0)
     boxes = tuple(match.hands_won) if match is not None else (0, 0)

@@ -331,7 +331,10 @@ class Console:
         self._act("accept")
 
     def decline_rules(self) -> None:
-        """``x``: (joiner) decline the host's rules; the session ends without a match."""
+        """``x``: decline the host's rules (joiner) or the loser's rematch offer (winner)."""
+        if "decline_rematch" in self.table.actions:
+            self._act("decline_rematch")
+            return
         self._act("decline")
 
     def layoff(self) -> None:
@@ -387,6 +390,10 @@ class Console:
         goes on; otherwise the console ends with ``rematch_requested`` set so the
         caller starts the next match with the same opponent and rules.
         """
+        if "accept_rematch" in self.table.actions:
+            if self._act("accept_rematch"):
+                self.close_overlay()
+            return
         if self.table.stage != "match_over" and "rematch" not in self.table.actions:
             self.say("a rematch is offered at the end of the match", error=True)
             return

@@ -397,6 +397,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"{ui.confirm} (y/n)"
     if table.cheat:
         return f"Game stopped: {table.cheat}"
+    if "accept_rematch" in table.actions:
+        return f"{opp} offers a rematch (same rules). r: accept, x: decline"
     if table.match_end is not None:
         won = table.match_end.winner == table.me
         who = "You won" if won else f"{opp} won"
@@ -482,7 +484,9 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys += [("a", "accept rules"), ("x", "decline")]
     if "next" in acts:
         keys.append(("n", "next hand"))
-    if "rematch" in acts:
+    if "accept_rematch" in acts:
+        keys += [("r", "accept rematch"), ("x", "decline")]
+    elif "rematch" in acts:
         keys.append(("r", "rematch"))
     if "undo" in acts:
         keys.append(("u", "take back"))

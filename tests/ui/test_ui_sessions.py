@@ -74,3 +74,43 @@ def test_hint_key_names_a_legal_move_and_points_at_its_card() -> None:
             label = hint.split()[1]
             assert built.console.cursor is not None
             assert built.console.cursor.unicode == label
+
+
+def test_winner_accepts_a_rematch_offer_and_a_new_match_starts() -> None:
+    from p2pgin.engine import Rules
+    from p2pgin.session import RematchOffer
+
+    game = SessionGame(3, rules=Rules.preset("standard", target=1))
+    with console_session(game) as (built, _inp, _out):
+        for _ in range(300):
+            if game.view.stage == "match_over":
+                break
+            press(built, play_keys(built))
+    assert game.view.stage == "match_over"
+    if game.view.match.winner != game.view.me:
+        game.mine, game.other = game.other, game.mine  # sit in the winner's chair
+    game.other.act(RematchOffer())
+    game._pump()
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+        assert "offers a rematch (same rules). r: accept, x: decline" in "\n".join(rows)
+        assert "r accept rematch" in rows[-1]
+        press(built, "r")
+        assert type(game.sent[-1]).__name__ == "AcceptRematch"
+        assert game.view.stage in ("shuffle", "deal", "play")
+        assert game.view.match.hands == ()
+        assert "Match over" not in screen_text(built)[-2]
+
+
+def test_a_new_match_clears_the_previous_match_result() -> None:
+    from p2pgin.engine import MatchState, Rules
+    from p2pgin.session.events import HandStarted, MatchEnded
+    from p2pgin.ui.adapter import History
+
+    game = SessionGame(3)
+    history = History()
+    old = MatchState.new(Rules.preset("standard"), 0)
+    history.absorb([MatchEnded(result=old.result())], game.view)
+    assert history.match_end is not None
+    history.absorb([HandStarted(hand_no=1, dealer=0)], game.view)  # the view's match: new
+    assert history.match_end is None
