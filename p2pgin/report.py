@@ -25,6 +25,7 @@ adding fields, is caught).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -42,7 +43,14 @@ from p2pgin.log.canonical import JsonValue, canonical_dumps, hexbytes
 from p2pgin.log.entry import Chain, Entry, verify_hello
 from p2pgin.log.errors import LogError
 from p2pgin.log.transcript import Transcript
-from p2pgin.mental import DECK_SIZE, CheatDetected, DeckError, HandVerifier, verify_toss
+from p2pgin.mental import (
+    DECK_SIZE,
+    CheatDetected,
+    DeckError,
+    HandVerifier,
+    ProtocolMisuse,
+    verify_toss,
+)
 from p2pgin.mental.deck import card_points
 from p2pgin.mental.group import all_distinct, decode_points, decode_scalar, mult, scalar_invert
 from p2pgin.mental.wire import check_header
@@ -528,6 +536,11 @@ class _Walker:
             order = (_S.TOSS_COMMIT_HOST, _S.TOSS_COMMIT_JOINER, _S.TOSS_REVEAL_HOST,
                      _S.TOSS_REVEAL_JOINER, _S.SHUFFLE_DEALER)
             self.state = order[order.index(self.state) + 1]
+            if self.state is _S.TOSS_REVEAL_JOINER:
+                # NB: check the first reveal at its own entry, not at the second; the
+                # toss is incomplete (ProtocolMisuse) until then, as expected
+                with contextlib.suppress(ProtocolMisuse):
+                    verify_toss(self.sid, self.toss)
             if self.state is _S.SHUFFLE_DEALER:
                 self.seed, dealer = verify_toss(self.sid, self.toss)
                 self.first_dealer = dealer

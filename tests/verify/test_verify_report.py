@@ -287,3 +287,19 @@ def test_an_abandoned_match_verifies_as_abandoned_and_claims_no_result(games: li
                               meta={k: v for k, v in t.meta.items() if k != "seal"})
     failure = verify_transcript(claimed).failure
     assert failure is not None and (failure.line, failure.rule) == (1, "result")
+
+
+def test_a_coin_toss_reveal_that_does_not_open_its_commitment_is_blamed(
+        games: list[Any]) -> None:
+    game = games[3]
+    t = game.transcript
+    seq = _first(t, lambda e: e.type == "toss_reveal")
+    revealer = t.entries[seq + 2].sender
+
+    def other_nonce(body: dict[str, Any]) -> None:
+        body["toss"]["nonce"] = "ab" * 32
+
+    report = verify_both(resign_from(t, seq, other_nonce, keys_for(game.seed)))
+    assert report.failure is not None
+    assert (report.failure.seq, report.failure.peer, report.failure.rule) == (
+        seq, revealer, "bad_reveal")
