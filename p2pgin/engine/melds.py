@@ -129,51 +129,58 @@ def _blocks(mask: int) -> list[tuple[int, int]]:
 _SuitTables = tuple[list[tuple[Meld, ...]], list[tuple[Card, ...]]]
 
 
-def _build_tables() -> tuple[list[int], list[int], list[_SuitTables]]:
-    """Per 13-bit suit mask: runs-only deadwood, run cards, and per suit runs/loose cards."""
-    dead: list[int] = []
-    run_cards: list[int] = []
-    shapes = []
-    for mask in range(1 << 13):
-        melded = 0
-        runs = []
-        for low, high in _blocks(mask):
-            if high - low >= 2:
-                runs.append((low, high))
-                melded |= ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
-        loose = [r for r in range(13) if (mask & ~melded) >> r & 1]
-        dead.append(sum(min(r + 1, 10) for r in loose))
-        run_cards.append(melded)
-        shapes.append((runs, loose))
+def _build_tables() -> tuple[list[int], list[int], list[tuple[int, ...]], list[_SuitTables]]:
+    """Per 13-bit suit mask: runs-only deadwood, run cards, ranks, per-suit runs and loose."""
+    size = 1 << 13
+    # ranks[m]: the ranks of m in increasing order; value[m]: their deadwood value.
+    # Each is built from m without its lowest bit, so the whole table costs O(8192).
+    ranks: list[tuple[int, ...]] = [()] * size
+    value = [0] * size
+    for mask in range(1, size):
+        low = (mask & -mask).bit_length() - 1
+        ranks[mask] = (low, *ranks[mask & (mask - 1)])
+        value[mask] = min(low + 1, 10) + value[mask & (mask - 1)]
+    run_cards = [0] * size
+    dead = [0] * size
+    for mask in range(size):
+        # NB: a card is in a block of 3+ consecutive ranks iff it is in some window of
+        # three consecutive ranks all held; ``starts`` marks the windows' low ends.
+        starts = mask & mask >> 1 & mask >> 2
+        melded = starts | starts << 1 | starts << 2
+        run_cards[mask] = melded
+        dead[mask] = value[mask & ~melded]
     empty_runs: tuple[Meld, ...] = ()
-    suits: list[_SuitTables] = [([empty_runs] * (1 << 13), [()] * (1 << 13)) for _ in range(4)]
+    suits: list[_SuitTables] = [([empty_runs] * size, [()] * size) for _ in range(4)]
     # NB: tuples are allocated fewest cards first, so the ones real hands use (a suit
     # rarely holds more than five cards) sit together in memory: fewer cache misses.
-    for mask in sorted(range(1 << 13), key=int.bit_count):
-        runs, loose = shapes[mask]
-        for suit, (run_table, loose_table) in enumerate(suits):
-            base = suit * 13
-            if runs:
-                run_table[mask] = tuple(
-                    tuple(CARDS[base + r] for r in range(lo, hi + 1)) for lo, hi in runs
-                )
-            loose_table[mask] = tuple(CARDS[base + r] for r in loose)
-    return dead, run_cards, suits
+    per_suit = [(CARDS[s * 13 : s * 13 + 13], *suits[s]) for s in range(4)]
+    for mask in sorted(range(size), key=int.bit_count):
+        melded = run_cards[mask]
+        loose = ranks[mask & ~melded]
+        if melded:
+            blocks = _blocks(melded)
+            for suit_cards, run_table, loose_table in per_suit:
+                run_table[mask] = tuple([suit_cards[lo : hi + 1] for lo, hi in blocks])
+                loose_table[mask] = tuple(map(suit_cards.__getitem__, loose))
+        else:
+            for suit_cards, _, loose_table in per_suit:
+                loose_table[mask] = tuple(map(suit_cards.__getitem__, loose))
+    return dead, run_cards, ranks, suits
 
 
 _TABLES: Final = _build_tables()
 _DEAD: Final = _TABLES[0]
 _RUN_CARDS: Final = _TABLES[1]
-_R0, _L0 = _TABLES[2][0]
-_R1, _L1 = _TABLES[2][1]
-_R2, _L2 = _TABLES[2][2]
-_R3, _L3 = _TABLES[2][3]
+_R0, _L0 = _TABLES[3][0]
+_R1, _L1 = _TABLES[3][1]
+_R2, _L2 = _TABLES[3][2]
+_R3, _L3 = _TABLES[3][3]
 
 # The four cards of each rank as a 52-bit mask; for every 13-bit mask of ranks, the
 # rank masks of its ranks (so the set search never loops over all 13 ranks).
 _RANK_MASKS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 _RANK_GROUPS: Final[list[tuple[int, ...]]] = [
-    tuple(_RANK_MASKS[r] for r in range(13) if ranks >> r & 1) for ranks in range(1 << 13)
+    tuple(map(_RANK_MASKS.__getitem__, ranks)) for ranks in _TABLES[2]
 ]
 # Every possible set (3 or 4 cards of a rank) as a mask -> its cards in index order.
 _SET_CARDS: Final[dict[int, Meld]] = {
