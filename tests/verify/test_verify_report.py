@@ -303,3 +303,20 @@ def test_a_coin_toss_reveal_that_does_not_open_its_commitment_is_blamed(
     assert report.failure is not None
     assert (report.failure.seq, report.failure.peer, report.failure.rule) == (
         seq, revealer, "bad_reveal")
+
+
+def test_a_discard_that_opens_another_position_is_blamed_on_the_mover(
+        games: list[Any]) -> None:
+    game = games[0]
+    t = game.transcript
+    seq = _first(t, lambda e: e.type == "move" and e.body["open"] is not None
+                 and e.body["move"]["move"] == "discard")
+    mover = t.entries[seq + 2].sender
+
+    def elsewhere(body: dict[str, Any]) -> None:
+        body["open"]["opens"][0]["position"] = (body["move"]["position"] + 1) % 52
+
+    report = verify_both(resign_from(t, seq, elsewhere, keys_for(game.seed)))
+    assert report.failure is not None
+    assert (report.failure.seq, report.failure.peer, report.failure.rule) == (
+        seq, mover, "malformed")
