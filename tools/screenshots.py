@@ -110,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env["P2PGIN_HOME"] = tempfile.mkdtemp(prefix="p2pgin-shots-")
-    env.setdefault("LANG", "C.UTF-8")
+    for var in ("LC_ALL", "LC_CTYPE", "P2PGIN_ASCII"):
+        env.pop(var, None)
+    env["LANG"] = "C.UTF-8"  # the same pictures whatever this shell's locale is
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal"]
 

@@ -63,16 +63,27 @@ def card_class(card: Card) -> str:
 
 
 def terminal_is_utf8(stream: TextIO | None = None) -> bool:
-    """Whether suit symbols can be printed: the stream's encoding (else the locale) is UTF-8.
+    """Whether suit symbols can be printed: the terminal's locale (else the stream) is UTF-8.
 
-    Why: on a C/POSIX locale a suit symbol becomes ``?`` or raises, so the console
-    falls back to ASCII cards by itself.
+    Why the locale first: Python turns on UTF-8 mode under the C/POSIX locale, so the
+    stream's encoding says UTF-8 even where the terminal is plain ASCII. The first
+    of ``LC_ALL``, ``LC_CTYPE``, ``LANG`` that is set decides, as for C programs;
+    ``P2PGIN_ASCII=1`` forces ASCII.
     """
-    stream = stream if stream is not None else sys.stdout
-    encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
     if os.environ.get("P2PGIN_ASCII"):
         return False
-    return encoding.replace("-", "").replace("_", "").lower() in {"utf8", "utf8sig"}
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return _is_utf8(value.rsplit(".", 1)[-1] if "." in value else value)
+    stream = stream if stream is not None else sys.stdout
+    encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
+    return _is_utf8(encoding)
+
+
+def _is_utf8(name: str) -> bool:
+    name = name.split("@", 1)[0]
+    return name.replace("-", "").replace("_", "").lower() in {"utf8", "utf8sig"}
 
 
 _BASE: dict[str, str] = {

@@ -594,15 +594,28 @@ def test_key_strip_fits_the_width_and_always_offers_help_and_quit() -> None:
             assert "? help" in strip and "q quit" in strip
 
 
-def test_ascii_is_chosen_when_the_terminal_is_not_utf8() -> None:
+def test_ascii_is_chosen_when_the_terminal_is_not_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
     from p2pgin.ui.style import terminal_is_utf8
 
+    for var in ("LC_ALL", "LC_CTYPE", "LANG", "P2PGIN_ASCII"):
+        monkeypatch.delenv(var, raising=False)
     latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert not terminal_is_utf8(latin)
     assert terminal_is_utf8(utf8)
+    # The locale decides before the stream (Python's UTF-8 mode hides a C locale).
+    monkeypatch.setenv("LANG", "C")
+    assert not terminal_is_utf8(utf8)
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert terminal_is_utf8(latin)
+    monkeypatch.setenv("LC_ALL", "POSIX")
+    assert not terminal_is_utf8(utf8)
+    monkeypatch.setenv("LC_ALL", "de_DE.utf8@euro")
+    assert terminal_is_utf8(utf8)
+    monkeypatch.setenv("P2PGIN_ASCII", "1")
+    assert not terminal_is_utf8(utf8)
 
 
 def test_running_app_lays_off_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
