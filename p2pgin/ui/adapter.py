@@ -504,9 +504,3 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False) -> tuple[str,
     if kind == "knock" and card is not None and deadwood_after(table, card) == 0:
         text = f"gin, discarding {label} (g)"
     return text, card
-
-
-def meld_cards(melds: Sequence[Sequence[int]], table: Table) -> list[list[Card]]:
-    """Positions of declared melds back to cards (for read-outs)."""
-    by_position = {p: c for c, p in table.positions.items()}
-    return [[by_position[p] for p in meld if p in by_position] for meld in melds]

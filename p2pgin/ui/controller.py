@@ -51,7 +51,6 @@ class Console:
         self.quit_requested = False
         self.rematch_requested = False
         self._pending: Callable[[], object] | None = None
-        self._seen_hand: tuple[Card, ...] = ()
         self._notes: tuple[str, ...] = ()
         self.table: Table = self.refresh()
 
@@ -133,6 +132,7 @@ class Console:
         self.ui.error = error
 
     def card_text(self, card: Card) -> str:
+        """A card's label in this console's card style."""
         return card_label(card, ascii=self.ui.ascii)
 
     # ------------------------------------------------------------------ cursor
@@ -286,6 +286,7 @@ class Console:
 
     @property
     def confirming(self) -> bool:
+        """True while a question (knock, gin, quit) waits for y/n."""
         return self._pending is not None
 
     def knock(self, card: Card | None = None) -> None:

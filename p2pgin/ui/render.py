@@ -23,7 +23,9 @@ from p2pgin.ui.style import CARD_WIDTH, asciify, card_class, card_label, card_te
 __all__ = [
     "MIN_COLUMNS",
     "MIN_ROWS",
+    "PICK_KEYS",
     "SORTS",
+    "Click",
     "Group",
     "UiState",
     "hand_groups",
