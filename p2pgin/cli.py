@@ -91,21 +91,26 @@ def _seed(args: argparse.Namespace) -> int:
 
 
 class _Match:
-    """One match being played: session, game files, peer, and how to connect."""
+    """One match being played: game files and the peer (which holds the session)."""
 
-    def __init__(self, session: Any, files: Any, peer: Any) -> None:
-        self.session = session
+    def __init__(self, files: Any, peer: Any) -> None:
         self.files = files
         self.peer = peer
 
+    @property
+    def session(self) -> Any:
+        """The peer's current session (a host may start over before the hellos)."""
+        return self.peer.session
 
-def _check_peer_factory(session: Any) -> Callable[[Any], Any]:
+
+def _check_peer_factory(current: Callable[[], Any]) -> Callable[[Any], Any]:
     """Known-peers check of the peer's hello key (warns loudly on a changed key)."""
     from p2pgin.log.identity import KnownPeers, PeerStatus
 
     known = KnownPeers()
 
     def check(hello: Any) -> Any:
+        session = current()
         entry = session.hellos[1 - session.me]
         raw = bytes.fromhex(entry.body["key"])
         result = known.check(hello.name, raw)
@@ -117,16 +122,25 @@ def _check_peer_factory(session: Any) -> Callable[[Any], Any]:
 
 
 def _make_match(
-    session: Any, meta: dict[str, Any], store: Any = None, abandon_after: float | None = None
+    session: Any,
+    meta: dict[str, Any],
+    store: Any = None,
+    abandon_after: float | None = None,
+    fresh_session: Callable[[], Any] | None = None,
 ) -> _Match:
     from p2pgin.net.gamefile import GameFiles
     from p2pgin.net.peer import Peer
 
-    files = GameFiles(meta, current_session=lambda: session.view.session_id, store=store)
-    peer = Peer(session, files, check_peer=_check_peer_factory(session),
-                abandon_after=abandon_after)
-    match = _Match(session, files, peer)
-    return match
+    holder: list[Any] = []
+
+    def current() -> Any:
+        return holder[0].session if holder else session  # the peer is being built
+
+    files = GameFiles(meta, current_session=lambda: current().view.session_id, store=store)
+    peer = Peer(session, files, check_peer=_check_peer_factory(current),
+                abandon_after=abandon_after, fresh_session=fresh_session)
+    holder.append(peer)
+    return _Match(files, peer)
 
 
 def _result_line(match: _Match) -> dict[str, Any]:
@@ -317,10 +331,15 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
     from p2pgin.session import HOST, Session
 
     identity = load_or_create_identity(args.name)
-    session = Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
-                             rng=random.Random(_seed(args)))
+    rng = random.Random(_seed(args))
+
+    def new_session() -> Any:
+        return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
+                              rng=rng)
+
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
-    match = _make_match(session, meta, abandon_after=args.abandon_after)
+    match = _make_match(new_session(), meta, abandon_after=args.abandon_after,
+                        fresh_session=new_session)
     args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
     _say(args.lobby_lines[0])
     announcers: list[asyncio.Task[Any]] = []

@@ -129,6 +129,9 @@ class Peer:
         ping_interval, dead_after: keepalive timing (see :mod:`p2pgin.net.transport`).
         sync_delay: longest wait of a received entry for a shared fsync.
         abandon_after: abandon the match when the link stays down this long.
+        fresh_session: (host) a factory; a connection that breaks a protocol rule before
+            any match began is dropped and the host starts over with a new session,
+            instead of ending (a stray connection must not stop a host).
     """
 
     def __init__(
@@ -143,8 +146,11 @@ class Peer:
         dead_after: float = DEAD_AFTER,
         sync_delay: float = 0.05,
         abandon_after: float | None = None,
+        fresh_session: Callable[[], Any] | None = None,
     ) -> None:
         self.session = session
+        #: Host side: makes a new session when a connection fails before the hellos.
+        self.fresh_session = fresh_session
         #: Seconds the link may stay down before the match is abandoned (None: never;
         #: a person decides, e.g. from the console).
         self.abandon_after = abandon_after
@@ -400,9 +406,16 @@ class Peer:
                 except RemoteProtocolError as exc:
                     if not isinstance(exc, PeerClosed):  # the peer's own verdict: no evidence
                         self._keep_evidence(exc.evidence or payload, exc)
+                    reason = str(exc)
+                    if self.fresh_session is not None and not self.view.session_id:
+                        # Junk before any match began (a port scan, a wrong program):
+                        # drop that connection and wait for a player with a clean session.
+                        self.session = self.fresh_session()
+                        self._peer_info = None
+                        self.session.events()
+                        break
                     self.error = exc
                     fatal = True
-                    reason = str(exc)
                     break
                 await link.drain()
         except FrameError as exc:
@@ -429,7 +442,8 @@ class Peer:
         if fatal or self.finished:
             self._finish()
         elif self._link is None and not self._done.is_set():
-            self._set_link("reconnecting", LinkDown(reason=reason, reconnecting=True))
+            state: LinkState = "reconnecting" if self.view.session_id else "connecting"
+            self._set_link(state, LinkDown(reason=reason, reconnecting=True))
 
     def _finish(self) -> None:
         self._sync()
@@ -479,7 +493,10 @@ class Peer:
         tasks: set[asyncio.Task[None]] = set()
 
         async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            if self._done.is_set():
+            if self._done.is_set() or (self._link is not None and not self._link.closed):
+                # NB: one player at a time. A live link is never replaced by a newcomer
+                # (who could be anyone on the LAN); a peer coming back after a drop is let
+                # in once its old link has been seen dead (at most ``dead_after``).
                 writer.close()
                 return
             link = Link(

@@ -23,6 +23,7 @@ from p2pgin.log.entry import Entry
 from p2pgin.log.store import read_game_file
 from p2pgin.net.gamefile import GameFiles
 from p2pgin.net.peer import LinkDown, LinkUp, Peer
+from p2pgin.net.transport import Link, open_link
 from p2pgin.session import HOST, JOIN, HandStarted, MoveMade, Session
 
 
@@ -195,3 +196,43 @@ async def test_a_peer_that_does_not_come_back_forfeits_after_the_deadline(
     assert stored[-1].type == "abandon" and stored[-1].sender == 0
     assert "did not come back" in stored[-1].body["reason"]
     assert host.link == "closed"
+
+
+async def test_a_stray_connection_neither_stops_a_host_nor_cuts_in_on_a_match(
+    tmp_path: Path,
+) -> None:
+    host, joiner = make_pair(tmp_path)
+    first = host.session
+    rules = first.view.rules
+    host.fresh_session = lambda: Session.create(
+        SigningKey.generate(), role=HOST, name="p0", rules=rules, rng=random.Random(9))
+    ports: list[int] = []
+    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
+    await asyncio.wait_for(_until(lambda: bool(ports)), 5)
+    # A stranger connects before any player and sends junk: the host starts over.
+    stray = await open_link("127.0.0.1", ports[0])
+    stray.send([b"GET / HTTP/1.0"])
+    assert await asyncio.wait_for(_drain(stray), 5) is None
+    await stray.close()
+    assert host.session is not first and not host.session.closed and not host.done
+    assert host.evidence and host.evidence[0].read_bytes() == b"GET / HTTP/1.0"
+    # Now the real player joins and they play; a second stranger mid-match is turned away.
+    connect = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
+    await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
+    intruder = await open_link("127.0.0.1", ports[0])
+    intruder.send([b"junk"])
+    assert await asyncio.wait_for(_drain(intruder), 5) is None  # closed at once
+    await intruder.close()
+    agents = [run_agent(p, RandomPlayer(random.Random(i))) for i, p in enumerate((host, joiner))]
+    await asyncio.wait_for(asyncio.gather(*agents, serve, connect), 60)
+    assert host.view.stage == joiner.view.stage == "match_over" and host.error is None
+
+
+async def _drain(link: Link) -> bytes | None:
+    """Read until the other side closes; the last result (None on a clean close)."""
+    try:
+        while (data := await link.recv()) is not None:
+            pass
+    except ConnectionError:
+        return None
+    return data
