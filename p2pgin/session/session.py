@@ -322,6 +322,7 @@ class Session:
         self.error: ProtocolError | None = None
         self._view: PlayerView | None = None
         self._fps: tuple[str, str] | None = None
+        self._applied: tuple[HandState, Move, HandState] | None = None
 
     # ------------------------------------------------------------------ construction
 
@@ -482,8 +483,12 @@ class Session:
                     f"to move {None if self._hand is None else self._hand.to_move})")
             hand = self._hand
             # Validate before making shares or signing: an illegal move changes nothing.
-            engine_apply(hand, action, self.me)
-            self._emit(MoveMessage(move=action, open=self._make_open_for(action)))
+            # The resulting state is kept so the move is applied once, not twice.
+            self._applied = (hand, action, engine_apply(hand, action, self.me))
+            try:
+                self._emit(MoveMessage(move=action, open=self._make_open_for(action)))
+            finally:
+                self._applied = None
         else:
             raise LocalProtocolError(f"not an action: {action!r}")
         self._advance()
@@ -1039,8 +1044,12 @@ class Session:
         elif msg.open is not None:
             raise MalformedFrame(f"{move.kind} opens nothing here; 'open' must be null")
         try:
-            state = hand.reveal_many(learnt.items()) if learnt else hand
-            new = engine_apply(state, move, sender)
+            applied = self._applied
+            if applied is not None and applied[0] is hand and applied[1] == move and not learnt:
+                new = applied[2]
+            else:
+                state = hand.reveal_many(learnt.items()) if learnt else hand
+                new = engine_apply(state, move, sender)
         except RevealError as exc:
             raise CheatFound(f"opened cards contradict the deal: {exc}") from None
         except IllegalMoveError as exc:
