@@ -219,7 +219,7 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     elif table.link == "reconnecting":
         out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
                 "class:banner")
-    elif table.link == "closed" and table.stage not in ("match_over", "closed"):
+    elif table.link == "closed" and table.stage != "match_over":
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
     elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
@@ -399,6 +399,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"{ui.confirm} (y/n)"
     if table.cheat:
         return f"Game stopped: {table.cheat}"
+    if table.stage == "closed":
+        why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
+        return f"The game is closed{': ' + why if why else ''}. q: quit"
     if "accept_rematch" in table.actions:
         return f"{opp} offers a rematch (same rules). r: accept, x: decline"
     if table.match_end is not None:

@@ -664,3 +664,15 @@ def test_running_app_lays_off_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch
     assert "3♥" in seen[1].split("Bob (defends):")[1].split("Scoring")[0]  # still deadwood
     assert seen[2] == "None"
     assert "+3♥" in seen[3] and "1) 3♥ on meld" in seen[3]
+
+
+def test_a_closed_game_says_so_and_q_leaves_at_once() -> None:
+    game = LocalGame(3)
+    game.link = "closed"
+    game.stage = "closed"
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+        assert "DISCONNECTED" in rows[1]
+        assert "The game is closed. q: quit" in rows[-2]
+        press(built, "q")
+        assert built.console.quit_requested  # no question: nothing is left to abandon
