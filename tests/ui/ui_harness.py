@@ -121,7 +121,8 @@ class LocalGame:
             legal_moves=legal_moves(self.mine) if my_turn else (),
             last_result=self.last_result,
             audits=dict(self.audits),
-            waiting_for="" if my_turn else f"{self.names[1 - self.me]} to move",
+            waiting_for=(f"{self.names[1 - self.me]} to move"
+                         if self.stage == "play" and not my_turn else ""),
         )
 
     def act(self, move: Any) -> None:
