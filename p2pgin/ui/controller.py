@@ -91,8 +91,11 @@ class Console:
 
     def _after_refresh(self, before: Table | None) -> None:
         table = self.table
-        if table.drawn is not None and (before is None or before.drawn != table.drawn):
-            self.cursor = table.drawn  # the card just drawn is the one most often thrown
+        if (table.drawn is not None and table.drawn != table.taken
+                and (before is None or before.drawn != table.drawn)):
+            # A card drawn from the stock is the one most often thrown straight back; one
+            # taken from the pile may not be, so the cursor then stays where it was.
+            self.cursor = table.drawn
         if self.cursor not in table.hand:
             order = hand_order(table, self.ui.sort)
             self.cursor = order[min(self.ui.selected, len(order) - 1)] if order else None

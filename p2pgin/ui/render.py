@@ -9,6 +9,7 @@ signal: selection, the drawn card, highlights and alarms are also marked in text
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,7 @@ SORTS = ("melds", "rank", "suit")
 PICK_KEYS = "1234567890-"
 """Digit keys that pick the 1st..11th card of the hand as displayed."""
 
+LOBBY_WIDTH = 42  # the table panel's text width at the minimum terminal size
 SLOT = CARD_WIDTH + 1  # a card and its marker column ("*" marks the card just drawn)
 
 
@@ -279,7 +281,9 @@ def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
     for line in table.lobby:
         out.add(f" {line}", "class:value").nl()
     if table.rules_text:
-        out.add(" Rules: ", "class:label").add(table.rules_text).nl()
+        lines = textwrap.wrap("Rules: " + table.rules_text, width=LOBBY_WIDTH)
+        for line in lines:
+            out.add(f" {line}").nl()
     if not table.lobby:
         out.add(f" {table.waiting_for or 'Setting up the match...'}", "class:label")
     return out.frags

@@ -385,10 +385,22 @@ def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
         assert game.sent == []
 
 
+def hand_order_index(built: object, card: str) -> int:
+    from p2pgin.ui.render import hand_order
+
+    console = built.console  # type: ignore[attr-defined]
+    return hand_order(console.table, console.ui.sort).index(parse_card(card))
+
+
 def test_cannot_discard_the_card_just_taken_from_the_pile() -> None:
     game = knock_game(stock="2C")
     with console_session(game) as (built, _inp, _out):
-        press(built, "d")  # take the upcard K♠
+        before = built.console.cursor
+        press(built, "d")  # take the upcard K♠: the cursor does not jump onto it
+        assert built.console.cursor == before != parse_card("KS")
+        from p2pgin.ui.render import PICK_KEYS
+
+        press(built, PICK_KEYS[hand_order_index(built, "KS")])
         assert built.console.cursor == parse_card("KS")
         rows = press(built, "\r")
         assert "you just took it" in text(rows)
