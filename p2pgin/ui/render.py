@@ -407,6 +407,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
         return f"The game is closed{': ' + why if why else ''}. q: quit"
     if "accept_rematch" in table.actions:
+        if typed:
+            return f"{opp} offers a rematch (same rules). Type rematch to accept or decline."
         return f"{opp} offers a rematch (same rules). r: accept, x: decline"
     if table.match_end is not None:
         won = table.match_end.winner == table.me
@@ -417,6 +419,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
             return "Hand over. n: next hand"
         return f"Hand over. Waiting for {table.waiting_for or opp}"
     if "accept" in table.actions:
+        if typed:
+            return f"{opp} proposes these rules: {table.rules_text}. Type accept or decline."
         return f"{opp} proposes the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
         return "Waiting for the connection..."

@@ -96,3 +96,18 @@ def test_run_plain_reads_commands_from_the_terminal(capsys) -> None:  # type: ig
     assert "p2pgin: Alice against Bob" in out
     assert "You pass the upcard" in out and "Bob passes the upcard" in out
     assert game.sent[0].kind == "pass_upcard"
+
+
+def test_plain_joiner_reads_the_rules_and_accepts_by_typing() -> None:
+    from ui_sessions import SessionGame
+
+    from p2pgin.session import JOIN
+
+    game = SessionGame(5, me=JOIN, accept_rules=None)
+    plain = PlainConsole(game)
+    lines = plain.intro()
+    assert lines[-1].startswith("Bob proposes these rules: knock limit 10;")
+    assert lines[-1].endswith("Type accept or decline.")
+    plain.feed("accept")
+    assert type(game.sent[0]).__name__ == "AcceptRules"
+    assert game.view.stage == "play"
