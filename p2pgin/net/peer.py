@@ -427,6 +427,11 @@ class Peer:
             reason = str(exc)
         except (ConnectionError, OSError) as exc:
             reason = f"connection lost: {exc}"
+        except Exception as exc:  # a bug here or below: stop cleanly, keep the game file
+            _log.exception("the session failed")
+            self.error = exc
+            fatal = True
+            reason = f"internal error: {exc!r}"
         finally:
             self._sync()
             if self._link is link:

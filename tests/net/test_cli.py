@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from p2pgin import cli
 from p2pgin.net.joincode import encode_join_code
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _parse(*argv: str) -> argparse.Namespace:
@@ -77,3 +83,11 @@ def test_a_bot_forfeits_a_vanished_peer_but_a_person_decides() -> None:
     assert _parse("bot").abandon_after == 300.0
     assert _parse("host").abandon_after is None
     assert _parse("join", "--abandon-after", "9").abandon_after == 9.0
+
+
+def test_resume_with_no_unfinished_game_says_so(tmp_path: Path) -> None:
+    env = {**os.environ, "P2PGIN_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "p2pgin", "resume"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no unfinished game" in done.stdout
