@@ -1,23 +1,27 @@
 """Pump one sans-IO session over TCP and give agents a :class:`GameHandle`.
 
-This is the asyncio adapter of :mod:`p2pgin.session`. After *every* session call it
-performs the same three steps, in this order, which is what makes a game survive a
-crash at any instant:
+This is the asyncio adapter of :mod:`p2pgin.session`. After every session call it
+takes what the session wants stored and sent, and keeps one rule, which is what makes
+a game survive a crash at any instant: **nothing is sent before everything it follows
+is on disk.** In order:
 
 1. append ``entries_to_persist()`` to the game file and fsync it;
-2. write ``secrets_to_persist()`` (this hand's secrets, mode 0600);
+2. write ``secrets_to_persist()`` (the secrets file, mode 0600);
 3. only then send ``frames_to_send()``.
 
-So nothing leaves this process that is not already on disk, and a restarted peer
-(:meth:`Session.restore` from the game file) continues from the same state; the
-session's resume-head exchange sends the other side whatever it missed.
+Entries that only *arrived* (the session has nothing to send in reply) may wait up to
+``sync_delay`` (50 ms) to share the fsync of this peer's next batch: they are not lost
+in a crash, because the peer still has them and resends them in the resume exchange.
+A restarted peer (:meth:`Session.restore` from the game file) continues from the same
+state; the session's resume-head exchange sends each side whatever it missed.
 
 Connections: the host keeps listening for the whole match (a dropped joiner comes back
-on the same port); the joiner reconnects with exponential backoff. A bad frame from the
-peer makes the session raise its typed error and queue a signed error frame; we send
-it, keep the offending bytes in an evidence file next to the game file and close. The
-honest peer's log is never touched by a bad frame (the session guarantees that, and we
-only ever append what the session hands us).
+on the same port; one player at a time), the joiner reconnects with exponential
+backoff. Keepalives and dead-peer detection are in :mod:`p2pgin.net.transport`. A bad
+frame from the peer makes the session raise its typed error and queue a signed error
+frame; we send it, keep the offending bytes in an evidence file next to the game file
+and close. The honest peer's log is never touched by a bad frame (the session
+guarantees that, and we only ever append what the session hands us).
 """
 
 from __future__ import annotations
