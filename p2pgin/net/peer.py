@@ -116,6 +116,9 @@ class GameHandle(Protocol):
     async def closed(self) -> None:
         """Return when the match ended or the link was given up."""
 
+    def abandon(self, reason: str = "") -> None:
+        """End the match with a signed abandonment record (e.g. the peer is gone)."""
+
 
 CheckPeer = Callable[[PeerHello], PeerCheck]
 
