@@ -18,9 +18,9 @@ deck rule, the player the deck layer blames, or nobody when the file itself was 
 
 The header's ``meta`` is written by one peer after the match and is not part of the
 signed log; :func:`seal_transcript` lets the writer sign it (``meta["seal"]``) so that
-every byte of the file is covered; an unsealed transcript verifies with a note saying so.
-``meta`` may hold only ``saved``, ``me`` and ``seal`` (so renaming the seal away, or
-adding fields, is caught).
+every byte of the file is covered. ``meta`` is free-form and unsigned by the format
+(``protocol/wire.md`` section 7), so an unsealed transcript (or one whose ``seal`` key was
+renamed away) verifies with a note that its ``meta`` is not part of the proof.
 """
 
 from __future__ import annotations
@@ -85,8 +85,6 @@ __all__ = [
 #: Prefix of the writer's signature over the header (``meta["seal"]``).
 SEAL_DOMAIN: Final = b"p2pgin/transcript-seal/v1\x00"
 _ROLE: Final = ("host", "joiner")
-#: What the unsigned header ``meta`` may hold: anything else could be altered unseen.
-_META_KEYS: Final = frozenset({"saved", "me", "seal"})
 _S = State
 
 
@@ -815,10 +813,6 @@ def verify_transcript(t: Transcript, *, fast: bool = True) -> Report:
         return header_fail("header", f"rules: {exc}")
     if header_rules != walker.rules or header_rules.to_dict() != t.rules:
         return header_fail("rules", "the header's rules are not the ones the host proposed")
-    unknown = sorted(set(t.meta) - _META_KEYS)
-    if unknown:
-        return header_fail("meta", f"unknown unsigned header fields {unknown}: meta may "
-                           f"hold only {sorted(_META_KEYS)}")
     if "seal" in t.meta:
         problem = _check_seal(t)
         if problem is not None:
