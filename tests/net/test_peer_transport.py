@@ -14,7 +14,7 @@ from p2pgin.net.transport import Link, LinkDead, open_link
 
 
 async def _pair(
-    ping: float = 0.05, dead: float = 0.4
+    ping: float = 0.05, dead: float = 0.6
 ) -> tuple[Link, Link, asyncio.AbstractServer]:
     accepted: asyncio.Queue[Link] = asyncio.Queue()
 
@@ -53,7 +53,7 @@ async def test_an_idle_link_stays_alive_longer_than_the_dead_timeout(
     client, srv = pair
     # Nobody sends anything for 3x the dead timeout: keepalives must carry the link.
     recv = asyncio.ensure_future(srv.recv())
-    await asyncio.sleep(1.2)
+    await asyncio.sleep(1.8)
     assert not recv.done()
     client.send([b"still here"])
     assert await recv == b"still here"
@@ -71,7 +71,7 @@ async def test_a_silent_peer_is_declared_dead_within_the_timeout() -> None:
     start = time.monotonic()
     with pytest.raises(LinkDead):
         await link.recv()
-    assert 0.25 < time.monotonic() - start < 1.0
+    assert 0.25 < time.monotonic() - start < 2.0
     await link.close()
     server.close()
 
