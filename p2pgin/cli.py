@@ -211,6 +211,8 @@ async def _drive(
         player = asyncio.ensure_future(_run_console(peer, args, conn, ready))
     try:
         done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
+        if conn in done and conn.exception() is not None:
+            peer.give_up(f"cannot play: {conn.exception()}")  # e.g. the port is taken
         if player in done and not peer.done:
             # The person quit the console mid-match (it warned that this abandons it).
             try:
@@ -678,3 +680,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # e.g. the port is taken: say so, no traceback
+        print(f"p2pgin: {exc.strerror or exc}"
+              + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
+        return 2

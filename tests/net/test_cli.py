@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,17 @@ def test_resume_with_no_unfinished_game_says_so(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "no unfinished game" in done.stdout
+
+
+def test_a_taken_port_is_a_short_message_not_a_traceback(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, "P2PGIN_HOME": str(tmp_path)}
+        done = subprocess.run(
+            [sys.executable, "-m", "p2pgin", "host", "--listen", "127.0.0.1", "--port",
+             str(port), "--no-announce", "--agent", "random"],
+            env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "address already in use" in done.stderr and "Traceback" not in done.stderr
