@@ -424,6 +424,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"{opp} proposes the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
         return "Waiting for the connection..."
+    if typed and not table.my_turn and table.stage in ("handshake", "shuffle", "deal"):
+        return "Setting up: the players shuffle and deal..."  # one line, not one per step
     if not table.my_turn:
         if table.stage == "play" and table.to_move == table.opp:
             return f"{opp}'s turn"
@@ -431,6 +433,11 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"Waiting for {wait.removeprefix('the ')}"
     acts = table.actions
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else "?"
+    if typed and "pass" in acts:
+        return f"Your turn: type take for the upcard {top}, or pass"
+    if typed and "stock" in acts:
+        also = f", or take for {top}" if "take" in acts else ""
+        return f"Your turn: type s to draw from the stock{also}"
     if "pass" in acts:
         return f"Your turn: take the upcard {top} (d) or pass (p)"
     if "stock" in acts and "take" in acts:

@@ -13,7 +13,7 @@ def test_intro_names_players_and_says_what_to_do() -> None:
     lines = plain.intro()
     assert lines[0].startswith("p2pgin: Alice against Bob (key 0f1e2d3c4b5a6978)")
     assert "Hand 1: Bob dealt." in lines
-    assert lines[-1] == "Your turn: take the upcard 6♣ (d) or pass (p)"
+    assert lines[-1] == "Your turn: type take for the upcard 6♣, or pass"
     assert any(line.startswith("deadwood") for line in lines)
 
 
@@ -23,7 +23,7 @@ def test_typed_commands_play_and_each_event_is_one_line() -> None:
     plain.intro()
     lines = plain.feed("pass")
     assert "You pass the upcard" in lines and "Bob passes the upcard" in lines
-    assert lines[-1] == "Your turn: draw from the stock (s)"
+    assert lines[-1] == "Your turn: type s to draw from the stock"
     lines = plain.feed("s")
     drawn = game.view.hand.known(game.view.hand.last_drawn)
     assert f"You draw from the stock: {drawn.unicode}" in lines
@@ -39,7 +39,7 @@ def test_errors_and_read_outs() -> None:
     assert plain.feed("frobnicate") == ["unknown command 'frobnicate' (type help for the list)"]
     assert "draw a card first" in plain.feed("d 6c")[0] or plain.feed("d 6c")
     assert plain.feed("score") == ["Alice 0 points, 0 boxes; Bob 0 points, 0 boxes; target 100"]
-    assert plain.feed("status") == ["Your turn: take the upcard 6♣ (d) or pass (p)"]
+    assert plain.feed("status") == ["Your turn: type take for the upcard 6♣, or pass"]
     assert any("stock" in line for line in plain.feed("help"))
 
 
