@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     term = Term(args.tuishot, f"shots-{os.getpid()}", "80x24", play, env)
     try:
-        screen = term.wait(r"Your turn|Waiting: .*move")
+        screen = term.wait(r"Your turn|'s turn")
         if "Your turn" not in screen:
             screen = term.wait("Your turn")
         save(args.out, "table", screen, "the table at the start of a hand (upcard offer)")
@@ -162,11 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         plain.wait(r"Your turn")
         plain.type("pass")
         plain.keys("Enter")
-        screen = plain.wait(r"Your turn: draw|Your turn: discard")
-        if "Your turn: draw" in screen:
-            plain.type("s")
-            plain.keys("Enter")
-            plain.wait(r"Your turn: discard")
+        plain.wait(r"Your turn: type s")  # after the upcard: draw
+        plain.type("s")
+        plain.keys("Enter")
+        plain.wait(r"Your turn: discard")
         plain.type("hand")
         plain.keys("Enter")
         time.sleep(0.5)
