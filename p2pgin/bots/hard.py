@@ -44,7 +44,7 @@ from p2pgin.bots.strategy import (
     layoff_exposure,
 )
 
-__all__ = ["HardParams", "HardStrategy", "expected_deadwood", "undercut_risk"]
+__all__ = ["HardParams", "HardStrategy", "expected_deadwood"]
 
 
 def _bits(mask: int) -> list[int]:
@@ -89,15 +89,13 @@ def expected_deadwood(hand10: int, stock: list[tuple[int, float]]) -> float:
 class HardParams:
     """Tuning knobs (deadwood points); defaults are the benchmarked ones."""
 
-    take_margin: float = 1.0
-    danger_weight: float = 6.0
+    take_margin: float = 0.0
+    danger_weight: float = 4.0
     candidate_slack: int = 10
     candidates: int = 6
     knock_at_once: int = 6
     late_stock: int = 18
     use_knowledge: bool = True
-    undercut_max: float = 0.0
-    samples: int = 40
 
 
 class HardStrategy(Strategy):
@@ -168,7 +166,7 @@ class HardStrategy(Strategy):
                 if best is None or score < best[0]:
                     best = (score, card, melds)
             assert best is not None
-            if self._should_knock(best_dw, table, best[2]):
+            if self._should_knock(best_dw, table):
                 return Decision(action="knock", card=best[1], melds=best[2])
         stock = self._stock(know)
         cands = [o for o in options if o[0] <= best_dw + p.candidate_slack][: p.candidates]
@@ -182,92 +180,9 @@ class HardStrategy(Strategy):
         )
         return Decision(action="discard", card=choice[1])
 
-    def _should_knock(self, dw: int, table: Table, melds: tuple[int, ...]) -> bool:
+    def _should_knock(self, dw: int, table: Table) -> bool:
         p = self.params
         if dw == 0 or dw <= p.knock_at_once:
             return True
-        if p.undercut_max > 0:
-            risk = undercut_risk(dw, melds, table.know, self.rng, p.samples, table.knock_limit)
-            return risk <= p.undercut_max
         # Early in the hand the opponent is rarely low enough to undercut.
         return table.stock_left >= p.late_stock
-
-
-def _layable(melds: tuple[int, ...], cards: int) -> int:
-    """The cards of ``cards`` that could be laid off on ``melds`` (run chains followed)."""
-    out = 0
-    for meld in melds:
-        low = meld & -meld
-        first = low.bit_length() - 1
-        last = meld.bit_length() - 1
-        if first // 13 == last // 13 and last - first + 1 == meld.bit_count():
-            suit_lo, suit_hi = first // 13 * 13, first // 13 * 13 + 12
-            c = first - 1
-            while c >= suit_lo and cards >> c & 1:
-                out |= 1 << c
-                c -= 1
-            c = last + 1
-            while c <= suit_hi and cards >> c & 1:
-                out |= 1 << c
-                c += 1
-        else:
-            rank = first % 13
-            for suit in range(4):
-                c = suit * 13 + rank
-                if cards >> c & 1:
-                    out |= 1 << c
-    return out
-
-
-def undercut_risk(
-    dw: int,
-    melds: tuple[int, ...],
-    know: Knowledge,
-    rng: random.Random,
-    samples: int,
-    limit: int = 10,
-) -> float:
-    """Estimated chance that knocking with ``dw`` behind ``melds`` gets undercut.
-
-    Samples the opponent's hidden cards from the unseen ones (weighted by how likely it
-    holds each), keeps only hands that agree with it not having knocked already
-    (an opponent within the knock ``limit`` would usually have knocked), and lays
-    off what fits.
-    """
-    w = know.weights()
-    held = know.opp_held
-    need = max(know.opp_size - held.bit_count(), 0)
-    pool = [(c, w[c]) for c in _cards(know.unseen) if w[c] > 0]
-    if need == 0 or len(pool) < need:
-        return 0.0
-    cards = [c for c, _ in pool]
-    weights = [x for _, x in pool]
-    under = 0
-    counted = 0
-    for _ in range(samples):
-        chosen = held
-        picks = 0
-        avail = list(range(len(cards)))
-        while picks < need and avail:
-            i = rng.choices(avail, weights=[weights[j] for j in avail])[0]
-            avail.remove(i)
-            chosen |= 1 << cards[i]
-            picks += 1
-        base = deadwood(chosen)
-        if base <= limit:
-            continue  # an opponent this low would (probably) have knocked already
-        counted += 1
-        lay = _layable(melds, chosen)
-        after = min(base, deadwood(chosen & ~lay)) if lay else base
-        if after <= dw:
-            under += 1
-    return under / counted if counted else 0.0
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(low.bit_length() - 1)
-    return out
