@@ -323,6 +323,9 @@ class Session:
         self._view: PlayerView | None = None
         self._fps: tuple[str, str] | None = None
         self._applied: tuple[HandState, Move, HandState] | None = None
+        # NB: after a reconnection our entries wait for the peer's head, then go out in
+        # log order from the first one it lacks (never twice, never out of order).
+        self._awaiting_head = False
 
     # ------------------------------------------------------------------ construction
 
@@ -365,11 +368,13 @@ class Session:
         secrets: dict[str, Any] | None,
         *,
         rng: Any = None,
+        accept_rules: bool | None = True,
     ) -> Session:
         """Rebuild a session by replaying its game file (both hellos, then the log).
 
         Every entry is checked again exactly as when it arrived. ``secrets`` is the last
-        value ``secrets_to_persist`` returned (the current hand's deck secrets).
+        value ``secrets_to_persist`` returned (the toss and per-hand seeds); ``rng`` and
+        ``accept_rules`` are as for :meth:`create` (for what was not decided yet).
 
         Raises:
             LocalProtocolError: the file is not this identity's game, or it fails a check.
@@ -388,7 +393,7 @@ class Session:
         msg = cls._parse_hello(mine)
         rng = random.SystemRandom() if rng is None else rng
         session = cls(identity, me=me, name=msg.name, rules=msg.rules, rng=rng,
-                      accept_rules=True, nonce=bytes.fromhex(msg.nonce))
+                      accept_rules=accept_rules, nonce=bytes.fromhex(msg.nonce))
         if session._my_hello != mine:
             raise LocalProtocolError("my hello in the game file is not reproducible")
         if secrets:
@@ -411,7 +416,7 @@ class Session:
         session._persist.clear()
         session._frames.clear()
         session._events.clear()
-        session._secrets_dirty = False
+        session._secrets_dirty = True  # NB: write back, with any seed drawn just now
         session._advance()
         return session
 
@@ -425,6 +430,7 @@ class Session:
         if not self.session_id:
             self._frames.append(self._my_hello.to_bytes())
         else:
+            self._awaiting_head = True
             self._send_control({"ctl": "head", "session": self.session_id,
                                 "next": len(self._log), "hash": self._head})
 
@@ -609,9 +615,11 @@ class Session:
             if mine != head:
                 raise ResumeMismatch(f"peer's entry {nxt - 1} differs from mine: the logs fork")
             self._peer_last_seq = max(self._peer_last_seq, nxt - 1)
-            for entry in self._log[nxt:]:
-                self._frames.append(entry.to_bytes())
+            if self._awaiting_head:
+                for entry in self._log[nxt:]:
+                    self._frames.append(entry.to_bytes())
         # else: the peer has entries we lack; it sends them after our head.
+        self._awaiting_head = False
 
     def _receive_hello(self, hello: Entry) -> None:
         peer = 1 - self.me
@@ -802,7 +810,8 @@ class Session:
         self._persist.append(entry)
         commit()
         assert self._state in nexts, f"{msg.TYPE}: {before} -> {self._state} not in {nexts}"
-        self._frames.append(entry.to_bytes())
+        if not self._awaiting_head:
+            self._frames.append(entry.to_bytes())
         self._changed()
         return entry
 

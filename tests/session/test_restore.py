@@ -186,3 +186,45 @@ def test_every_secret_is_on_disk_before_the_first_entry_that_uses_it() -> None:
                     assert stored is not None and str(e.body["hand"]) in stored["hands"]
                     uses += 1
     assert uses > 10
+
+
+def test_a_joiner_restored_before_deciding_on_the_rules_is_still_asked() -> None:
+    import random
+
+    from session_harness import Peer
+
+    from p2pgin.session import AcceptRules
+
+    a, b = make_pair(accept_rules=None)
+    a.session.connection_made()
+    b.session.connection_made()
+    pump(a, b)
+    assert b.session.view.my_turn and b.secrets is not None
+    b.flush()
+    revived = Session.restore(b.ident, list(b.file), b.secrets, rng=random.Random(3),
+                              accept_rules=None)
+    assert revived.state is State.RULES and revived.view.legal_moves[0] == AcceptRules()
+    b2 = Peer(revived, b.ident, file=list(b.file), secrets=b.secrets)
+    a.outbox.clear()
+    revived.connection_made()
+    a.session.connection_made()
+    revived.act(AcceptRules())
+    pump(a, b2)
+    assert a.session.state is not State.RULES and a.file == b2.file
+
+
+def test_a_move_made_before_the_peers_head_arrives_is_sent_once_in_order() -> None:
+    a, b = make_pair(Rules.preset("standard"), seed=13)
+    run_match(a, b, seed=14, stop=_in(State.PLAY, hand=1, moves=4))
+    mover = a if a.session.view.my_turn else b
+    for peer in (a, b):
+        peer.outbox.clear()
+        peer.session.connection_made()
+    mover.session.act(mover.session.view.legal_moves[0])  # before any head arrived
+    mover.flush()
+    assert [canonical_loads(f).get("ctl") for f in mover.outbox] == ["head"]
+    pump(a, b)
+    assert not a.session.closed and not b.session.closed
+    assert a.file == b.file and list(a.session.log) == list(b.session.log)
+    run_match(a, b, seed=14)
+    assert a.session.state is State.MATCH_OVER and a.file == b.file
