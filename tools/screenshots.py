@@ -159,10 +159,11 @@ def main(argv: list[str] | None = None) -> int:
 
     plain = Term(args.tuishot, f"shots-p-{os.getpid()}", "80x24", [*play, "--plain"], env)
     try:
-        plain.wait(r"Your turn")
-        plain.type("pass")
-        plain.keys("Enter")
-        plain.wait(r"Your turn: type s")  # after the upcard: draw
+        screen = plain.wait(r"Your turn")
+        if "type take for the upcard" in screen:
+            plain.type("pass")
+            plain.keys("Enter")
+            plain.wait(r"Your turn: type s")  # after the upcard: draw
         plain.type("s")
         plain.keys("Enter")
         plain.wait(r"Your turn: discard")
