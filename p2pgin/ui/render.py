@@ -429,6 +429,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if not table.my_turn:
         if table.stage == "play" and table.to_move == table.opp:
             return f"{opp}'s turn"
+        if table.stage == "play" and table.to_move == table.me:
+            return "Your card is on its way (both players must unlock it)..."
         wait = table.waiting_for or f"{opp} to move"
         return f"Waiting for {wait.removeprefix('the ')}"
     acts = table.actions
