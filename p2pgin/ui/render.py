@@ -314,16 +314,14 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None) -> StyleA
             labels.add(" " * len(sep))
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
-        width = len(group.cards) * SLOT - 1
+        width = len(group.cards) * SLOT
         label = {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
-            label = label[:width]  # NB: only the last group's label may run past its cards
+            label = label[:width - 1]  # NB: only the last group's label may run past its cards
         labels.add(label.ljust(width), f"class:{group.kind}")
-        for ci, card in enumerate(group.cards):
-            if ci:
-                labels.add(" ")
+        for card in group.cards:
             selected = index == ui.selected
             extra = "class:card.selected" if selected else ""
             if card == table.drawn:

@@ -128,6 +128,10 @@ def test_melds_are_grouped_apart_from_deadwood_with_live_count() -> None:
     assert "4♥  5♥  6♥" in row and "│" in row
     labels = rows[rows.index(next(r for r in rows if r.startswith(" Your hand"))) + 1]
     assert "run" in labels and "set" in labels and "deadwood" in labels
+    # Each label starts exactly over its group's first card slot.
+    starts = [1] + [i + 2 for i, ch in enumerate(row) if ch == "│"]
+    words = [i for i, ch in enumerate(labels) if ch != " " and (i == 0 or labels[i - 1] == " ")]
+    assert words == starts
     assert "deadwood 1" in text(rows)  # only A♣ is loose
 
 
