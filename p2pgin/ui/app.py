@@ -93,7 +93,10 @@ def create_console_app(
     shown_for: list[Any] = [None]
 
     def changed() -> None:
-        console.refresh()
+        try:
+            console.refresh()
+        except Exception as exc:  # NB: runs in the net layer's callback: never raise there
+            console.say(f"display error: {exc}", error=True)
         reveal = console.table.reveal
         if reveal is not None and reveal is not shown_for[0] and reveal.layoffs and app.is_running:
             shown_for[0] = reveal
