@@ -326,6 +326,7 @@ class Session:
         # NB: after a reconnection our entries wait for the peer's head, then go out in
         # log order from the first one it lacks (never twice, never out of order).
         self._awaiting_head = False
+        self._head_sent = False
 
     # ------------------------------------------------------------------ construction
 
@@ -427,12 +428,19 @@ class Session:
         if self.closed:
             raise LocalProtocolError("the session is closed")
         self._frames.clear()  # NB: never sent; the head exchange resends what is missing
-        if not self.session_id:
-            self._frames.append(self._my_hello.to_bytes())
-        else:
+        # NB: our hello goes out even when the session exists: a peer that never got it
+        # (the link died during the handshake) completes the session with it; a peer
+        # that has it ignores the identical copy.
+        self._frames.append(self._my_hello.to_bytes())
+        self._head_sent = False
+        if self.session_id:
             self._awaiting_head = True
-            self._send_control({"ctl": "head", "session": self.session_id,
-                                "next": len(self._log), "hash": self._head})
+            self._send_head()
+
+    def _send_head(self) -> None:
+        self._head_sent = True
+        self._send_control({"ctl": "head", "session": self.session_id,
+                            "next": len(self._log), "hash": self._head})
 
     def ping(self) -> None:
         """Queue a keepalive ping (the adapter decides when)."""
@@ -620,6 +628,8 @@ class Session:
                     self._frames.append(entry.to_bytes())
         # else: the peer has entries we lack; it sends them after our head.
         self._awaiting_head = False
+        if not self._head_sent:
+            self._send_head()  # the peer resumed and waits for our head to send on
 
     def _receive_hello(self, hello: Entry) -> None:
         peer = 1 - self.me

@@ -66,8 +66,8 @@ def test_entries_lost_in_flight_are_resent_after_the_head_exchange() -> None:
     b2.session.connection_made()
     a2.flush()
     b2.flush()
-    heads = [canonical_loads(f) for f in a2.outbox + b2.outbox]
-    assert all(h["ctl"] == "head" for h in heads)
+    sent = [canonical_loads(f) for f in a2.outbox + b2.outbox]
+    assert sorted(f.get("ctl") or f["type"] for f in sent) == ["head", "head", "hello", "hello"]
     pump(a2, b2)
     assert list(a2.session.log) == list(b2.session.log)
     assert a2.file == b2.file
@@ -222,9 +222,26 @@ def test_a_move_made_before_the_peers_head_arrives_is_sent_once_in_order() -> No
         peer.session.connection_made()
     mover.session.act(mover.session.view.legal_moves[0])  # before any head arrived
     mover.flush()
-    assert [canonical_loads(f).get("ctl") for f in mover.outbox] == ["head"]
+    assert [canonical_loads(f).get("ctl") for f in mover.outbox] == [None, "head"]  # hello
     pump(a, b)
     assert not a.session.closed and not b.session.closed
     assert a.file == b.file and list(a.session.log) == list(b.session.log)
     run_match(a, b, seed=14)
+    assert a.session.state is State.MATCH_OVER and a.file == b.file
+
+
+def test_a_handshake_cut_after_one_side_fixed_the_session_completes_on_reconnect() -> None:
+    a, b = make_pair()
+    a.session.connection_made()
+    b.session.connection_made()
+    a.flush()
+    b.flush()
+    a.session.receive_frame(b.outbox.pop(0))  # the host got the joiner's hello...
+    a.flush()
+    a.outbox.clear()  # ...but the link died before its own hello reached the joiner
+    b.outbox.clear()
+    assert a.session.session_id and not b.session.session_id
+    a.session.connection_made()
+    b.session.connection_made()
+    run_match(a, b, seed=3)
     assert a.session.state is State.MATCH_OVER and a.file == b.file
