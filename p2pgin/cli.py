@@ -90,6 +90,17 @@ def _seed(args: argparse.Namespace) -> int:
     return seed if seed is not None else secrets.randbits(64)
 
 
+def _secret_source(args: argparse.Namespace) -> random.Random:
+    """Where a session draws its secrets (hello nonce, toss and deck seeds).
+
+    NB: always the operating system's CSPRNG in play; only the hidden test flag ``--seed``
+    makes a session reproducible. A seeded Mersenne Twister here would make every deck
+    secret predictable from a 64-bit seed.
+    """
+    seed = getattr(args, "seed", None)
+    return random.SystemRandom() if seed is None else random.Random(seed)
+
+
 class _Match:
     """One match being played: game files and the peer (which holds the session)."""
 
@@ -333,7 +344,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
     from p2pgin.session import HOST, Session
 
     identity = load_or_create_identity(args.name)
-    rng = random.Random(_seed(args))
+    rng = _secret_source(args)
 
     def new_session() -> Any:
         return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
@@ -372,7 +383,7 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
 
     identity = load_or_create_identity(args.name)
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
-                             rng=random.Random(_seed(args)))
+                             rng=_secret_source(args))
     meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
     match = _make_match(session, meta, abandon_after=args.abandon_after)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
