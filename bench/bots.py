@@ -108,7 +108,7 @@ def play_hand(
 
 def _make(level: str, rng: random.Random, params: dict[str, float]) -> Strategy:
     if level == "hard" and params:
-        return HardStrategy(rng, replace(HardParams(), **params))
+        return HardStrategy(rng, replace(HardParams(), **params))  # type: ignore[arg-type]
     return LEVELS[level](rng)
 
 
