@@ -25,6 +25,7 @@ __all__ = [
     "JsonValue",
     "canonical_dumps",
     "canonical_loads",
+    "decode_trusted",
     "dumps_nested",
     "hexbytes",
     "unhex",
@@ -35,12 +36,14 @@ MAX_SAFE_INT: Final = 2**53 - 1
 
 JsonValue = Any  # None | bool | int | str | list[JsonValue] | dict[str, JsonValue]
 
+# NB: no circular-reference check: _check walks every value first and stops any cycle at
+# MAX_DEPTH, and decoded values cannot contain one.
 _ENCODER: Final = json.JSONEncoder(
     ensure_ascii=False,
     allow_nan=False,
     sort_keys=True,
     separators=(",", ":"),
-    check_circular=True,
+    check_circular=False,
 )
 
 
@@ -146,6 +149,31 @@ _DECODER: Final = json.JSONDecoder(
     parse_float=_reject_float,
     parse_constant=_reject_constant,
 )
+def _safe_int(text: str) -> int:
+    value = int(text)
+    if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+        raise CanonicalError(f"integer {value} outside the safe range ±(2**53 - 1)")
+    return value
+
+
+# NB: the fast path decodes without the duplicate-key hook (one Python call per object):
+# a duplicate key can never survive the re-encoding comparison, since the decoded dict
+# keeps the key once; _DECODER only names the problem after a mismatch. Integers are
+# checked as they are parsed (a handful per entry), which is cheaper than any scan.
+_FAST_DECODER: Final = json.JSONDecoder(
+    parse_int=_safe_int,
+    parse_float=_reject_float,
+    parse_constant=_reject_constant,
+)
+
+
+def _mismatch(text: str) -> CanonicalError:
+    """The error for text that decoded but is not the canonical encoding of its value."""
+    try:
+        _DECODER.decode(text)
+    except CanonicalError as exc:
+        return exc  # a duplicate key: say so
+    return CanonicalError("bytes are not in canonical form")
 
 
 def canonical_loads(data: bytes) -> JsonValue:
@@ -159,22 +187,39 @@ def canonical_loads(data: bytes) -> JsonValue:
 
     Raises:
         CanonicalError: invalid UTF-8 or JSON, a float, NaN, a duplicate key, an unsafe
-            integer, or bytes that differ from the canonical encoding of their value
-            (whitespace, key order, escapes, ...).
+            integer, nesting deeper than ``MAX_DEPTH``, or bytes that differ from the
+            canonical encoding of their value (whitespace, key order, escapes, ...).
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise CanonicalError(f"expected bytes, got {type(data).__name__}")
-    raw = bytes(data)
     try:
-        text = raw.decode("utf-8")
-        value = _DECODER.decode(text)
+        text = bytes(data).decode("utf-8")
+        value = _FAST_DECODER.decode(text)
     except CanonicalError:
         raise
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise CanonicalError(f"not valid JSON: {exc}") from None
-    if canonical_dumps(value) != raw:
-        raise CanonicalError("bytes are not in canonical form")
+    # The decoder only yields dict, list, str, safe int, bool and None, so what is left
+    # to check is the depth. NB: only text with more than MAX_DEPTH brackets can nest
+    # that deep; only such text pays the exact walk.
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        _check(value)
+    try:
+        same = _ENCODER.encode(value) == text
+    except (ValueError, RecursionError) as exc:
+        raise CanonicalError(f"cannot encode: {exc}") from None
+    if not same:
+        raise _mismatch(text)
     return value
+
+
+def decode_trusted(data: bytes) -> JsonValue:
+    """Decode bytes this module's encoder produced, without the strict checks.
+
+    For a private copy of a value just encoded (plain JSON types, nothing shared with
+    the caller's objects); never for bytes that came from outside.
+    """
+    return _FAST_DECODER.decode(data.decode("utf-8"))
 
 
 def hexbytes(data: bytes) -> str:

@@ -23,18 +23,19 @@ from __future__ import annotations
 
 import builtins
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import nacl.bindings
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
 from p2pgin.log.canonical import (
     JsonValue,
     canonical_loads,
+    decode_trusted,
     dumps_nested,
     hexbytes,
     unhex,
@@ -83,6 +84,9 @@ MAX_SEQ: Final = 2**31 - 1
 
 _FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
 _TYPE_RE: Final = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+_HEX32_RE: Final = re.compile(r"[0-9a-f]{64}\Z")
+_HEX64_RE: Final = re.compile(r"[0-9a-f]{128}\Z")
+_NO_SIG: Final = "00" * 64  # a well-formed stand-in while validating before signing
 
 PublicKey = VerifyKey | bytes
 
@@ -93,10 +97,6 @@ def public_key_bytes(key: PublicKey) -> bytes:
     if len(raw) != 32:
         raise MalformedEntry(f"public key must be 32 bytes, got {len(raw)}")
     return raw
-
-
-def _verify_key(key: PublicKey) -> VerifyKey:
-    return key if isinstance(key, VerifyKey) else VerifyKey(public_key_bytes(key))
 
 
 def _hex32(value: object, what: str) -> str:
@@ -112,6 +112,15 @@ def _validate_simple(
     *, session: object, seq: object, prev: object, sender: object, type: object, sig: object
 ) -> None:
     """Validate every field but the body (raises MalformedEntry)."""
+    # NB: one expression of exact-type tests and compiled patterns accepts every valid
+    # entry; only an invalid one pays for the checks below, which name the field.
+    if (builtins.type(session) is str and _HEX32_RE.match(session)
+            and builtins.type(prev) is str and _HEX32_RE.match(prev)
+            and builtins.type(seq) is int and 0 <= seq <= MAX_SEQ
+            and (sender == 0 or sender == 1) and builtins.type(sender) is int
+            and builtins.type(type) is str and _TYPE_RE.match(type)
+            and builtins.type(sig) is str and _HEX64_RE.match(sig)):
+        return
     _hex32(session, "session")
     _hex32(prev, "prev")
     if not (builtins.type(seq) is int and 0 <= seq <= MAX_SEQ):
@@ -128,23 +137,25 @@ def _validate_simple(
         raise MalformedEntry(exc.detail) from None
 
 
-def _assemble(
-    *, session: str, seq: int, prev: str, sender: int, type: str, body: bytes, sig: str | None
-) -> bytes:
-    """Canonical bytes of an entry whose body is already encoded (``sig=None``: unsigned).
+def _parts(
+    *, session: str, seq: int, prev: str, sender: int, type: str, body: bytes
+) -> tuple[bytes, bytes]:
+    """The canonical bytes of an entry before and after its ``sig`` member.
 
-    The other fields are validated hex, small ints and ``[a-z0-9_]`` text, whose JSON
-    spelling is fixed, so the object is assembled in key order without re-encoding
-    the body (the tests check this equals ``canonical_dumps`` of the fields).
+    The fields but the body are validated hex, small ints and ``[a-z0-9_]`` text, whose
+    JSON spelling is fixed, so the object is assembled in key order around the body
+    encoded once (the tests check this equals ``canonical_dumps`` of the fields).
+    ``head + tail`` is the unsigned object the signature covers.
     """
     head = b"".join((
         b'{"body":', body, b',"prev":"', prev.encode(), b'","sender":', str(sender).encode(),
         b',"seq":', str(seq).encode(), b',"session":"', session.encode(), b'"',
     ))
-    tail = b',"type":"' + type.encode() + b'"}'
-    if sig is None:
-        return head + tail
-    return head + b',"sig":"' + sig.encode() + b'"' + tail
+    return head, b',"type":"' + type.encode() + b'"}'
+
+
+def _with_sig(head: bytes, tail: bytes, sig: str) -> bytes:
+    return b"".join((head, b',"sig":"', sig.encode(), b'"', tail))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -174,9 +185,9 @@ class Entry:
             body = dumps_nested(self.body, 1)
         except CanonicalError as exc:
             raise MalformedEntry(exc.detail) from None
-        object.__setattr__(self, "_bytes", _assemble(
-            session=self.session, seq=self.seq, prev=self.prev, sender=self.sender,
-            type=self.type, body=body, sig=self.sig))
+        head, tail = _parts(session=self.session, seq=self.seq, prev=self.prev,
+                            sender=self.sender, type=self.type, body=body)
+        object.__setattr__(self, "_bytes", _with_sig(head, tail, self.sig))
 
     @classmethod
     def _trusted(cls, raw: bytes, fields: dict[str, Any]) -> Entry:
@@ -189,16 +200,23 @@ class Entry:
         return entry
 
     def to_bytes(self) -> bytes:
-        """The entry's canonical JSON bytes (what goes in frames, files and hashes)."""
+        """The entry's canonical JSON bytes (what goes in frames, files and hashes).
+
+        Computed once: at construction, at signing, or (for a decoded entry) the very
+        bytes received, which decoding proved canonical.
+        """
         return self._bytes
 
     def signed_message(self) -> bytes:
         """The exact bytes the signature covers: domain prefix + unsigned fields."""
+        return b"".join(self._message_parts())
+
+    def _message_parts(self) -> tuple[bytes, bytes, bytes]:
         # NB: the sig member sits just before the fixed-shape type member; cut it out.
         tail = 11 + len(self.type)  # ,"type":"<type>"}
         cut = 137  # ,"sig":"<128 hex>"
         raw = self._bytes
-        return ENTRY_DOMAIN + raw[: -(tail + cut)] + raw[-tail:]
+        return ENTRY_DOMAIN, raw[: -(tail + cut)], raw[-tail:]
 
     def hash(self) -> str:
         """SHA-256 of :meth:`to_bytes`, lowercase hex: the next entry's ``prev``."""
@@ -225,7 +243,7 @@ class Entry:
             obj = canonical_loads(raw)
         except CanonicalError as exc:
             raise MalformedEntry(exc.detail, evidence=raw) from None
-        if not isinstance(obj, dict) or set(obj) != _FIELDS:
+        if builtins.type(obj) is not dict or obj.keys() != _FIELDS:
             raise MalformedEntry(f"an entry has exactly the fields {sorted(_FIELDS)}", evidence=raw)
         try:
             _validate_simple(session=obj["session"], seq=obj["seq"], prev=obj["prev"],
@@ -262,20 +280,25 @@ def sign_entry(
         MalformedEntry: a field is invalid or the body is not canonical-JSON encodable.
     """
     _validate_simple(session=session, seq=seq, prev=prev, sender=sender, type=type,
-                     sig="00" * 64)
+                     sig=_NO_SIG)
+    if not isinstance(body, Mapping):
+        raise MalformedEntry("body must be a JSON object")
     try:
         encoded = dumps_nested(dict(body), 1)
     except CanonicalError as exc:
         raise MalformedEntry(exc.detail) from None
-    owned = json.loads(encoded)  # a private copy with plain JSON types (tuples -> lists)
-    unsigned = _assemble(session=session, seq=seq, prev=prev, sender=sender, type=type,
-                         body=encoded, sig=None)
-    sig = key.sign(ENTRY_DOMAIN + unsigned).signature.hex()
+    # The body is encoded once; the signed message and the entry's bytes are assembled
+    # around it, and the entry's own copy of the body is decoded from it.
+    owned = decode_trusted(encoded)  # plain JSON types (tuples -> lists), not the caller's
+    head, tail = _parts(session=session, seq=seq, prev=prev, sender=sender, type=type,
+                        body=encoded)
+    # NB: libsodium's secret key is seed || public key; the binding returns sig || message.
+    signed = nacl.bindings.crypto_sign(b"".join((ENTRY_DOMAIN, head, tail)),
+                                       bytes(key) + bytes(key.verify_key))
+    sig = signed[:64].hex()
     fields = {"session": session, "seq": seq, "prev": prev, "sender": sender, "type": type,
               "body": owned, "sig": sig}
-    raw = _assemble(session=session, seq=seq, prev=prev, sender=sender, type=type,
-                    body=encoded, sig=sig)
-    return Entry._trusted(raw, fields)
+    return Entry._trusted(_with_sig(head, tail, sig), fields)
 
 
 def verify_signature(entry: Entry, public_key: PublicKey) -> None:
@@ -285,7 +308,11 @@ def verify_signature(entry: Entry, public_key: PublicKey) -> None:
         ForgedSignature: the signature does not verify under ``public_key``.
     """
     try:
-        _verify_key(public_key).verify(entry.signed_message(), bytes.fromhex(entry.sig))
+        # NB: crypto_sign_open takes sig || message: one join instead of the wrapper's
+        # copies (VerifyKey.verify builds the same input).
+        nacl.bindings.crypto_sign_open(
+            b"".join((bytes.fromhex(entry.sig), *entry._message_parts())),
+            public_key_bytes(public_key))
     except BadSignatureError:
         raise ForgedSignature(
             f"entry seq {entry.seq} from player {entry.sender} is not signed by its key",

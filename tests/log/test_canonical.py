@@ -134,3 +134,71 @@ def test_unhex_rejects_non_canonical_hex(text: object) -> None:
 def test_unhex_checks_length() -> None:
     with pytest.raises(CanonicalError):
         unhex("abcd", length=3)
+
+
+def _reference_loads(data: bytes) -> object:
+    """The definition, spelled the slow obvious way: strict decode, then re-encode."""
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        if len({k for k, _ in items}) != len(items):
+            raise CanonicalError("duplicate key")
+        return dict(items)
+
+    def no_float(text: str) -> object:
+        raise CanonicalError(text)
+
+    try:
+        value = json.loads(data.decode("utf-8"), object_pairs_hook=pairs,
+                           parse_float=no_float, parse_constant=no_float)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise CanonicalError("not JSON") from None
+    if canonical_dumps(value) != data:
+        raise CanonicalError("not canonical")
+    return value
+
+
+_EDITS = st.sampled_from([b" ", b"\n", b",", b":", b"[", b"]", b"{", b"}", b'"', b"\\",
+                          b"0", b"1", b"9", b"-", b".", b"e", b"u", b"\xc3\xa9", b"\xff"])
+
+
+@given(json_values, st.data())
+def test_loads_accepts_exactly_what_the_reference_accepts(value: object,
+                                                          data: st.DataObject) -> None:
+    raw = canonical_dumps(value)
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(raw)))
+        cut = data.draw(st.integers(0, 2))
+        raw = raw[:at] + data.draw(_EDITS) + raw[at + cut:]
+    try:
+        expected = _reference_loads(raw)
+    except CanonicalError:
+        with pytest.raises(CanonicalError):
+            canonical_loads(raw)
+        return
+    assert canonical_loads(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":[1,{"b":9007199254740992}]}',
+        b'[0,-9007199254740992]',
+        b'{"a":99999999999999999999}',
+        b'{"a":{"b":1,"b":1}}',
+        b'{"x":' + b"[" * 64 + b"]" * 64 + b"}",
+    ],
+)
+def test_unsafe_values_are_refused_anywhere_in_the_value(data: bytes) -> None:
+    with pytest.raises(CanonicalError):
+        canonical_loads(data)
+
+
+def test_limits_themselves_are_accepted_and_brackets_in_strings_do_not_count() -> None:
+    deepest = b"[" * 64 + b"]" * 64
+    assert canonical_loads(deepest) is not None
+    edge = b'[9007199254740991,-9007199254740991,"' + b"[{" * 100 + b'1234567890123456789"]'
+    assert canonical_dumps(canonical_loads(edge)) == edge
+
+
+def test_a_duplicate_key_is_named() -> None:
+    with pytest.raises(CanonicalError, match="duplicate key 'b'"):
+        canonical_loads(b'{"a":{"b":1,"b":2}}')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 from hypothesis import given, settings
@@ -291,3 +292,92 @@ def test_body_nesting_limit_matches_what_decoding_accepts() -> None:
     with pytest.raises(MalformedEntry):
         sign_entry(KEY0, session="ab" * 32, seq=0, prev=GENESIS_PREV, sender=0, type="deep",
                    body=deep)
+
+
+def _respell(raw: bytes) -> list[bytes]:
+    """Other spellings of the same entry, each decoding to the same fields."""
+    fields = canonical_loads(raw)
+    backwards = json.dumps(dict(sorted(fields.items(), reverse=True)), separators=(",", ":"),
+                           ensure_ascii=False).encode()
+    return [
+        raw.replace(b'":', b'": ', 1),  # whitespace
+        raw + b"\n",
+        b" " + raw,
+        backwards,  # key order
+        raw.replace("é".encode(), b"\\u00e9"),  # an escape where UTF-8 is due
+        raw.replace(b'"seq":', b'"seq":7,"seq":', 1),  # duplicate key
+        raw.replace(b'"sender":1', b'"sender":1.0'),  # a float spelling of the int
+        raw.replace(b'"sender":1', b'"sender":01'),
+        raw.replace(b'"body":{', b'"body":{"big":9007199254740992,', 1),
+    ]
+
+
+def test_every_other_spelling_of_a_signed_entry_is_refused_with_evidence() -> None:
+    chain = make_chain(1)
+    entry = chain.sign_next(KEY1, sender=1, type="move", body={"text": "é", "n": [1, 2]})
+    raw = entry.to_bytes()
+    for spelled in _respell(raw):
+        assert spelled != raw
+        with pytest.raises(MalformedEntry) as info:
+            Entry.from_bytes(spelled)
+        assert info.value.evidence == spelled
+        with pytest.raises(LogError):
+            chain.append_bytes(spelled)
+    assert chain.next_seq == 1
+    assert chain.append_bytes(raw) == entry
+
+
+@settings(max_examples=60, deadline=None)
+@given(bodies, st.integers(0, 2**31 - 1), st.integers(0, 1))
+def test_a_decoded_entry_keeps_the_received_bytes_and_verifies(
+    body: dict[str, object], seq: int, sender: int
+) -> None:
+    key = (KEY0, KEY1)[sender]
+    sent = sign_entry(key, session="cd" * 32, seq=seq, prev="ef" * 32, sender=sender,
+                      type="move", body=body)
+    raw = bytes(sent.to_bytes())
+    got = Entry.from_bytes(bytearray(raw))
+    assert got.to_bytes() == raw and got == sent and got.hash() == sent.hash()
+    assert got.signed_message() == sent.signed_message()
+    verify_signature(got, key.verify_key)
+    # the signature is plain Ed25519 over the signed message (PyNaCl's own API agrees)
+    key.verify_key.verify(got.signed_message(), bytes.fromhex(got.sig))
+    assert key.sign(got.signed_message()).signature.hex() == got.sig
+    with pytest.raises(ForgedSignature):
+        verify_signature(got, (KEY1, KEY0)[sender].verify_key)
+
+
+def test_signing_does_not_share_the_callers_objects() -> None:
+    inner = {"cards": [1, 2]}
+    entry = make_chain().sign_next(KEY0, sender=0, type="move", body={"hand": inner})
+    inner["cards"].append(3)
+    assert entry.body == {"hand": {"cards": [1, 2]}}
+    assert Entry.from_bytes(entry.to_bytes()) == entry
+
+
+def test_sign_entry_refuses_a_body_that_is_not_an_object() -> None:
+    with pytest.raises(MalformedEntry):
+        sign_entry(KEY0, session="ab" * 32, seq=0, prev=GENESIS_PREV, sender=0,
+                   type="move", body=[("a", 1)])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"sig": None}, {"sig": 5}, {"sig": "AB" * 64}, {"sig": "0g" * 64}, {"session": None},
+        {"session": "ab" * 31 + "AB"}, {"prev": ["00" * 32]}, {"seq": None}, {"seq": "1"},
+        {"sender": None}, {"sender": True}, {"type": None}, {"type": "move\n"},
+        {"body": None}, {"body": "x"},
+    ],
+)
+def test_a_canonical_frame_with_a_bad_field_is_malformed_both_ways(
+    change: dict[str, object]
+) -> None:
+    fields = canonical_loads(make_chain(1).entries[0].to_bytes())
+    fields.update(change)
+    with pytest.raises(MalformedEntry):
+        Entry(**fields)
+    data = canonical_dumps(fields)
+    with pytest.raises(MalformedEntry) as info:
+        Entry.from_bytes(data)
+    assert info.value.evidence == data
