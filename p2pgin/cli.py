@@ -225,11 +225,14 @@ async def _drive(
         if conn in done and conn.exception() is not None:
             peer.give_up(f"cannot play: {conn.exception()}")  # e.g. the port is taken
         if player in done and not peer.done:
-            # The person quit the console mid-match (it warned that this abandons it).
-            try:
-                peer.abandon("the player quit")
-            except ProtocolError:
-                peer.give_up("quit")
+            if kind == "console" and player.exception() is None:
+                # The person quit mid-match (the console warned that this abandons it).
+                try:
+                    peer.abandon("the player quit")
+                except ProtocolError:  # nothing began yet
+                    peer.give_up("quit")
+            else:
+                peer.give_up("the local player stopped")
         await asyncio.wait({conn, player}, timeout=10)
     finally:
         for task in (conn, player):
@@ -248,7 +251,7 @@ async def _drive(
         _say(f"transcript saved: {path}")
     if kind == "agent" or args.verbose:
         _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
-    elif not finished:
+    elif not finished and match.files.path is not None:
         _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
