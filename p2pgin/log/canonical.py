@@ -166,6 +166,8 @@ _FAST_DECODER: Final = json.JSONDecoder(
     parse_constant=_reject_constant,
 )
 
+_PLAIN_DECODER: Final = json.JSONDecoder()  # no hooks: only for our own encoder's output
+
 
 def _mismatch(text: str) -> CanonicalError:
     """The error for text that decoded but is not the canonical encoding of its value."""
@@ -219,7 +221,7 @@ def decode_trusted(data: bytes) -> JsonValue:
     For a private copy of a value just encoded (plain JSON types, nothing shared with
     the caller's objects); never for bytes that came from outside.
     """
-    return _FAST_DECODER.decode(data.decode("utf-8"))
+    return _PLAIN_DECODER.decode(data.decode("utf-8"))
 
 
 def hexbytes(data: bytes) -> str:
