@@ -102,11 +102,13 @@ def _secret_source(args: argparse.Namespace) -> random.Random:
 
 
 class _Match:
-    """One match being played: game files and the peer (which holds the session)."""
+    """One match being played: game files, the peer (which holds the session) and the
+    local identity (it seals the transcript)."""
 
-    def __init__(self, files: Any, peer: Any) -> None:
+    def __init__(self, files: Any, peer: Any, identity: Any = None) -> None:
         self.files = files
         self.peer = peer
+        self.identity = identity
 
     @property
     def session(self) -> Any:
@@ -138,6 +140,7 @@ def _make_match(
     store: Any = None,
     abandon_after: float | None = None,
     fresh_session: Callable[[], Any] | None = None,
+    identity: Any = None,
 ) -> _Match:
     from p2pgin.net.gamefile import GameFiles
     from p2pgin.net.peer import Peer
@@ -151,7 +154,7 @@ def _make_match(
     peer = Peer(session, files, check_peer=_check_peer_factory(current),
                 abandon_after=abandon_after, fresh_session=fresh_session)
     holder.append(peer)
-    return _Match(files, peer)
+    return _Match(files, peer, identity)
 
 
 def _result_line(match: _Match) -> dict[str, Any]:
@@ -246,7 +249,7 @@ async def _drive(
     finished = match.peer.finished
     if match.files.path is not None:
         match.files.write_meta(finished=finished)
-    if match.session.view.stage == "match_over" and match.files.store is not None:
+    if _transcript_result(match) is not None:
         path = _save_transcript(match)
         _say(f"transcript saved: {path}")
     if kind == "agent" or args.verbose:
@@ -257,8 +260,30 @@ async def _drive(
     return 0 if finished and match.peer.error is None else 1
 
 
+def _transcript_result(match: _Match) -> dict[str, Any] | None:
+    """The result a transcript of this match claims: the engine's match result when the
+    match is over, ``{}`` when the log ends in an abandonment (ours or the peer's);
+    None when there is nothing to prove (no game file, or the match merely stopped)."""
+    store = match.files.store
+    if store is None:
+        return None
+    view = match.session.view
+    if view.stage == "match_over" and view.match is not None and view.match.over:
+        result: dict[str, Any] = view.match.result().to_dict()
+        return result
+    entries = store.entries
+    if len(entries) > 2 and entries[-1].type == "abandon":
+        return {}
+    return None
+
+
 def _save_transcript(match: _Match) -> Path:
-    """Write the finished match's self-proving transcript under the data directory."""
+    """Write the match's self-proving transcript under the data directory, sealed with
+    this player's identity key, and count a finished match in the statistics.
+
+    A finished match carries its result; an abandoned one the empty result (``p2pgin
+    verify`` reports it as abandoned).
+    """
     import time
 
     from p2pgin.log.entry import Chain
@@ -268,18 +293,26 @@ def _save_transcript(match: _Match) -> Path:
         transcripts_dir,
         write_transcript,
     )
+    from p2pgin.report import seal_transcript
+    from p2pgin.stats import record_view
 
+    result = _transcript_result(match)
+    assert result is not None, "nothing to save"
     view = match.session.view
     chain = Chain.replay(match.files.store.entries)
     transcript = Transcript.from_chain(
         chain,
         names=view.names,
         rules=view.rules.to_dict(),
-        result=view.match.result().to_dict(),
+        result=result,
         meta={"saved": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "me": view.me},
     )
+    if match.identity is not None:
+        transcript = seal_transcript(transcript, match.identity.signing_key, view.me)
     path = transcripts_dir() / f"{view.session_id}{TRANSCRIPT_SUFFIX}"
     write_transcript(path, transcript)
+    if result:
+        record_view(view)  # idempotent per session: the console may have counted it
     return path
 
 
@@ -355,7 +388,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
     match = _make_match(new_session(), meta, abandon_after=args.abandon_after,
-                        fresh_session=new_session)
+                        fresh_session=new_session, identity=identity)
     args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
     _say(args.lobby_lines[0])
     announcers: list[asyncio.Task[Any]] = []
@@ -388,7 +421,7 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
                              rng=_secret_source(args))
     meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
-    match = _make_match(session, meta, abandon_after=args.abandon_after)
+    match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
     return await _drive(match, args, match.peer.connect(host, port,
                                                         give_up_after=args.give_up_after))
@@ -551,7 +584,8 @@ async def _resume(args: argparse.Namespace) -> int:
     store = GameStore(game)
     identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets())
-    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after)
+    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
+                        identity=identity)
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
