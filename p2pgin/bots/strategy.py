@@ -277,6 +277,22 @@ def _legal(state: HandState, move: Move) -> bool:
     return True
 
 
+def _own_old_discard(state: HandState, me: int) -> bool:
+    """Whether the pile's top card is one that ``me`` discarded earlier in this hand.
+
+    NB: nothing in the rules ends a hand in which both players keep taking the pile's
+    top card; a bot never takes back a card it threw away, so every card changes hands
+    at most twice and a hand between two bots always reaches the stock's end.
+    """
+    top = state.discard_top
+    if top is None:
+        return False
+    return any(
+        played.player == me and isinstance(played.move, Discard) and played.move.position == top
+        for played in state.history
+    )
+
+
 class Strategy:
     """Base of all bots: ``decide`` over a :class:`Table`; ``choose`` over engine states.
 
@@ -306,7 +322,7 @@ class Strategy:
             raise ViewError(f"it is not player {me}'s turn")
         if state.phase is Phase.LAYOFF:
             return propose_layoff(state)
-        if state.phase is Phase.DRAW and state.must_draw_stock:
+        if state.phase is Phase.DRAW and (state.must_draw_stock or _own_old_discard(state, me)):
             return DrawStock()
         table = table_from_state(state, me)
         return self._to_move(self.decide(table), state, me)
