@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from p2pgin.bots.evaluate import VALUES, all_best_arrangements, deadwood
+from p2pgin.bots.evaluate import all_best_arrangements
 from p2pgin.bots.knowledge import Knowledge, replay
 from p2pgin.engine import (
     UPCARD,
@@ -71,8 +71,6 @@ class Table:
         knock_limit: the highest deadwood I may knock with in this hand.
         big_gin: big gin is allowed.
         stock_left: cards left in the stock.
-        stock_floor: the hand is void once the stock is down to this many cards.
-        scores: ``(mine, theirs)`` match points so far; ``target`` ends the match.
         knocker_melds: when defending, the knocker's melds as masks.
     """
 
@@ -85,9 +83,6 @@ class Table:
     knock_limit: int = 10
     big_gin: bool = False
     stock_left: int = 31
-    stock_floor: int = 2
-    scores: tuple[int, int] = (0, 0)
-    target: int = 100
     knocker_melds: tuple[int, ...] = ()
 
 
@@ -358,15 +353,3 @@ class Strategy:
             if fallback is not None:
                 return fallback
         return Discard(position=position)
-
-    # -- small shared helpers
-
-    @staticmethod
-    def deadwood(mask: int) -> int:
-        """Minimum deadwood of ``mask``."""
-        return deadwood(mask)
-
-    @staticmethod
-    def value(card: int) -> int:
-        """Deadwood value of ``card``."""
-        return VALUES[card]
