@@ -12,8 +12,8 @@ A card that cannot meld with the hand needs no search: it can only replace the
 hand's most expensive loose card, which is one subtraction.
 
 * **Draw**: take the pile's top card when, after the best discard, it beats the
-  expected result of a stock draw by a margin (the margin pays for telling the
-  opponent what we collect).
+  expected result of a stock draw (``take_margin`` points; 0 measured best), and
+  always when it allows a knock.
 * **Discard**: the candidates with the least deadwood are ranked by the lookahead
   plus a penalty for the chance the opponent holds two cards that meld with it
   (feeding it a meld costs it a draw and us the race).
@@ -87,7 +87,17 @@ def expected_deadwood(hand10: int, stock: list[tuple[int, float]]) -> float:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HardParams:
-    """Tuning knobs (deadwood points); defaults are the benchmarked ones."""
+    """Tuning knobs (deadwood points); defaults are the benchmarked ones.
+
+    Attributes:
+        take_margin: how much better the pile card must be than a stock draw.
+        danger_weight: points charged per unit chance that a discard feeds a meld.
+        candidate_slack, candidates: discards searched (within this much of the least
+            deadwood, at most this many).
+        knock_at_once: knock with this deadwood or less whatever the stock.
+        late_stock: with more deadwood, knock only while this many stock cards remain.
+        use_knowledge: weigh cards by the opponent's picks and passes (Normal: no).
+    """
 
     take_margin: float = 0.0
     danger_weight: float = 4.0
