@@ -30,6 +30,9 @@ class SimpleGinRummyPlayer(Strategy):
     """Faithful baseline; keeps only its (drawn, discarded) pairs of the current hand."""
 
     name = "baseline"
+    # NB: faithful to the reference bot, which may draw back its own earlier discard;
+    # its (drawn, discarded) pair rule is what keeps it from looping.
+    takes_back_own_discards = True
 
     def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)

@@ -296,6 +296,8 @@ class Strategy:
     """
 
     name: str = "strategy"
+    takes_back_own_discards: bool = False
+    """Whether this bot may draw back a card it discarded earlier (see ``_own_old_discard``)."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random(0)
@@ -317,7 +319,10 @@ class Strategy:
             raise ViewError(f"it is not player {me}'s turn")
         if state.phase is Phase.LAYOFF:
             return propose_layoff(state)
-        if state.phase is Phase.DRAW and (state.must_draw_stock or _own_old_discard(state, me)):
+        if state.phase is Phase.DRAW and (
+            state.must_draw_stock
+            or (not self.takes_back_own_discards and _own_old_discard(state, me))
+        ):
             return DrawStock()
         table = table_from_state(state, me)
         return self._to_move(self.decide(table), state, me)
