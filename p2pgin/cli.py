@@ -42,6 +42,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 _QUIET: list[bool] = [False]
+#: Seconds the connection and an agent get to wind down once either side stopped.
+#: (The console is never cut short at match end: it stays until the player leaves it.)
+_WIND_DOWN = 10.0
 
 
 def _say(text: str) -> None:
@@ -223,6 +226,7 @@ async def _drive(
         )
     else:
         player = asyncio.ensure_future(_run_console(peer, args, conn, ready))
+    wound_up = False
     try:
         done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
         if conn in done and conn.exception() is not None:
@@ -236,7 +240,16 @@ async def _drive(
                     peer.give_up("quit")
             else:
                 peer.give_up("the local player stopped")
-        await asyncio.wait({conn, player}, timeout=10)
+        await asyncio.wait({conn}, timeout=_WIND_DOWN)
+        if kind == "console" and conn.done() and not player.done():
+            # NB: the match-end screen (scores, statistics, rematch key) stays until the
+            # person leaves it; the game file and transcript are stored first, so closing
+            # the terminal there loses nothing.
+            _wind_up(match)
+            wound_up = True
+            await player
+        else:
+            await asyncio.wait({player}, timeout=_WIND_DOWN)
     finally:
         for task in (conn, player):
             if not task.done():
@@ -247,17 +260,24 @@ async def _drive(
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
     finished = match.peer.finished
-    if match.files.path is not None:
-        match.files.write_meta(finished=finished)
-    if _transcript_result(match) is not None:
-        path = _save_transcript(match)
-        _say(f"transcript saved: {path}")
+    if not wound_up:
+        _wind_up(match)
     if kind == "agent" or args.verbose:
         _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
     elif not finished and match.files.path is not None:
         _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
+
+
+def _wind_up(match: _Match) -> None:
+    """The connection is over: mark the game file finished (or not) and save the
+    transcript of a finished or abandoned match."""
+    if match.files.path is not None:
+        match.files.write_meta(finished=match.peer.finished)
+    if _transcript_result(match) is not None:
+        path = _save_transcript(match)
+        _say(f"transcript saved: {path}")
 
 
 def _transcript_result(match: _Match) -> dict[str, Any] | None:
@@ -345,9 +365,18 @@ async def _run_console(
             if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
                                             title="Waiting for a player"):
                 return  # the person stopped hosting
+    from p2pgin.stats import record_view
+
     _QUIET[0] = not args.plain
     try:
-        result = await run_console(handle, plain=bool(args.plain), ascii=ascii)
+        result = await run_console(
+            handle, plain=bool(args.plain), ascii=ascii,
+            four_colour=bool(getattr(args, "four_colour", False)),
+            mouse=bool(getattr(args, "mouse", False)),
+            # NB: read once, at match end: counts the match (once per session) and
+            # shows the totals against this opponent.
+            match_notes=lambda: record_view(handle.view),
+        )
     finally:
         _QUIET[0] = False
     args.rematch_requested = result == "rematch"
@@ -613,6 +642,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="your display name (remembered)")
     p.add_argument("--plain", action="store_true", help="line-oriented console, no full screen")
     p.add_argument("--ascii", action="store_true", help="ASCII card symbols and frames")
+    p.add_argument("--four-colour", "--four-color", dest="four_colour", action="store_true",
+                   help="a colour per suit (the suit symbol still tells them apart)")
+    p.add_argument("--mouse", action="store_true",
+                   help="click cards to select them, the stock or discard pile to draw")
     p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     p.add_argument("--target", type=int, help=argparse.SUPPRESS)

@@ -43,6 +43,7 @@ from p2pgin.session.errors import PeerClosed, ProtocolError, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
 
 __all__ = [
+    "ABANDON_LINGER",
     "FINAL_STAGES",
     "GameHandle",
     "GameStore",
@@ -58,6 +59,8 @@ _log = logging.getLogger(__name__)
 LinkState = Literal["connecting", "connected", "reconnecting", "closed"]
 #: Session stages after which the connection is wound down.
 FINAL_STAGES = frozenset({"match_over", "closed"})
+#: Seconds an abandoning peer waits for the other to read the record and hang up.
+ABANDON_LINGER = 3.0
 
 
 #: Who is on the other end (name, fingerprint, known-peers status and its message),
@@ -405,7 +408,10 @@ class Peer:
             self._step(self.session.connection_made)
             while not self.finished:
                 payload = await link.recv()
-                if payload is None:
+                if payload is None or self.finished:
+                    # NB: after our own abandonment the session takes nothing more; we
+                    # stop reading and half-close gracefully (below) so the peer gets
+                    # the record before our end of stream.
                     break
                 try:
                     self._step(self.session.receive_frame, payload, defer=True)
@@ -476,11 +482,23 @@ class Peer:
             LocalProtocolError: nothing to abandon (no session yet, or the match is over).
         """
         self._step(self.session.abandon, reason)
-        self.give_up(f"abandoned: {reason}" if reason else "abandoned")
+        link = self._link
+        self.give_up(f"abandoned: {reason}" if reason else "abandoned", close_link=False)
+        if link is not None and not link.closed:
+            # NB: closing now would reset the connection if a frame of the peer's is
+            # unread, and a reset can destroy the record in flight. The reader half-closes
+            # after reading one more frame or the peer's end of stream (the peer stops when
+            # it reads the record); only a peer that does neither is cut off.
+            def cut() -> None:
+                if not link.closed:
+                    self._closing = asyncio.get_running_loop().create_task(link.close())
 
-    def give_up(self, reason: str = "given up") -> None:
-        """Stop playing: close the link, stop listening or reconnecting; :meth:`closed`
-        returns. The game file stays as it is (``p2pgin resume`` can continue it)."""
+            asyncio.get_running_loop().call_later(ABANDON_LINGER, cut)
+
+    def give_up(self, reason: str = "given up", *, close_link: bool = True) -> None:
+        """Stop playing: close the link (unless ``close_link`` is false), stop listening or
+        reconnecting; :meth:`closed` returns. The game file stays as it is (``p2pgin
+        resume`` can continue it)."""
         self._sync()
         if not self._done.is_set():
             self._link_state = "closed"
@@ -488,7 +506,7 @@ class Peer:
             self._done.set()
             self._changed()
         link = self._link
-        if link is not None and not link.closed:
+        if close_link and link is not None and not link.closed:
             self._closing = asyncio.get_running_loop().create_task(link.close())
 
     # --- connection strategies ---------------------------------------------------------
@@ -530,8 +548,6 @@ class Peer:
             await self._done.wait()
         finally:
             server.close()
-            if self._link is not None:
-                await self._link.close()
             for task in list(tasks):
                 if task is not asyncio.current_task():
                     with contextlib.suppress(asyncio.CancelledError, Exception):

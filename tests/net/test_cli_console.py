@@ -1,0 +1,72 @@
+"""The console as ``p2pgin join`` wires it: the match-end screen outlives the connection.
+
+The joiner is the real CLI path (``cli._join_match``) with the full-screen console on a
+pipe input; the host is a real peer on loopback TCP that abandons the match once it
+began. The console must stay up after the connection is over (the player reads the
+end screen and leaves with ``q``), and the transcript is already saved by then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from nacl.signing import SigningKey
+
+from p2pgin import cli
+from p2pgin.engine.rules import Rules
+from p2pgin.net.gamefile import GameFiles
+from p2pgin.net.peer import Peer
+from p2pgin.session import HOST, Session
+
+
+def test_four_colour_and_mouse_reach_the_console() -> None:
+    args = cli.build_parser().parse_args(["join", "10.0.0.1", "--four-colour", "--mouse"])
+    assert (args.four_colour, args.mouse) == (True, True)
+    args = cli.build_parser().parse_args(["host", "--four-color"])
+    assert (args.four_colour, args.mouse) == (True, False)
+
+
+async def test_the_match_end_screen_stays_until_the_player_leaves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    monkeypatch.setenv("P2PGIN_HOME", str(tmp_path / "joiner"))
+    monkeypatch.setattr(cli, "_WIND_DOWN", 0.2)  # what used to cut the console short
+    session = Session.create(SigningKey.generate(), role=HOST, name="Hostess",
+                             rules=Rules.preset("standard"), rng=random.Random(1))
+    files = GameFiles({"role": "host"}, directory=tmp_path / "host",
+                      current_session=lambda: session.view.session_id)
+    host = Peer(session, files, evidence_dir=tmp_path)
+    ports: list[int] = []
+    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.005)
+    args = cli.build_parser().parse_args(["join", f"127.0.0.1:{ports[0]}", "--ascii"])
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        drive = asyncio.create_task(cli._join_match(args, "127.0.0.1", ports[0]))
+        for _ in range(400):  # the host's rules are offered: accept them with `a`
+            if all(session.hellos):
+                break
+            await asyncio.sleep(0.01)
+        inp.send_text("a")
+        for _ in range(1000):  # the deal is done: both wait for a player (a quiet moment)
+            if host.view.stage == "play":
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        host.abandon("the host leaves")
+        await asyncio.wait_for(serve, 10)
+        await asyncio.sleep(1.0)  # far past the wind-down time
+        assert not drive.done(), "the console was closed under the player"
+        (transcript,) = (tmp_path / "joiner" / "transcripts").glob("*.jsonl")
+        assert transcript.stat().st_size > 0  # stored before the player left the screen
+        inp.send_text("q")
+        status = await asyncio.wait_for(drive, 10)
+    assert status == 0
+    assert args.rematch_requested is False
