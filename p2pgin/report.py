@@ -40,7 +40,7 @@ from p2pgin.engine.match import MatchState
 from p2pgin.engine.moves import BigGin, Discard, DrawStock, Knock, LayOff, Move
 from p2pgin.engine.rules import Rules, RulesError
 from p2pgin.log.canonical import JsonValue, canonical_dumps, hexbytes
-from p2pgin.log.entry import Chain, Entry, verify_hello
+from p2pgin.log.entry import Chain, Entry, verify_hello, verify_signature
 from p2pgin.log.errors import LogError
 from p2pgin.log.transcript import Transcript
 from p2pgin.mental import (
@@ -66,6 +66,8 @@ from p2pgin.session.messages import (
     Hello,
     MoveMessage,
     Shuffle,
+    TakeBackAnswer,
+    TakeBackRequest,
     TossCommit,
     TossReveal,
     parse_body,
@@ -130,11 +132,12 @@ class HandReport:
     deck: tuple[Card, ...]
     moves: tuple[tuple[int, Move], ...]
     result: HandResult
+    take_backs: int = 0  # granted take-backs in this hand (the moves above are in force)
 
     def to_dict(self) -> dict[str, JsonValue]:
         """JSON form: number, dealer, move count and the engine's result."""
         return {"hand": self.hand_no, "dealer": self.dealer, "moves": len(self.moves),
-                "result": self.result.to_dict()}
+                "take_backs": self.take_backs, "result": self.result.to_dict()}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -473,6 +476,7 @@ class _Walker:
         self.moves: list[tuple[int, Move, int]] = []  # sender, move, seq
         self.result: HandResult | None = None
         self.hands: list[HandReport] = []
+        self.take_backs = 0  # granted in the current hand
 
     # -- table
 
@@ -490,6 +494,9 @@ class _Walker:
             if self.hand is None or self.hand.to_move is None:
                 return None
             return self.hand.to_move if role == "mover" else 1 - self.hand.to_move
+        if role == "bot":
+            bots = [p for p in (0, 1) if self.hellos[p].bot]
+            return None if not bots else (-1 if len(bots) == 2 else bots[0])
         return -1
 
     def step(self, e: Entry) -> None:
@@ -569,6 +576,8 @@ class _Walker:
                           else _S.VERDICT_NON_DEALER)
         elif isinstance(msg, AuditResult):
             self.verdict(msg, sender)
+        elif isinstance(msg, TakeBackAnswer):
+            self.take_back(msg, e)
         else:  # pragma: no cover - the table admits no other type
             raise _Fail("unexpected", f"unexpected {msg.TYPE}", sender)
 
@@ -591,6 +600,7 @@ class _Walker:
         self.result = None
         self.public = set()
         self.moves = []
+        self.take_backs = 0
         self.deck = self.fast_deck() if self.fast else None
         if self.deck is None:
             self.deck = HandVerifier(session_id=self.sid, hand_no=self.hand_no,
@@ -684,6 +694,40 @@ class _Walker:
         else:
             self.state = _S.PLAY
 
+    def take_back(self, msg: TakeBackAnswer, e: Entry) -> None:
+        """A computer opponent's answer: the requester's signature at this position, no
+        stock draw, knock or hand end crossed; on grant, the hand replayed without the
+        retracted moves (cards already known stay known)."""
+        requester = 1 - e.sender
+        try:
+            request = Entry(session=e.session, seq=e.seq, prev=e.prev, sender=requester,
+                            type=TakeBackRequest.TYPE,
+                            body=TakeBackRequest(moves=msg.moves).to_body(),
+                            sig=msg.request_sig)
+            verify_signature(request, self.chain.keys[requester])
+        except LogError:
+            raise _Fail("takeback", "the answer does not carry the requester's signed "
+                        "request made at this position", e.sender) from None
+        hand, match = self.hand, self.match
+        assert hand is not None and match is not None
+        own = [i for i, (player, _, _) in enumerate(self.moves) if player == requester]
+        if len(own) < msg.moves:
+            raise _Fail("takeback", f"{msg.moves} move(s) asked, only {len(own)} of this "
+                        "hand", e.sender)
+        cut = own[-msg.moves]
+        if any(isinstance(m, DrawStock | Knock | BigGin | LayOff) for _, m, _ in self.moves[cut:]):
+            raise _Fail("takeback", "a take-back never crosses a draw from the stock",
+                        e.sender)
+        if not msg.grant:
+            return
+        state = match.deal().reveal_many(
+            (p, c) for p, c in enumerate(hand.knowledge) if c is not None)
+        for player, move, _ in self.moves[:cut]:
+            state = apply(state, move, player)
+        del self.moves[cut:]
+        self.hand = state
+        self.take_backs += 1
+
     def verdict(self, msg: AuditResult, sender: int) -> None:
         assert self.match is not None and self.deck is not None and self.result is not None
         self.check_hand(msg.hand, sender)
@@ -699,7 +743,8 @@ class _Walker:
         self.full_replay(deck)
         self.hands.append(HandReport(
             hand_no=self.hand_no, dealer=self.match.dealer, deck=deck,
-            moves=tuple((s, m) for s, m, _ in self.moves), result=self.result))
+            moves=tuple((s, m) for s, m, _ in self.moves), result=self.result,
+            take_backs=self.take_backs))
         self.match = self.match.record(self.result)
         if self.match.over:
             self.state = _S.MATCH_OVER

@@ -40,6 +40,8 @@ __all__ = [
     "Rematch",
     "RematchAnswer",
     "Shuffle",
+    "TakeBackAnswer",
+    "TakeBackRequest",
     "TossCommit",
     "TossReveal",
     "parse_body",
@@ -87,6 +89,14 @@ def _check_kind(kind: str, name: str, value: Any) -> Any:
         except ValueError:
             raise _bad(f"{name} must be 32 bytes of lowercase hex") from None
         return value
+    if kind == "hex64":
+        if not isinstance(value, str) or len(value) != 128 or value != value.lower():
+            raise _bad(f"{name} must be 64 bytes of lowercase hex")
+        try:
+            bytes.fromhex(value)
+        except ValueError:
+            raise _bad(f"{name} must be 64 bytes of lowercase hex") from None
+        return value
     if kind == "object":
         if not isinstance(value, dict):
             raise _bad(f"{name} must be a JSON object")
@@ -122,13 +132,16 @@ class Message:
     """Base of logged messages: ``TYPE`` is the entry type, ``SENDER`` who may send it.
 
     ``FIELDS`` maps each body key to ``(kind, meaning)``; ``SENDER`` is descriptive
-    (the transition table in ``session.py`` is what enforces it).
+    (the transition table in ``session.py`` is what enforces it). ``OPTIONAL`` names
+    boolean keys that are omitted when false (one spelling each: present means true), so
+    adding one leaves every existing body byte for byte as it was.
     """
 
     __slots__ = ()
     TYPE: ClassVar[str] = ""
     SENDER: ClassVar[str] = ""
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {}
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         for f in fields(self):  # type: ignore[arg-type]
@@ -143,14 +156,19 @@ class Message:
         """Strictly parse an entry body. Raises ``MalformedFrame`` naming the problem."""
         if not isinstance(body, dict):
             raise _bad(f"{cls.TYPE}: body must be an object")
-        if set(body) != set(cls.FIELDS):
+        keys = set(body)
+        if not set(cls.FIELDS) - cls.OPTIONAL <= keys <= set(cls.FIELDS):
             raise _bad(f"{cls.TYPE} takes keys {sorted(cls.FIELDS)}, got {sorted(body)}")
+        for name in cls.OPTIONAL & keys:
+            if body[name] is not True:
+                raise _bad(f"{cls.TYPE}: {name} is omitted when false, else true")
         return cls(**body)
 
     def to_body(self) -> dict[str, Any]:
-        """The entry body (JSON values only)."""
+        """The entry body (JSON values only; optional keys only when true)."""
         return {
             name: _to_json(kind, getattr(self, name)) for name, (kind, _) in self.FIELDS.items()
+            if name not in self.OPTIONAL or getattr(self, name)
         }
 
 
@@ -168,13 +186,17 @@ class Hello(Message):
         "nonce": ("hex32", "32 fresh random bytes: makes every session id new"),
         "name": ("name", "display name, 1..40 printable characters"),
         "rules": ("rules", "proposed rule options (all of them, by name); the host's stand"),
+        "bot": ("bool", "optional, present (true) only for a computer opponent: the only "
+                "kind of peer that may grant a take-back"),
     }
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"bot"})
     version: int
     role: str
     key: str
     nonce: str
     name: str
     rules: Rules
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -342,6 +364,51 @@ class RematchAnswer(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBackRequest(Message):
+    """The player asks a computer opponent to take back its own last ``moves`` moves of
+    this hand (and every move after the first of them). Signed like an entry, with the
+    ``seq`` and ``prev`` of the position it was made at, but not logged by itself: the
+    opponent's ``takeback_answer`` at that very position carries its signature, so the
+    request never races the opponent's own next entry for a place in the log."""
+
+    TYPE: ClassVar[str] = "takeback_request"
+    SENDER: ClassVar[str] = "the player on move, or the one who just moved"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "moves": ("int", "how many of the requester's own most recent moves of this hand "
+                  "to take back (at least 1)"),
+    }
+    moves: int
+
+    def __post_init__(self) -> None:
+        Message.__post_init__(self)
+        if self.moves < 1:
+            raise _bad("moves must be at least 1")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBackAnswer(Message):
+    """A computer opponent's answer to a take-back request, logged at the position the
+    request names; on ``grant`` both peers replay the hand without the retracted moves."""
+
+    TYPE: ClassVar[str] = "takeback_answer"
+    SENDER: ClassVar[str] = "the computer opponent (a peer whose hello says bot)"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "moves": ("int", "the request's moves (at least 1)"),
+        "request_sig": ("hex64", "the requester's signature of its takeback_request, whose "
+                        "session, seq and prev are this entry's and sender the other player"),
+        "grant": ("bool", "true takes the moves back; false leaves the hand as it is"),
+    }
+    moves: int
+    request_sig: str
+    grant: bool
+
+    def __post_init__(self) -> None:
+        Message.__post_init__(self)
+        if self.moves < 1:
+            raise _bad("moves must be at least 1")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Abandon(Message):
     """The waiting player ends the match: the peer did not come back."""
 
@@ -380,7 +447,7 @@ MESSAGES: Final[dict[str, type[Message]]] = {
     for cls in (
         Hello, Accept, Decline, TossCommit, TossReveal, Shuffle, Deal,
         MoveMessage, DrawShare, AuditReveal, AuditResult, Rematch, RematchAnswer, Abandon,
-        ErrorMessage,
+        TakeBackRequest, TakeBackAnswer, ErrorMessage,
     )
 }
 

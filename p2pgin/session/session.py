@@ -17,6 +17,11 @@ Rules of this module (PROTOCOL.md's state table is generated from ``TRANSITIONS`
   is taken by the session itself as soon as it becomes due.
 * A remote fault raises a ``RemoteProtocolError`` subclass after queuing a signed error
   frame; the log and state are untouched (each handler first computes, then commits).
+* Take-back (only against a peer whose hello says ``bot``): the player sends a signed but
+  unlogged ``takeback_request`` naming the position it was made at; the computer
+  opponent logs ``takeback_answer`` at that position (carrying the request's signature),
+  or moves instead, which makes the request void. A grant replays the hand's moves but
+  the retracted ones (never a stock draw: that card has been seen; never past a knock).
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ from p2pgin.session.messages import (
     Rematch,
     RematchAnswer,
     Shuffle,
+    TakeBackAnswer,
+    TakeBackRequest,
     TossCommit,
     TossReveal,
     parse_body,
@@ -110,9 +117,14 @@ __all__ = [
     "AcceptRules",
     "DeclineRematch",
     "DeclineRules",
+    "GrantTakeBack",
+    "RefuseTakeBack",
     "RematchOffer",
     "Session",
     "State",
+    "TakeBack",
+    "TakeBackDone",
+    "TakeBackRefused",
 ]
 
 HOST: Final = 0
@@ -173,6 +185,7 @@ TRANSITIONS: Final[dict[State, dict[str, tuple[str, tuple[State, ...]]]]] = {
     S.DEAL_DEALER: {"deal": ("dealer", (S.DEAL_NON_DEALER,)), "abandon": _LIVE_ABANDON},
     S.DEAL_NON_DEALER: {"deal": ("non_dealer", (S.PLAY,)), "abandon": _LIVE_ABANDON},
     S.PLAY: {"move": ("mover", (S.PLAY, S.DRAW_SHARE, S.AUDIT_DEALER)),
+             "takeback_answer": ("bot", (S.PLAY,)),
              "abandon": _LIVE_ABANDON},
     S.DRAW_SHARE: {"draw_share": ("not_mover", (S.PLAY,)), "abandon": _LIVE_ABANDON},
     S.AUDIT_DEALER: {"audit": ("dealer", (S.AUDIT_NON_DEALER,)), "abandon": _LIVE_ABANDON},
@@ -192,6 +205,7 @@ TRANSITIONS: Final[dict[State, dict[str, tuple[str, tuple[State, ...]]]]] = {
 #: Transitions chosen by the local player through ``Session.act``.
 AGENT_STEPS: Final = frozenset({
     (S.RULES, "accept"), (S.RULES, "decline"), (S.PLAY, "move"),
+    (S.PLAY, "takeback_answer"),
     (S.MATCH_OVER, "rematch"), (S.REMATCH, "rematch_answer"),
 })
 
@@ -238,6 +252,48 @@ class DeclineRematch(SessionAction):
     """The match's winner declines the rematch offer."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBack(SessionAction):
+    """Ask the computer opponent to take back my last ``moves`` moves of this hand."""
+
+    moves: int = 1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.moves, int) or self.moves < 1:
+            raise ValueError("moves must be an int of at least 1")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GrantTakeBack(SessionAction):
+    """The computer opponent grants the pending take-back request."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefuseTakeBack(SessionAction):
+    """The computer opponent refuses the pending take-back request."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBackDone(Event):
+    """A take-back request was answered or became void.
+
+    ``granted``: the moves were taken back (``retracted`` of them, both players'); else
+    ``detail`` says why not (refused, or overtaken by the opponent's move).
+    """
+
+    requester: int
+    granted: bool
+    retracted: int = 0
+    detail: str = ""
+
+
+class TakeBackRefused(RemoteProtocolError):
+    """A take-back the protocol forbids: across a stock draw, a knock or a hand's end, or
+    asked of (or granted by) a peer whose hello does not say it is a computer."""
+
+    rule = "takeback"
+
+
 def _signing_key(identity: Any) -> SigningKey:
     key = getattr(identity, "signing_key", identity)
     if not isinstance(key, SigningKey):
@@ -273,6 +329,7 @@ class Session:
         rng: Any,
         accept_rules: bool | None,
         nonce: bytes,
+        bot: bool = False,
     ) -> None:
         self._key = _signing_key(identity)
         self.me = me
@@ -282,7 +339,7 @@ class Session:
             self._key,
             sender=me,
             body=Hello(version=PROTOCOL_VERSION, role=("host", "join")[me], key="00" * 32,
-                       nonce=nonce.hex(), name=name, rules=rules).to_body(),
+                       nonce=nonce.hex(), name=name, rules=rules, bot=bot).to_body(),
         )
         self._hellos: list[Entry | None] = [None, None]
         self._hellos[me] = self._my_hello
@@ -327,6 +384,11 @@ class Session:
         # log order from the first one it lacks (never twice, never out of order).
         self._awaiting_head = False
         self._head_sent = False
+        # Take-back: this hand's moves still in force (seq, player, move); the pending
+        # request (mine or the peer's; never logged by itself); granted take-backs so far.
+        self._hand_moves: list[tuple[int, int, Move]] = []
+        self._takeback: tuple[Entry, TakeBackRequest] | None = None
+        self.take_backs = 0
 
     # ------------------------------------------------------------------ construction
 
@@ -340,6 +402,7 @@ class Session:
         rules: Rules | None = None,
         rng: Any = None,
         accept_rules: bool | None = True,
+        bot: bool = False,
     ) -> Session:
         """A new match for ``identity`` as ``role`` (``HOST`` or ``JOIN``).
 
@@ -352,6 +415,8 @@ class Session:
                 (default ``random.SystemRandom()``; tests pass a seeded ``random.Random``).
             accept_rules: joiner only: True accepts the host's rules at once; None asks
                 the agent (``AcceptRules``/``DeclineRules`` in ``view.legal_moves``).
+            bot: this peer is a computer opponent (its hello says so): only such a
+                peer may grant a take-back, and only it is ever asked for one.
         """
         if role not in (HOST, JOIN):
             raise LocalProtocolError(f"role must be HOST (0) or JOIN (1), got {role!r}")
@@ -359,7 +424,7 @@ class Session:
         if name is None:
             name = getattr(identity, "name", "player")
         return cls(identity, me=role, name=name, rules=rules or Rules.preset("standard"),
-                   rng=rng, accept_rules=accept_rules, nonce=rng.randbytes(32))
+                   rng=rng, accept_rules=accept_rules, nonce=rng.randbytes(32), bot=bot)
 
     @classmethod
     def restore(
@@ -394,7 +459,7 @@ class Session:
         msg = cls._parse_hello(mine)
         rng = random.SystemRandom() if rng is None else rng
         session = cls(identity, me=me, name=msg.name, rules=msg.rules, rng=rng,
-                      accept_rules=accept_rules, nonce=bytes.fromhex(msg.nonce))
+                      accept_rules=accept_rules, nonce=bytes.fromhex(msg.nonce), bot=msg.bot)
         if session._my_hello != mine:
             raise LocalProtocolError("my hello in the game file is not reproducible")
         if secrets:
@@ -428,6 +493,7 @@ class Session:
         if self.closed:
             raise LocalProtocolError("the session is closed")
         self._frames.clear()  # NB: never sent; the head exchange resends what is missing
+        self._void_takeback("the connection was lost")  # NB: a request is never resent
         # NB: our hello goes out even when the session exists: a peer that never got it
         # (the link died during the handshake) completes the session with it; a peer
         # that has it ignores the identical copy.
@@ -490,7 +556,18 @@ class Session:
             if self._state is not S.REMATCH or self._speaker("winner") != self.me:
                 raise LocalProtocolError("only the winner answers a rematch offer")
             self._emit(RematchAnswer(accept=isinstance(action, AcceptRematch)))
+        elif isinstance(action, TakeBack):
+            self._request_take_back(action.moves)
+            return
+        elif isinstance(action, GrantTakeBack | RefuseTakeBack):
+            pending = self._takeback
+            if pending is None or pending[0].sender == self.me:
+                raise LocalProtocolError("no take-back request of the peer's to answer")
+            self._emit(TakeBackAnswer(moves=pending[1].moves, request_sig=pending[0].sig,
+                                      grant=isinstance(action, GrantTakeBack)))
         elif isinstance(action, Move):
+            if self._takeback is not None and self._takeback[0].sender == self.me:
+                raise LocalProtocolError("waiting for the answer to my take-back request")
             if self._state is not S.PLAY or self._hand is None or self._hand.to_move != self.me:
                 raise LocalProtocolError(
                     f"not my turn to move (state {self._state}, "
@@ -592,6 +669,8 @@ class Session:
             self._receive_hello(entry)
         elif entry.type == "error":
             self._receive_error(entry)
+        elif entry.type == "takeback_request":
+            self._receive_takeback_request(entry)
         else:
             if not self.session_id:
                 raise UnexpectedMessage(
@@ -756,6 +835,9 @@ class Session:
             if self._hand is None or self._hand.to_move is None:
                 return None
             return self._hand.to_move if role == "mover" else 1 - self._hand.to_move
+        if role == "bot":
+            bots = [p for p in (0, 1) if self._is_bot(p)]
+            return None if not bots else (-1 if len(bots) == 2 else bots[0])
         return -1  # either
 
     @property
@@ -790,6 +872,8 @@ class Session:
         if entry.sender != self.me:
             self._peer_last_seq = entry.seq
         commit()
+        if self._takeback is not None:
+            self._void_takeback("overtaken by the opponent's move")
         assert self._state in nexts, (
             f"{entry.type} moved {before} -> {self._state}, table allows {nexts}")
         self._changed()
@@ -820,6 +904,8 @@ class Session:
         self._head = entry.hash()
         self._persist.append(entry)
         commit()
+        if self._takeback is not None:
+            self._void_takeback("overtaken by my move")
         assert self._state in nexts, f"{msg.TYPE}: {before} -> {self._state} not in {nexts}"
         if not self._awaiting_head:
             self._frames.append(entry.to_bytes())
@@ -979,6 +1065,7 @@ class Session:
         assert self._match is not None
         self._hand_no += 1
         self._hand = None
+        self._hand_moves = []
         self._public = frozenset()
         self._result = None
         self._verdict = None
@@ -1080,6 +1167,7 @@ class Session:
         def commit() -> None:
             self._hand = new
             self._public = frozenset(public)
+            self._hand_moves.append((len(self._log) - 1, sender, move))
             if not (isinstance(move, DrawStock) and sender == self.me):
                 # NB: my own stock draw is reported when its share tells me the card.
                 self._events.append(MoveMade(player=sender, move=move, card=card))
@@ -1182,6 +1270,136 @@ class Session:
 
         return commit
 
+    # -- take-back
+
+    def _is_bot(self, player: int) -> bool:
+        msg = self._hello_msgs[player]
+        return msg is not None and msg.bot
+
+    def _takeback_plan(
+        self, requester: int, moves: int, error: type[ProtocolError]
+    ) -> tuple[int, HandState]:
+        """Where the hand's moves are cut and the hand replayed without the rest.
+
+        Raises ``error`` (local or remote) naming the rule the take-back would break.
+        """
+        if not self._is_bot(1 - requester):
+            raise error("take-back: only a computer opponent (hello with bot) grants one; "
+                        "against a person there is no take-back")
+        hand, match = self._hand, self._match
+        if self._state is not S.PLAY or hand is None or match is None or hand.over:
+            raise error(f"take-back: only during play (state {self._state.value})")
+        own = [i for i, (_, player, _) in enumerate(self._hand_moves) if player == requester]
+        if len(own) < moves:
+            raise error(f"take-back: {moves} move(s) asked, only {len(own)} of this hand")
+        cut = own[-moves]
+        for _, _, move in self._hand_moves[cut:]:
+            if isinstance(move, DrawStock):
+                raise error("take-back: never across a draw from the stock (that card "
+                            "has been seen)")
+            if isinstance(move, Knock | BigGin | LayOff):  # pragma: no cover - hand over
+                raise error("take-back: never across a knock")
+        # NB: the engine is a pure fold: deal again, reveal everything this peer knows
+        # (cards opened stay known), replay the moves in force.
+        try:
+            state = match.deal().reveal_many(
+                (p, c) for p, c in enumerate(hand.knowledge) if c is not None)
+            for _, player, move in self._hand_moves[:cut]:
+                state = engine_apply(state, move, player)
+        except (IllegalMoveError, RevealError) as exc:  # pragma: no cover - replayed before
+            raise error(f"take-back: the hand does not replay: {exc}") from None
+        return cut, state
+
+    def _void_takeback(self, why: str) -> None:
+        pending, self._takeback = self._takeback, None
+        if pending is not None and pending[0].sender == self.me:
+            self._events.append(TakeBackDone(requester=self.me, granted=False, detail=why))
+            self._changed()
+
+    @property
+    def can_take_back(self) -> bool:
+        """True when ``act(TakeBack())`` would be sent now (my last move can be taken
+        back: against a computer, in play, not across a stock draw, nothing pending)."""
+        if self.closed or self._awaiting_head or self._takeback is not None:
+            return False
+        try:
+            self._takeback_plan(self.me, 1, LocalProtocolError)
+        except LocalProtocolError:
+            return False
+        return True
+
+    def _request_take_back(self, moves: int) -> None:
+        if self._awaiting_head:
+            raise LocalProtocolError("take-back: not while the connection resumes")
+        if self._takeback is not None:
+            raise LocalProtocolError("take-back: a request is already pending")
+        self._takeback_plan(self.me, moves, LocalProtocolError)
+        msg = TakeBackRequest(moves=moves)
+        entry = sign_entry(self._key, session=self.session_id, seq=len(self._log),
+                           prev=self._head, sender=self.me, type=msg.TYPE, body=msg.to_body())
+        self._takeback = (entry, msg)
+        self._frames.append(entry.to_bytes())
+        self._changed()
+
+    def _receive_takeback_request(self, entry: Entry) -> None:
+        """The peer asks me to take back its moves: check it, keep it for my agent."""
+        peer = 1 - self.me
+        if not self.session_id or entry.session != self.session_id:
+            raise WrongSessionFrame("take-back request for another session")
+        if entry.sender != peer:
+            raise OutOfTurn("take-back request not from the peer")
+        key = self._keys[peer]
+        assert key is not None
+        try:
+            verify_signature(entry, key)
+        except LogError:
+            raise ForgedEntry("take-back request not signed by the peer") from None
+        n = len(self._log)
+        if entry.seq < n and entry.prev == (self._log[entry.seq - 1].hash() if entry.seq
+                                            else GENESIS_PREV):
+            return  # NB: void: I moved before it arrived; the peer sees my move
+        if entry.seq != n or entry.prev != self._head:
+            raise OutOfSequence(f"take-back request at seq {entry.seq}, the log is at {n}")
+        msg = parse_body(entry.type, entry.body)
+        assert isinstance(msg, TakeBackRequest)
+        if not self._is_bot(self.me):
+            raise TakeBackRefused("take-back asked of a peer that is not a computer "
+                                  "opponent (against a person there is no take-back)")
+        if self._takeback is not None:
+            raise TakeBackRefused("a second take-back request at the same position")
+        self._takeback_plan(peer, msg.moves, TakeBackRefused)
+        self._takeback = (entry, msg)
+        self._changed()
+
+    def _h_takeback_answer(self, msg: Message, sender: int) -> Commit:
+        assert isinstance(msg, TakeBackAnswer)
+        requester = 1 - sender
+        key = self._keys[requester]
+        assert key is not None
+        try:
+            request = Entry(session=self.session_id, seq=len(self._log), prev=self._head,
+                            sender=requester, type=TakeBackRequest.TYPE,
+                            body=TakeBackRequest(moves=msg.moves).to_body(),
+                            sig=msg.request_sig)
+            verify_signature(request, key)
+        except LogError:
+            raise TakeBackRefused("takeback_answer does not carry the requester's signed "
+                                  "request made at this position") from None
+        cut, state = self._takeback_plan(requester, msg.moves, TakeBackRefused)
+        retracted = len(self._hand_moves) - cut
+
+        def commit() -> None:
+            self._takeback = None
+            if msg.grant:
+                self._hand = state
+                del self._hand_moves[cut:]
+                self.take_backs += 1
+            self._events.append(TakeBackDone(
+                requester=requester, granted=msg.grant, retracted=retracted if msg.grant else 0,
+                detail="" if msg.grant else "refused by the computer opponent"))
+
+        return commit
+
     # -- rematch
 
     def _h_rematch(self, msg: Message, sender: int) -> Commit:
@@ -1232,6 +1450,12 @@ class Session:
             if state is S.RULES and self.me == JOIN and self._accept_rules is None:
                 my_turn, moves = True, (AcceptRules(), DeclineRules())
                 waiting = "your decision on the host's rules"
+            elif state is S.PLAY and self._takeback is not None:
+                if self._takeback[0].sender == self.me:
+                    waiting = "the computer's answer to your take-back request"
+                else:
+                    my_turn, moves = True, (GrantTakeBack(), RefuseTakeBack())
+                    waiting = "your answer to the peer's take-back request"
             elif state is S.PLAY and self._hand is not None and self._hand.to_move == self.me:
                 my_turn, moves = True, legal_moves(self._hand)
                 waiting = "your move"
@@ -1281,6 +1505,7 @@ _DECK_TYPES: Final = frozenset({"shuffle", "deal", "draw_share", "audit"})
 _ENTRY_START: Final = b'{"body":'
 
 _HANDLERS: Final[dict[str, Callable[[Session, Message, int], Commit]]] = {
+    "takeback_answer": Session._h_takeback_answer,
     "accept": Session._h_accept,
     "decline": Session._h_decline,
     "abandon": Session._h_abandon,
