@@ -52,7 +52,8 @@ MAX_DEPTH: Final = 64
 
 def _check(value: object, depth: int = 0) -> None:
     """Reject values canonical JSON cannot carry, before the stdlib encoder sees them."""
-    # NB: exact-type fast paths first; this walk costs about as much as the encoding.
+    # NB: exact-type fast paths first, and plain leaves are checked in the loops without
+    # a call; this walk costs about as much as the encoding.
     kind = type(value)
     if kind is str or value is None or kind is bool:
         return
@@ -64,7 +65,9 @@ def _check(value: object, depth: int = 0) -> None:
         if depth >= MAX_DEPTH:
             raise CanonicalError(f"nesting deeper than {MAX_DEPTH} levels")
         for item in value:  # type: ignore[attr-defined]
-            if type(item) is not str:
+            leaf = type(item)
+            if not (leaf is str or (leaf is int and -MAX_SAFE_INT <= item <= MAX_SAFE_INT)
+                    or item is None or leaf is bool):
                 _check(item, depth + 1)
         return
     if kind is dict:
@@ -73,7 +76,9 @@ def _check(value: object, depth: int = 0) -> None:
         for key, item in value.items():  # type: ignore[attr-defined]
             if type(key) is not str:
                 raise CanonicalError(f"object key {key!r} is not a string")
-            if type(item) is not str:
+            leaf = type(item)
+            if not (leaf is str or (leaf is int and -MAX_SAFE_INT <= item <= MAX_SAFE_INT)
+                    or item is None or leaf is bool):
                 _check(item, depth + 1)
         return
     _check_subclass(value, depth)
