@@ -4,7 +4,9 @@ An agent reads only ``handle.view`` (the local player's own view) and calls
 ``handle.act(...)`` when ``view.my_turn``; it never sees anything else, which is why a
 bot peer provably never sees the other player's cards. :func:`run_agent` is the small
 loop shared by the bot peers and the scripted test player; the strategy is a plain
-function ``choose(view) -> action``.
+function ``choose(view) -> action``. A computer opponent grants every take-back its
+player asks for (the session only lets a peer whose hello says ``bot`` be asked, and
+refuses any that would cross a stock draw), so the loop answers those itself.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from p2pgin.engine.melds import best_melds
 from p2pgin.engine.moves import BigGin, Discard, LayOff
+from p2pgin.session.session import GrantTakeBack, RefuseTakeBack
 
 __all__ = ["Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
 
@@ -87,6 +90,7 @@ async def run_agent(
     *,
     delay: float = 0.0,
     on_event: Callable[[Any], None] | None = None,
+    grant_take_backs: bool = True,
 ) -> None:
     """Act for the local player whenever it is its turn, until the handle closes.
 
@@ -95,6 +99,8 @@ async def run_agent(
         choose: the strategy, called with ``handle.view`` when ``view.my_turn``.
         delay: seconds to wait before each move (to make a bot easy to follow).
         on_event: receives every drained event (else they are dropped).
+        grant_take_backs: answer the player's take-back requests with a grant (at once,
+            without ``delay``), else with a refusal.
     """
     wake = asyncio.Event()
     handle.on_change(wake.set)
@@ -106,6 +112,9 @@ async def run_agent(
                 if on_event is not None:
                     on_event(event)
             view = handle.view
+            if view.my_turn and GrantTakeBack() in view.legal_moves:
+                handle.act(GrantTakeBack() if grant_take_backs else RefuseTakeBack())
+                continue
             if view.my_turn and view.legal_moves:
                 if delay:
                     await asyncio.sleep(delay)

@@ -65,6 +65,7 @@ class GameSummary:
     knocks: int  # hands I ended by knocking with deadwood (gin not included)
     knock_deadwood: int  # sum of my deadwood at those knocks
     points: tuple[int, int]  # match totals: mine, theirs
+    take_backs: int = 0  # take-backs granted by the computer opponent: marks the match
 
     def to_dict(self) -> dict[str, JsonValue]:
         """JSON form stored in ``stats.json``."""
@@ -73,7 +74,7 @@ class GameSummary:
                 "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
                 "undercuts": self.undercuts, "undercut": self.undercut,
                 "knocks": self.knocks, "knock_deadwood": self.knock_deadwood,
-                "points": list(self.points)}
+                "points": list(self.points), "take_backs": self.take_backs}
 
     @classmethod
     def from_dict(cls, obj: Any) -> GameSummary:
@@ -97,8 +98,10 @@ def summarize(
     results: Iterable[HandResult],
     match: MatchState,
     date: str = "",
+    take_backs: int = 0,
 ) -> GameSummary:
-    """The summary of a finished match for player ``me``."""
+    """The summary of a finished match for player ``me`` (``take_backs``: how many the
+    computer opponent granted; such a match is marked as played with take-backs)."""
     them = 1 - me
     hands = list(results)
     mine = [r for r in hands if r.winner == me]
@@ -112,7 +115,7 @@ def summarize(
         undercuts=sum(r.kind == "undercut" for r in mine),
         undercut=sum(r.kind == "undercut" and r.winner == them for r in hands),
         knocks=len(knocks), knock_deadwood=sum(r.knocker_deadwood for r in knocks),
-        points=(totals[me], totals[them]),
+        points=(totals[me], totals[them]), take_backs=take_backs,
     )
 
 
@@ -164,6 +167,7 @@ def record_match(
     match: MatchState,
     date: str = "",
     home: Path | None = None,
+    take_backs: int = 0,
 ) -> bool:
     """Count a match that just ended (the console's or CLI's own ``MatchState``).
 
@@ -176,13 +180,15 @@ def record_match(
     if not match.over:
         raise StatsError("only a finished match is counted")
     summary = summarize(session=session, me=me, names=names, fingerprints=fingerprints,
-                        results=match.hands, match=match, date=date)
+                        results=match.hands, match=match, date=date, take_backs=take_backs)
     return _add(summary, home)
 
 
-def record_view(view: Any, *, date: str = "", home: Path | None = None) -> list[str]:
+def record_view(view: Any, *, date: str = "", home: Path | None = None,
+                take_backs: int = 0) -> list[str]:
     """For the console at match end: count the finished match of a session
     ``PlayerView`` (once) and return the statistics against this opponent.
+    ``take_backs``: the session's ``take_backs`` (the view does not carry it).
 
     Returns:
         Lines to show; nothing is counted (and the lines say why) if the match is not over.
@@ -192,7 +198,8 @@ def record_view(view: Any, *, date: str = "", home: Path | None = None) -> list[
         return ["Statistics count finished matches only."]
     try:
         record_match(session=view.session_id, me=view.me, names=view.names,
-                     fingerprints=view.fingerprints, match=match, date=date, home=home)
+                     fingerprints=view.fingerprints, match=match, date=date, home=home,
+                     take_backs=take_backs)
         return stats_lines(home, opponent=view.fingerprints[1 - view.me])
     except (OSError, StatsError) as exc:
         return [f"Statistics not updated: {exc}"]
@@ -245,7 +252,8 @@ def record_game(transcript: Transcript, *, me: int | None = None,
     summary = summarize(session=transcript.session, me=me, names=report.names,
                         fingerprints=report.fingerprints,
                         results=[h.result for h in report.hands], match=report.match,
-                        date=date if isinstance(date, str) else "")
+                        date=date if isinstance(date, str) else "",
+                        take_backs=sum(h.take_backs for h in report.hands))
     return _add(summary, home)
 
 
@@ -278,6 +286,8 @@ class Totals:
     undercut: int = 0
     knocks: int = 0
     knock_deadwood: int = 0
+    take_backs: int = 0
+    marked: int = 0  # matches played with at least one take-back
     names: set[str] = field(default_factory=set)
 
     def add(self, g: GameSummary) -> None:
@@ -291,6 +301,8 @@ class Totals:
         self.undercut += g.undercut
         self.knocks += g.knocks
         self.knock_deadwood += g.knock_deadwood
+        self.take_backs += g.take_backs
+        self.marked += g.take_backs > 0
         self.names.add(g.opponent)
 
     @property
@@ -305,7 +317,8 @@ class Totals:
                 "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
                 "undercuts": self.undercuts, "undercut": self.undercut,
                 "knocks": self.knocks,
-                "average_knock_deadwood": None if avg is None else round(avg, 2)}
+                "average_knock_deadwood": None if avg is None else round(avg, 2),
+                "take_backs": self.take_backs, "matches_with_take_backs": self.marked}
 
 
 def totals(games: Iterable[GameSummary]) -> tuple[Totals, dict[str, Totals]]:
@@ -323,7 +336,8 @@ def _line(label: str, t: Totals) -> str:
     return (f"{label}: matches {t.matches_won}/{t.matches} won, hands {t.hands_won}/"
             f"{t.hands} won, gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
             f"knocks {t.knocks}, avg deadwood at knock "
-            f"{'-' if avg is None else f'{avg:.1f}'}")
+            f"{'-' if avg is None else f'{avg:.1f}'}"
+            + (f", take-backs {t.take_backs} (in {t.marked} matches)" if t.take_backs else ""))
 
 
 def stats_lines(home: Path | None = None, *, opponent: str | None = None) -> list[str]:

@@ -229,6 +229,24 @@ class Peer:
         # after) the entries being resent. It is on disk, so it is not lost.
         self._step(self.session.act, action, send=not self._resyncing)
 
+    @property
+    def can_take_back(self) -> bool:
+        """True when :meth:`take_back` may ask now: the link is up and the session allows
+        it (a computer opponent, my last move in this hand, no stock draw crossed)."""
+        return (self._link_state == "connected" and not self._resyncing
+                and bool(self.session.can_take_back))
+
+    def take_back(self, moves: int = 1) -> None:
+        """Ask the computer opponent to take back my last ``moves`` moves of this hand;
+        its answer arrives as a ``TakeBackDone`` event (the view changes on a grant).
+
+        Raises:
+            LocalProtocolError: not allowed now (the session says why); nothing is sent.
+        """
+        from p2pgin.session.session import TakeBack
+
+        self.act(TakeBack(moves=moves))
+
     def drain_events(self) -> list[Event]:
         """Events since the last call, oldest first."""
         events, self._events = self._events, []

@@ -192,3 +192,18 @@ def test_a_request_overtaken_by_the_bots_move_is_void_on_both_sides() -> None:
     run_match(a, b, seed=4)
     assert a.session.state is State.MATCH_OVER
     assert verify_transcript(_transcript(a)).ok
+
+
+def test_the_statistics_mark_a_match_played_with_take_backs(tmp_path: Any) -> None:
+    from p2pgin.stats import load_games, record_game, stats_lines
+
+    a, b = _pair(3)
+    run_match(a, b, seed=4, stop=_my_discard_after(DrawStock))
+    _, second = _discard_then_take_back(a, b)
+    a.session.act(second)
+    pump(a, b)
+    run_match(a, b, seed=4)
+    assert record_game(_transcript(a), me=0, home=tmp_path)
+    (game,) = load_games(tmp_path).values()
+    assert game.take_backs == 1
+    assert "take-backs 1 (in 1 matches)" in stats_lines(tmp_path)[0]
