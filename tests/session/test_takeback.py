@@ -207,3 +207,59 @@ def test_the_statistics_mark_a_match_played_with_take_backs(tmp_path: Any) -> No
     (game,) = load_games(tmp_path).values()
     assert game.take_backs == 1
     assert "take-backs 1 (in 1 matches)" in stats_lines(tmp_path)[0]
+
+
+async def test_over_loopback_a_bot_peer_grants_the_take_back_of_a_discard() -> None:
+    import asyncio
+
+    from p2pgin.agents import RandomPlayer, bot_chooser, run_agent
+    from p2pgin.net.peer import Peer as NetPeer
+
+    a, b = _pair(21)
+    person, bot = NetPeer(a.session, None), NetPeer(b.session, None)
+    ports: list[int] = []
+    serve = asyncio.create_task(person.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.01)
+    connect = asyncio.create_task(bot.connect("127.0.0.1", ports[0]))
+    robot = asyncio.create_task(run_agent(bot, bot_chooser("easy", random.Random(1)),
+                                          delay=0.3))
+    rng = random.Random(2)
+    chooser = RandomPlayer(rng)
+    changed = asyncio.Event()
+    person.on_change(changed.set)
+
+    async def until(check: Any) -> None:
+        async with asyncio.timeout(20):
+            while not check():
+                changed.clear()
+                await changed.wait()
+
+    # Play as a person until it is my discard right after a stock draw.
+    while True:
+        await until(lambda: person.view.my_turn)
+        h = person.view.hand
+        if h is not None and h.phase is Phase.DISCARD and isinstance(h.history[-1].move,
+                                                                       DrawStock):
+            break
+        person.act(chooser(person.view))
+    discard = next(m for m in person.view.legal_moves if isinstance(m, Discard))
+    person.act(discard)
+    assert person.can_take_back
+    person.take_back()
+    seen: list[Any] = []
+    await until(lambda: seen.extend(person.drain_events())
+                or any(isinstance(e, TakeBackDone) for e in seen))
+    (done,) = [e for e in seen if isinstance(e, TakeBackDone)]
+    assert done.granted and done.retracted == 1
+    assert person.view.hand.holds(0, discard.position) and person.view.my_turn
+    person.act(next(m for m in person.view.legal_moves
+                    if isinstance(m, Discard) and m != discard))
+    await until(lambda: len(bot.session.log) == len(person.session.log))
+    assert list(bot.session.log) == list(person.session.log)
+    assert bot.session.take_backs == 1
+    for peer in (person, bot):
+        peer.give_up("test over")
+    for task in (robot, connect, serve):
+        async with asyncio.timeout(10):
+            await asyncio.gather(task, return_exceptions=True)
