@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from p2pgin.log.entry import Entry, hello_key, verify_hello
+from p2pgin.log.errors import LogError
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
@@ -412,8 +414,51 @@ class Peer:
         )
         self.evidence.append(path)
 
-    async def _run_link(self, link: Link) -> None:
-        """Pump frames between ``link`` and the session until either ends."""
+    def _expected_key(self) -> bytes | None:
+        """The opponent's identity key once the match began (its hello is in the log)."""
+        if not self.view.session_id:
+            return None
+        hellos = getattr(self.session, "hellos", None)
+        hello = hellos[1 - self.view.me] if hellos else None
+        return None if hello is None else bytes(hello_key(hello))
+
+    async def _admit(self, link: Link, key: bytes) -> bytes | None:
+        """The first frame of a new incoming connection once the match began, if it is
+        the opponent's hello signed by its identity key; else None (the connection is
+        closed and the session is not touched).
+
+        NB: the session ends the match on any bad frame; without this gate a stranger on
+        the LAN connecting while the link is down could end a live match with junk.
+        """
+        why = "closed before its hello"
+        try:
+            try:
+                # The peer's hello is the first thing it sends on every connection;
+                # keepalives alone do not hold the door open.
+                async with asyncio.timeout(self.dead_after):
+                    payload = await link.recv()
+            except (FrameError, LinkDead, ConnectionError, OSError, TimeoutError) as exc:
+                payload, why = None, f"{type(exc).__name__}: {exc}"
+            if payload is not None:
+                try:
+                    hello = Entry.from_bytes(payload)
+                    proven = bytes(verify_hello(hello, sender=1 - self.view.me))
+                except LogError as exc:
+                    why = f"not the peer's hello ({type(exc).__name__}: {exc})"
+                else:
+                    if proven == key:
+                        why = ""
+                        return payload
+                    why = "a hello from another identity key"
+            _log.info("refused a connection from %s: %s", link.peername, why)
+            return None
+        finally:
+            if why:  # refused, or cancelled while waiting (the match ended)
+                await link.close()
+
+    async def _run_link(self, link: Link, first: bytes | None = None) -> None:
+        """Pump frames between ``link`` and the session until either ends (``first``: a
+        frame already read from this link, processed right after the (re)connection)."""
         old = self._link
         self._link = link
         if old is not None and not old.closed:
@@ -424,8 +469,12 @@ class Peer:
         try:
             self._resyncing = bool(self.view.session_id)
             self._step(self.session.connection_made)
+            pending = first
             while not self.finished:
-                payload = await link.recv()
+                if pending is not None:
+                    payload, pending = pending, None
+                else:
+                    payload = await link.recv()
                 if payload is None or self.finished:
                     # NB: after our own abandonment the session takes nothing more; we
                     # stop reading and half-close gracefully (below) so the peer gets
@@ -539,6 +588,7 @@ class Peer:
         """Listen on ``host:port`` until the match ends; every accepted connection
         becomes the link (a reconnecting joiner replaces its dead connection)."""
         tasks: set[asyncio.Task[None]] = set()
+        gating: set[asyncio.Task[None]] = set()  # connections waiting to show a hello
 
         async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             if self._done.is_set() or (self._link is not None and not self._link.closed):
@@ -554,7 +604,23 @@ class Peer:
             assert task is not None
             tasks.add(task)
             try:
-                await self._run_link(link)
+                first = None
+                key = self._expected_key()
+                if key is not None:
+                    # The match began: only the known opponent may take the link (see
+                    # :meth:`_admit`); anyone else is closed without touching the session.
+                    gating.add(task)
+                    try:
+                        first = await self._admit(link, key)
+                    finally:
+                        gating.discard(task)
+                    if first is None:
+                        return
+                    if self._done.is_set() or (self._link is not None
+                                               and not self._link.closed):
+                        await link.close()  # someone else got in meanwhile: one at a time
+                        return
+                await self._run_link(link, first)
             finally:
                 tasks.discard(task)
 
@@ -566,6 +632,8 @@ class Peer:
             await self._done.wait()
         finally:
             server.close()
+            for task in list(gating):
+                task.cancel()
             for task in list(tasks):
                 if task is not asyncio.current_task():
                     with contextlib.suppress(asyncio.CancelledError, Exception):
