@@ -7,7 +7,9 @@ import random
 from typing import Any
 
 import pytest
-from session_harness import Peer, crash, identity, pump, run_match, snapshot
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from session_harness import Peer, crash, identity, pump, random_agent, run_match, snapshot
 
 from p2pgin.engine.hand import Phase
 from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock
@@ -263,3 +265,38 @@ async def test_over_loopback_a_bot_peer_grants_the_take_back_of_a_discard() -> N
     for task in (robot, connect, serve):
         async with asyncio.timeout(10):
             await asyncio.gather(task, return_exceptions=True)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), moves=st.integers(1, 12))
+def test_a_granted_take_back_restores_the_hand_as_it_was_before_my_move(
+        seed: int, moves: int) -> None:
+    a, b = _pair(seed)
+    seen: dict[tuple[int, int], Any] = {}
+    run_match(a, b, seed=seed, stop=lambda x, y: True)  # connect, hello, deal
+    rng = random.Random(seed)
+    while True:
+        h = a.session.view.hand
+        if a.session.state is State.PLAY and h is not None:
+            seen[(a.session.view.hand_no, len(h.history))] = h
+            if len(h.history) >= moves and a.session.can_take_back:
+                break
+        peer = next((p for p in (a, b) if p.session.view.my_turn), None)
+        if peer is None or a.session.view.hand_no > 1:
+            return  # the hand ended first: nothing to take back
+        peer.session.act(random_agent(rng)(peer.session.view))
+        pump(a, b)
+    hand = a.session.view.hand
+    mine = max(i for i, played in enumerate(hand.history) if played.player == 0)
+    a.session.act(TakeBack())
+    pump(a, b)
+    b.session.act(GrantTakeBack())
+    pump(a, b)
+    before = seen[(a.session.view.hand_no, mine)]
+    for peer in (a, b):
+        now = peer.session.view.hand
+        assert now.history == before.history
+        assert (now.phase, now.to_move, now.discard_pile, now.stock_count) == (
+            before.phase, before.to_move, before.discard_pile, before.stock_count)
+        assert now.hand_of(0) == before.hand_of(0) and now.hand_of(1) == before.hand_of(1)
+    assert list(a.session.log) == list(b.session.log)
