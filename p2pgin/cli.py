@@ -508,8 +508,41 @@ def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
             args.seed += 1  # a new match needs a new session id
 
 
+def _unfinished_with(role: str, host: str | None, port: int) -> Path | None:
+    """The latest unfinished game this user played as ``role`` against the same address
+    (join: the host's address and port; host: the same listening port), if any."""
+    from p2pgin.net.gamefile import find_unfinished, read_meta
+
+    if not port:
+        return None  # "any free port": nobody can come back to it
+    for game in find_unfinished():
+        meta = read_meta(game)
+        try:
+            same_port = int(meta.get("port") or 0) == port
+        except (TypeError, ValueError):
+            continue
+        if meta.get("role") == role and same_port and (role == "host" or meta.get("host") == host):
+            return game
+    return None
+
+
+def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port: int) -> bool:
+    """Point ``args.game`` at an unfinished match with this peer (unless ``--new``)."""
+    game = None if getattr(args, "new", False) else _unfinished_with(role, host, port)
+    if game is None:
+        return False
+    where = f"{host}:{port}" if role == "join" else f"port {port}"
+    _say(f"an unfinished match ({where}) is saved in {game}: resuming it "
+         "(--new starts another match instead)")
+    args.game = str(game)
+    return True
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
-    """Host a match on the LAN and wait for a player to join."""
+    """Host a match on the LAN and wait for a player to join (an unfinished match hosted
+    on the same port is resumed first, unless ``--new``)."""
+    if _resume_instead(args, "host", None, args.port):
+        return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
 
 
@@ -523,6 +556,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port = found
     else:
         host, port = _parse_target(target)
+    if _resume_instead(args, "join", host, port):
+        return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
 
 
@@ -601,7 +636,7 @@ async def _resume(args: argparse.Namespace) -> int:
     from p2pgin.net.gamefile import find_unfinished, read_meta
     from p2pgin.session import Session
 
-    if args.game:
+    if getattr(args, "game", None):
         game = Path(args.game)
     else:
         games = find_unfinished()
@@ -618,7 +653,7 @@ async def _resume(args: argparse.Namespace) -> int:
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
-    if args.level is None and agent.get("level"):
+    if getattr(args, "level", None) is None and agent.get("level"):
         args.level = agent["level"]
         args.agent = args.agent or "bot"
     _say(f"resuming {game.name} as {meta.get('role')}")
@@ -679,7 +714,13 @@ def _agent_delay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
 
 
+def _new_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--new", action="store_true",
+                   help="start a new match even if one with this peer is unfinished")
+
+
 def _configure_host(p: argparse.ArgumentParser) -> None:
+    _new_opt(p)
     _listen_opts(p, DEFAULT_PORT)
     _rules_opts(p)
     _agent_delay(p)
@@ -690,6 +731,7 @@ def _configure_join(p: argparse.ArgumentParser) -> None:
                    help="the host to join; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="join the first host discovered")
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
+    _new_opt(p)
     _discovery_opt(p)
     _rules_opts(p)
     _agent_delay(p)
