@@ -17,8 +17,7 @@ benches, so a shared machine's waiting is left out).
   bursts interleaved with the timed verifications.
 - ``ratio``: ``verify_ms_per_hand / floor_ms_per_hand`` (target <= 1.5).
 - For comparison: ``careful_ms_per_hand`` (``verify_transcript(fast=False)``, which feeds
-  every payload to ``HandVerifier`` as it comes) and ``session_verify_log_ms_per_hand``
-  (the session layer's ``verify_log``) on the same transcripts. The operations
+  every payload to ``HandVerifier`` as it comes) on the same transcripts. The operations
   the verifier actually performed (counted by instrumenting one verification) are
   reported beside it (``ops_per_hand``), subgroup checks (``is_valid_point``) included.
 
@@ -51,7 +50,7 @@ from p2pgin.log.identity import Identity
 from p2pgin.log.transcript import Transcript
 from p2pgin.mental import group as _group
 from p2pgin.report import seal_transcript, verify_transcript
-from p2pgin.session import HOST, JOIN, Session, verify_log
+from p2pgin.session import HOST, JOIN, Session
 
 __all__ = ["main", "play_transcript"]
 
@@ -212,7 +211,6 @@ def run(matches: int, target: int, seed: int) -> dict[str, Any]:
     verify_transcript(transcripts[0])  # warm up
     per_hand: list[float] = []
     careful: list[float] = []
-    session_log: list[float] = []
     floors: list[float] = []
     samples: dict[str, list[float]] = {k: [] for k in fns}
     hands_total = 0
@@ -228,9 +226,6 @@ def run(matches: int, target: int, seed: int) -> dict[str, Any]:
         c0 = _clock()
         verify_transcript(t, fast=False)
         careful.append((_clock() - c0) * 1e3 / hands)
-        c0 = _clock()
-        verify_log(t.entries)
-        session_log.append((_clock() - c0) * 1e3 / hands)
         for k, v in _burst(fns).items():
             samples[k].append(v)
         unit_now = {k: v[-1] for k, v in samples.items()}
@@ -245,7 +240,6 @@ def run(matches: int, target: int, seed: int) -> dict[str, Any]:
         "floor_ms_per_hand": round(floor_ms, 2),
         "ratio": round(verify_ms / floor_ms, 3),
         "careful_ms_per_hand": round(statistics.median(careful), 2),
-        "session_verify_log_ms_per_hand": round(statistics.median(session_log), 2),
         "matches": matches,
         "hands": hands_total,
         "target": target,
@@ -278,7 +272,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio               {out['ratio']} (target <= 1.5)")
     print(f"careful path        {out['careful_ms_per_hand']} ms per hand (fast=False: "
           "HandVerifier fed as the log goes)")
-    print(f"session verify_log  {out['session_verify_log_ms_per_hand']} ms per hand")
     print(f"unit costs (ms)     {out['unit_ms']}")
     print(f"performed per hand  {out['ops_per_hand']} = "
           f"{out['counted_ops_ms_per_hand']} ms at unit cost")

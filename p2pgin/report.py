@@ -9,7 +9,12 @@ sent by the player the session's transition table names; its body; the coin toss
 :class:`~p2pgin.mental.HandVerifier` (shuffle steps, shares, proofs, audits); every move
 through the rules engine as the peers saw it (public cards only) and again once the
 audit opened the whole deck; each hand's score and bonuses; the match result; and that
-the header's claimed rules and result are the ones proved.
+the header's claimed rules and result are the ones proved. A rematch accepted after
+the match goes on in the same log; the earlier matches are kept in the report.
+
+:func:`verify_entries` is the same walk for a bare entry list (both hellos, then the
+log; no header): players, rules and session come from the hellos, and only the
+header's own checks (keys, names, rules, seal, claimed result) are left out.
 
 The first failure stops the walk and is reported with the entry (line, seq, type), the
 rule broken and the peer at fault: the sender of a signed entry that breaks a game or
@@ -42,6 +47,7 @@ from p2pgin.engine.rules import Rules, RulesError
 from p2pgin.log.canonical import JsonValue, canonical_dumps, hexbytes
 from p2pgin.log.entry import Chain, Entry, verify_hello, verify_signature
 from p2pgin.log.errors import LogError
+from p2pgin.log.identity import fingerprint
 from p2pgin.log.transcript import Transcript
 from p2pgin.mental import (
     DECK_SIZE,
@@ -65,6 +71,8 @@ from p2pgin.session.messages import (
     DrawShare,
     Hello,
     MoveMessage,
+    Rematch,
+    RematchAnswer,
     Shuffle,
     TakeBackAnswer,
     TakeBackRequest,
@@ -81,6 +89,7 @@ __all__ = [
     "Report",
     "proven_result",
     "seal_transcript",
+    "verify_entries",
     "verify_transcript",
 ]
 
@@ -142,7 +151,11 @@ class HandReport:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
-    """What the transcript proves (as far as it was checked) and the verdict."""
+    """What the transcript proves (as far as it was checked) and the verdict.
+
+    ``match`` is the last match of the log; ``earlier_matches`` the ones a rematch
+    followed, in order.
+    """
 
     session: str
     names: tuple[str, str]
@@ -156,6 +169,7 @@ class Report:
     failure: Failure | None = None
     notes: tuple[str, ...] = ()
     meta: dict[str, JsonValue] = field(default_factory=dict)
+    earlier_matches: tuple[MatchState, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -477,6 +491,7 @@ class _Walker:
         self.result: HandResult | None = None
         self.hands: list[HandReport] = []
         self.take_backs = 0  # granted in the current hand
+        self.earlier: list[MatchState] = []  # matches a rematch followed
 
     # -- table
 
@@ -494,6 +509,11 @@ class _Walker:
             if self.hand is None or self.hand.to_move is None:
                 return None
             return self.hand.to_move if role == "mover" else 1 - self.hand.to_move
+        if role in ("winner", "loser"):
+            winner = None if self.match is None else self.match.winner
+            if winner is None:
+                return None
+            return winner if role == "winner" else 1 - winner
         if role == "bot":
             bots = [p for p in (0, 1) if self.hellos[p].bot]
             return None if not bots else (-1 if len(bots) == 2 else bots[0])
@@ -578,6 +598,10 @@ class _Walker:
             self.verdict(msg, sender)
         elif isinstance(msg, TakeBackAnswer):
             self.take_back(msg, e)
+        elif isinstance(msg, Rematch):
+            self.state = _S.REMATCH
+        elif isinstance(msg, RematchAnswer):
+            self.rematch(msg.accept)
         else:  # pragma: no cover - the table admits no other type
             raise _Fail("unexpected", f"unexpected {msg.TYPE}", sender)
 
@@ -752,6 +776,18 @@ class _Walker:
         else:
             self.start_hand()
 
+    def rematch(self, accept: bool) -> None:
+        """The winner's answer: a new match under the same rules, the winner dealing
+        first and hand numbers going on (as the session does), or the match stays over."""
+        match = self.match
+        assert match is not None and match.winner is not None
+        if not accept:
+            self.state = _S.MATCH_OVER
+            return
+        self.earlier.append(match)
+        self.match = MatchState.new(self.rules, match.winner)
+        self.start_hand()
+
     def full_replay(self, deck: tuple[Card, ...]) -> None:
         """Every move again with the whole audited deck known: legal when made, and the
         same result as the play with public cards only."""
@@ -797,32 +833,65 @@ def verify_transcript(t: Transcript, *, fast: bool = True) -> Report:
 
     Never raises for a bad transcript: the :class:`Report` carries the failure.
     """
-    names = (t.players[0].name, t.players[1].name)
-    fps = (t.players[0].fingerprint, t.players[1].fingerprint)
+    return _verify(t.entries, t, fast=fast)
+
+
+def verify_entries(entries: Sequence[Entry], *, fast: bool = True) -> Report:
+    """Check a bare entry list (both hellos, then the log) as :func:`verify_transcript`
+    checks a transcript, for callers that hold a game file rather than a transcript.
+
+    Names, keys, rules and session come from the signed hellos; there is no header, so
+    its checks (and the claimed result) are skipped and ``meta`` is empty. Line numbers
+    in a failure count as if a header were line 1. Never raises for a bad log.
+    """
+    return _verify(entries, None, fast=fast)
+
+
+def _hello_identity(entry: Entry) -> tuple[str, str]:
+    """Best-effort name and fingerprint of a hello (for the report before it is checked)."""
+    name, key = entry.body.get("name"), entry.body.get("key")
+    try:
+        fp = fingerprint(bytes.fromhex(key)) if isinstance(key, str) else "?"
+    except ValueError:
+        fp = "?"
+    return (name if isinstance(name, str) else "?"), fp
+
+
+def _verify(entries: Sequence[Entry], t: Transcript | None, *, fast: bool) -> Report:
+    """The one walk behind both entry points; ``t`` is the header, when there is one."""
+    if t is not None:
+        names = (t.players[0].name, t.players[1].name)
+        fps = (t.players[0].fingerprint, t.players[1].fingerprint)
+        session, meta = t.session, dict(t.meta)
+    else:
+        ids = [_hello_identity(e) for e in entries[:2]] + [("?", "?")] * 2
+        names, fps = (ids[0][0], ids[1][0]), (ids[0][1], ids[1][1])
+        session, meta = "", {}
     notes: list[str] = []
     walker: _Walker | None = None
-    count = max(0, len(t.entries) - 2)
+    count = max(0, len(entries) - 2)
 
     def report(failure: Failure | None, status: str) -> Report:
         return Report(
-            session=t.session, names=names, fingerprints=fps,
+            session=session, names=names, fingerprints=fps,
             rules=walker.rules if walker else None,
             first_dealer=walker.first_dealer if walker else None,
             hands=tuple(walker.hands) if walker else (),
             match=walker.match if walker else None, status=status, entries=count,
-            failure=failure, notes=tuple(notes), meta=dict(t.meta),
+            failure=failure, notes=tuple(notes), meta=dict(meta),
+            earlier_matches=tuple(walker.earlier) if walker else (),
         )
 
     def header_fail(rule: str, detail: str) -> Report:
         return report(Failure(line=1, rule=rule, detail=detail), "incomplete")
 
     # -- hellos and header
-    if len(t.entries) < 2:
-        return report(Failure(line=len(t.entries) + 2, rule="handshake",
+    if len(entries) < 2:
+        return report(Failure(line=len(entries) + 2, rule="handshake",
                               detail="a transcript starts with both hellos"), "incomplete")
     hellos: list[Hello] = []
     for index in (0, 1):
-        hello = t.entries[index]
+        hello = entries[index]
         try:
             verify_hello(hello, sender=index)
             msg = parse_body("hello", hello.body)
@@ -842,28 +911,35 @@ def verify_transcript(t: Transcript, *, fast: bool = True) -> Report:
                                   peer=index, detail=f"protocol version {msg.version}"),
                           "incomplete")
         hellos.append(msg)
-    chain = Chain(t.entries[0], t.entries[1])
-    log = t.entries[2:]
+    chain = Chain(entries[0], entries[1])
+    log = entries[2:]
     walker = _Walker((hellos[0], hellos[1]), chain, log, fast=fast)
-    for index in (0, 1):
-        if hexbytes(bytes(chain.keys[index])) != t.players[index].key:
-            return header_fail("header", f"player {index}'s key is not the one in its hello")
-        if names[index] != hellos[index].name:
-            return header_fail("header", f"player {index}'s name is not the one in its hello")
-    if chain.session != t.session:
-        return header_fail("header", "the session id is not the hash of the hellos")
-    try:
-        header_rules = Rules.from_dict(t.rules)
-    except (RulesError, TypeError, ValueError) as exc:
-        return header_fail("header", f"rules: {exc}")
-    if header_rules != walker.rules or header_rules.to_dict() != t.rules:
-        return header_fail("rules", "the header's rules are not the ones the host proposed")
-    if "seal" in t.meta:
-        problem = _check_seal(t)
-        if problem is not None:
-            return header_fail("seal", problem)
+    if t is None:
+        names = (hellos[0].name, hellos[1].name)
+        fps = (fingerprint(chain.keys[0]), fingerprint(chain.keys[1]))
+        session = chain.session
     else:
-        notes.append("header meta is not sealed by its writer (it is not part of the proof)")
+        for index in (0, 1):
+            if hexbytes(bytes(chain.keys[index])) != t.players[index].key:
+                return header_fail("header",
+                                   f"player {index}'s key is not the one in its hello")
+            if names[index] != hellos[index].name:
+                return header_fail("header",
+                                   f"player {index}'s name is not the one in its hello")
+        if chain.session != t.session:
+            return header_fail("header", "the session id is not the hash of the hellos")
+        try:
+            header_rules = Rules.from_dict(t.rules)
+        except (RulesError, TypeError, ValueError) as exc:
+            return header_fail("header", f"rules: {exc}")
+        if header_rules != walker.rules or header_rules.to_dict() != t.rules:
+            return header_fail("rules", "the header's rules are not the ones the host proposed")
+        if "seal" in t.meta:
+            problem = _check_seal(t)
+            if problem is not None:
+                return header_fail("seal", problem)
+        else:
+            notes.append("header meta is not sealed by its writer (it is not part of the proof)")
 
     # -- the log, in order
     for index, entry in enumerate(log):
@@ -877,25 +953,25 @@ def verify_transcript(t: Transcript, *, fast: bool = True) -> Report:
         try:
             walker.step(entry)
         except _Fallback:
-            return verify_transcript(t, fast=False)
+            return _verify(entries, t, fast=False)
         except _MoveFail as exc:
             return report(Failure(line=exc.seq + 4, rule=exc.rule, detail=exc.detail,
                                   peer=exc.peer, seq=exc.seq, type="move"), "incomplete")
         except _Fail as exc:
             return report(Failure(line=line, rule=exc.rule, detail=exc.detail, peer=exc.peer,
                                   seq=entry.seq, type=entry.type), "incomplete")
-        if walker.state in _STATUS and index + 1 < len(log):
+        if (walker.state in _STATUS and index + 1 < len(log)
+                and log[index + 1].type not in TRANSITIONS[walker.state]):
             nxt = log[index + 1]
             return report(Failure(line=line + 1, rule="after_end", seq=nxt.seq, type=nxt.type,
                                   detail="entries after the end of the match"), "incomplete")
 
     status = _STATUS.get(walker.state)
     if status is None:
-        return report(Failure(line=len(t.entries) + 2, rule="incomplete",
+        return report(Failure(line=len(entries) + 2, rule="incomplete",
                               detail=f"the log ends in state {walker.state.value}: "
                               "the match neither ended nor was abandoned"), "incomplete")
-    proven = proven_result(walker.match)
-    if dict(t.result) != proven:
+    if t is not None and dict(t.result) != proven_result(walker.match):
         return report(Failure(line=1, rule="result",
                               detail="the header's result is not the one the log proves"),
                       status)

@@ -52,7 +52,6 @@ from p2pgin.session.session import (
     Session,
     State,
 )
-from p2pgin.session.verify import VerificationError, Verified, verify_log
 from p2pgin.session.view import STAGES, PlayerView, SessionAction
 
 __all__ = [
@@ -98,9 +97,6 @@ __all__ = [
     "SessionStarted",
     "State",
     "UnexpectedMessage",
-    "VerificationError",
-    "Verified",
     "VersionMismatch",
     "WrongSessionFrame",
-    "verify_log",
 ]

@@ -196,7 +196,9 @@ def snapshot(s: Session) -> tuple[Any, ...]:
 
 
 def replay_match(entries: list[Entry]) -> Any:
-    """A third party's full-knowledge replay of a game file (see p2pgin.session.verify)."""
-    from p2pgin.session.verify import verify_log
+    """A third party's full-knowledge replay of a game file (see p2pgin.report)."""
+    from p2pgin.report import verify_entries
 
-    return verify_log(entries).match
+    report = verify_entries(entries)
+    assert report.ok, report.failure
+    return report.match

@@ -6,6 +6,7 @@ import pytest
 from session_harness import crash, make_pair, pump, run_match
 
 from p2pgin.engine.rules import Rules
+from p2pgin.report import verify_entries
 from p2pgin.session import (
     AcceptRematch,
     DeclineRematch,
@@ -13,7 +14,6 @@ from p2pgin.session import (
     MatchEnded,
     RematchOffer,
     State,
-    verify_log,
 )
 
 SHORT = Rules.preset("standard", target=1)
@@ -44,7 +44,8 @@ def test_an_accepted_rematch_plays_a_second_match_in_the_same_log() -> None:
     run_match(a, b, seed=82)
     assert a.session.state is State.MATCH_OVER and a.file == b.file
     assert sum(isinstance(e, MatchEnded) for e in a.events) == 2
-    proved = verify_log(a.file)
+    proved = verify_entries(a.file)
+    assert proved.ok, proved.failure
     assert proved.earlier_matches == (first,)
     assert proved.match == a.session.view.match
     revived = crash(b)

@@ -10,7 +10,8 @@ from session_harness import Peer, crash, make_pair, pump, replay_match, run_matc
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry
-from p2pgin.session import LocalProtocolError, Session, State, verify_log
+from p2pgin.report import verify_entries
+from p2pgin.session import LocalProtocolError, Session, State
 
 Stop = Callable[[Peer, Peer], bool]
 
@@ -164,7 +165,9 @@ def test_a_crash_at_any_point_of_a_match_resumes_to_the_same_log(victims: str) -
         assert a.file == b.file
         # nothing either peer had stored is ever rewritten: the log only grows
         assert a.file[: len(kept[0])] == kept[0] and b.file[: len(kept[1])] == kept[1]
-        assert verify_log(a.file).match == a.session.view.match
+        report = verify_entries(a.file)
+        assert report.ok, report.failure
+        assert report.match == a.session.view.match
     if victims != "ab":
         stages = {part.split("_")[0] for pair in seen for part in pair.split("/")}
         assert {"toss", "shuffle", "deal", "play", "audit", "verdict"} <= stages, seen

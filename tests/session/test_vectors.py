@@ -18,7 +18,8 @@ from session_harness import make_pair, run_match
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Chain
 from p2pgin.log.transcript import Transcript, parse_transcript
-from p2pgin.session import State, verify_log
+from p2pgin.report import verify_entries
+from p2pgin.session import State
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 GOLDEN = VECTORS / "session_golden.json"
@@ -63,7 +64,8 @@ def test_golden_vectors_are_reproduced_byte_for_byte() -> None:
 def test_golden_transcript_verifies_as_a_third_party() -> None:
     transcript = parse_transcript(TRANSCRIPT.read_bytes())
     transcript.verify_log()
-    proved = verify_log(list(transcript.entries))
+    proved = verify_entries(list(transcript.entries))
+    assert proved.ok, proved.failure
     assert proved.match is not None and proved.match.over
     assert proved.match.result().to_dict() == transcript.result
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
