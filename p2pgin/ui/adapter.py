@@ -250,6 +250,13 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         return LogLine(parts=(f"Link lost ({event.reason}){again}.",))
     if name == "LinkUp":
         return LogLine(parts=("Link up.",))
+    if name == "TakeBackDone":
+        who = _who(view, event.requester)
+        if event.granted:
+            moves = "move" if event.retracted == 1 else "moves"
+            return LogLine(parts=(f"Take-back granted: {event.retracted} {moves} undone "
+                                  f"(asked by {who}).",))
+        return LogLine(parts=(f"Take-back not done: {event.detail or 'refused'}.",))
     return None
 
 

@@ -378,7 +378,7 @@ class Console:
         except Exception as exc:
             self.say(f"take-back refused: {exc}", error=True)
             return
-        self.say("took back your last move")
+        self.say("take-back asked; the answer appears in the log")
         self.refresh()
 
     def next_hand(self) -> None:
