@@ -471,6 +471,7 @@ class Peer:
             self._step(self.session.connection_made)
             pending = first
             while not self.finished:
+                payload: bytes | None
                 if pending is not None:
                     payload, pending = pending, None
                 else:
