@@ -93,6 +93,11 @@ def _seed(args: argparse.Namespace) -> int:
     return seed if seed is not None else secrets.randbits(64)
 
 
+def _is_bot(args: argparse.Namespace) -> bool:
+    """A computer opponent says so in its hello: only such a peer may grant take-backs."""
+    return getattr(args, "command", "") == "bot"
+
+
 def _secret_source(args: argparse.Namespace) -> random.Random:
     """Where a session draws its secrets (hello nonce, toss and deck seeds).
 
@@ -332,7 +337,8 @@ def _save_transcript(match: _Match) -> Path:
     path = transcripts_dir() / f"{view.session_id}{TRANSCRIPT_SUFFIX}"
     write_transcript(path, transcript)
     if result:
-        record_view(view)  # idempotent per session: the console may have counted it
+        # idempotent per session: the console may have counted it
+        record_view(view, take_backs=match.session.take_backs)
     return path
 
 
@@ -375,7 +381,7 @@ async def _run_console(
             mouse=bool(getattr(args, "mouse", False)),
             # NB: read once, at match end: counts the match (once per session) and
             # shows the totals against this opponent.
-            match_notes=lambda: record_view(handle.view),
+            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs),
         )
     finally:
         _QUIET[0] = False
@@ -413,7 +419,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
     def new_session() -> Any:
         return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
-                              rng=rng)
+                              rng=rng, bot=_is_bot(args))
 
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
     match = _make_match(new_session(), meta, abandon_after=args.abandon_after,
@@ -448,7 +454,7 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
 
     identity = load_or_create_identity(args.name)
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
-                             rng=_secret_source(args))
+                             rng=_secret_source(args), bot=_is_bot(args))
     meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
     match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
