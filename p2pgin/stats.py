@@ -259,7 +259,11 @@ def record_game(transcript: Transcript, *, me: int | None = None,
 
 def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
     """Count every saved transcript not counted yet; returns ``(file, problem)`` for those
-    that could not be counted (they are left out, not fatal)."""
+    that could not be counted (they are left out, not fatal).
+
+    An abandoned match (its header claims no result) is skipped quietly: statistics count
+    finished matches only, and such a file is no problem (``p2pgin verify`` proves it).
+    """
     base = home if home is not None else data_dir(create=False)
     counted = load_games(home)
     problems: list[tuple[Path, str]] = []
@@ -267,7 +271,10 @@ def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
         if path.stem in counted:
             continue
         try:
-            record_game(read_transcript(path), home=home)
+            transcript = read_transcript(path)
+            if not transcript.result:
+                continue
+            record_game(transcript, home=home)
         except (OSError, LogError, StatsError) as exc:
             problems.append((path, str(exc)))
     return problems

@@ -119,3 +119,17 @@ def test_the_console_records_a_finished_view_and_gets_lines_for_this_opponent(
     unfinished = SimpleNamespace(match=None, session_id="", me=0, names=report.names,
                                  fingerprints=report.fingerprints)
     assert record_view(unfinished) == ["Statistics count finished matches only."]
+
+
+def test_an_abandoned_match_is_not_counted_and_is_no_problem(home: Path) -> None:
+    from verify_helpers import play_transcript
+
+    from p2pgin.log.transcript import write_transcript
+
+    t = play_transcript(21, target=25, abandon_after=60)
+    assert t.entries[-1].type == "abandon" and t.result == {}
+    folder = home / "transcripts"
+    folder.mkdir(parents=True)
+    write_transcript(folder / f"{t.session}.jsonl", t)
+    assert sync_transcripts() == []
+    assert load_games() == {}
