@@ -644,7 +644,10 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         out.nl()
     out.add(" Scoring", "class:title").nl()
     for line in r.explanation:
-        out.add(f"  {asciify(line) if ui.ascii else line}").nl()
+        # NB: wrapped at word boundaries here; the window would cut words at its edge.
+        text = asciify(line) if ui.ascii else line
+        for part in textwrap.wrap(text, width=MIN_COLUMNS - 4, subsequent_indent="  "):
+            out.add(f"  {part}").nl()
     audit = next((a for a in table.audits if a.hand_no == r.hand_no), None)
     if audit is None:
         out.add(" deal audit: in progress...", "class:label")
