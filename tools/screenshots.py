@@ -133,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         term.keys("Escape")
         screen = play_until_hand_end(term, term.screen())
         screen = term.wait(r"deal verified|NOT VERIFIED")
+        deadline = time.monotonic() + 20
+        while "in order: ..." in screen and time.monotonic() < deadline:
+            time.sleep(0.2)  # NB: the layoffs are laid one by one; capture the finished picture
+            screen = term.screen()
         save(args.out, "hand-end", screen, "end of hand: both hands, layoffs, scoring, audit")
         term.keys("Escape")
         screen = term.wait(r"─ Hand ─")  # the overlay is closed: the table is back
