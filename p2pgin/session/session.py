@@ -350,6 +350,8 @@ class Session:
         self.session_id = ""
         self.rules: Rules = rules
         self._log: list[Entry] = []
+        #: ``log`` as last handed out (the log only grows, so its length identifies it).
+        self._log_tuple: tuple[Entry, ...] = ()
         self._head = GENESIS_PREV
         self._state = State.HELLO
         self._match: MatchState | None = None
@@ -625,7 +627,11 @@ class Session:
     @property
     def log(self) -> tuple[Entry, ...]:
         """The accepted log entries (hellos excluded)."""
-        return tuple(self._log)
+        # NB: callers read this after every move; the log is append-only, so a copy is
+        # made only when it grew, not on every read.
+        if len(self._log_tuple) != len(self._log):
+            self._log_tuple = tuple(self._log)
+        return self._log_tuple
 
     @property
     def hellos(self) -> tuple[Entry | None, Entry | None]:
