@@ -764,11 +764,9 @@ def _pass_upcard(state: HandState, move: Move, player: int) -> HandState:
     return new
 
 
-def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
-    position = state._stock_next
-    if position >= 52:  # NB: unreachable by the exhaustion rule; guards a corrupt state
-        raise WrongPhaseError("the stock is empty")
-    new = state._copy()
+def _add_to_hand(new: HandState, state: HandState, player: int, position: int) -> None:
+    """Put ``position`` into ``player``'s hand in ``new`` (a copy of ``state``), keeping the
+    known-card mask in step when the card's identity is known."""
     hands = state._hands
     bit = 1 << position
     card = state._known[position]
@@ -781,6 +779,14 @@ def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
         new._hands = (hands[0], hands[1] | bit)
         if card is not None:
             new._cmask = (cmask[0], cmask[1] | 1 << card)
+
+
+def _draw_stock(state: HandState, move: Move, player: int) -> HandState:
+    position = state._stock_next
+    if position >= 52:  # NB: unreachable by the exhaustion rule; guards a corrupt state
+        raise WrongPhaseError("the stock is empty")
+    new = state._copy()
+    _add_to_hand(new, state, player, position)
     new._stock_next = position + 1
     new._phase = _P_DISCARD
     new._taken = None
@@ -799,18 +805,7 @@ def _draw_discard(state: HandState, move: Move, player: int) -> HandState:
         raise WrongPhaseError("the discard pile is empty")
     position = state._discard[-1]
     new = state._copy()
-    hands = state._hands
-    bit = 1 << position
-    card = state._known[position]
-    cmask = state._cmask
-    if player == 0:
-        new._hands = (hands[0] | bit, hands[1])
-        if card is not None:
-            new._cmask = (cmask[0] | 1 << card, cmask[1])
-    else:
-        new._hands = (hands[0], hands[1] | bit)
-        if card is not None:
-            new._cmask = (cmask[0], cmask[1] | 1 << card)
+    _add_to_hand(new, state, player, position)
     new._discard = state._discard[:-1]
     new._phase = _P_DISCARD
     new._taken = position
