@@ -222,26 +222,7 @@ class MeldResult(NamedTuple):
     @property
     def melds(self) -> tuple[Meld, ...]:
         """The melds, each a tuple of cards sorted by index, sorted by first card."""
-        sets = self.sets_mask
-        if sets:
-            return _melds_of(self.cards_mask, sets)
-        # NB: no sets: the runs alone, already in order (suit by suit, rank by rank).
-        # A suit holds a run iff some card has the next two ranks too.
-        mask = self.cards_mask
-        melds: tuple[Meld, ...] = ()
-        suit = mask & _SUIT_BITS
-        if suit & suit >> 1 & suit >> 2:
-            melds = _R0[suit]
-        suit = mask >> 13 & _SUIT_BITS
-        if suit & suit >> 1 & suit >> 2:
-            melds += _R1[suit]
-        suit = mask >> 26 & _SUIT_BITS
-        if suit & suit >> 1 & suit >> 2:
-            melds += _R2[suit]
-        suit = mask >> 39
-        if suit & suit >> 1 & suit >> 2:
-            melds += _R3[suit]
-        return melds
+        return _melds_of(self.cards_mask, self.sets_mask)
 
     @property
     def deadwood_cards(self) -> tuple[Card, ...]:
