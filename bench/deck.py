@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/counting.py
 
 import nacl.bindings as nb
+from counting import CountingBindings
 
 from p2pgin.mental import DeckPeer, initial_deal
 from p2pgin.mental import group as _group
@@ -42,24 +44,6 @@ COUNTED = {
     "crypto_core_ed25519_scalar_invert": "invert",
     "crypto_core_ed25519_from_uniform": "hash_to_curve",
 }
-
-
-class _CountingBindings:
-    """Stand-in for ``nacl.bindings`` inside the deck code that counts the calls we floor."""
-
-    def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        fn = getattr(nb, name)
-        kind = COUNTED.get(name)
-        if kind is None:
-            return fn
-
-        def counted(*args: Any) -> Any:
-            self.counts[kind] += 1
-            return fn(*args)
-        return counted
 
 
 def _shuffle(peers: list[DeckPeer], dealer: int) -> None:
@@ -92,7 +76,7 @@ def one_hand(dealer: int = 0, hand_no: int = 0) -> list[DeckPeer]:
 
 def count_ops() -> Counter[str]:
     """How many floored operations one hand (as timed) performs."""
-    counting = _CountingBindings()
+    counting = CountingBindings(COUNTED)
     real = _group._nb
     _group._nb = counting  # type: ignore[assignment]
     try:

@@ -39,8 +39,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/counting.py
 
 import nacl.bindings as nb
+from counting import CountingBindings
 from nacl.signing import SigningKey
 
 from p2pgin.agents import bot_chooser
@@ -134,28 +136,9 @@ COUNTED = {
 }
 
 
-class _Counting:
-    """Stand-in for ``nacl.bindings`` inside the mental layer that counts calls."""
-
-    def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        fn = getattr(nb, name)
-        kind = COUNTED.get(name)
-        if kind is None:
-            return fn
-
-        def counted(*args: Any) -> Any:
-            self.counts[kind] += 1
-            return fn(*args)
-
-        return counted
-
-
 def count_ops(t: Transcript) -> Counter[str]:
     """Operations one verification of ``t`` performs (signatures: one per entry)."""
-    counting = _Counting()
+    counting = CountingBindings(COUNTED)
     real = _group._nb
     _group._nb = counting  # type: ignore[assignment]
     try:
