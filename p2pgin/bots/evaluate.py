@@ -24,6 +24,7 @@ __all__ = [
     "best_discards",
     "deadwood",
     "meld_masks_containing",
+    "meld_outs",
     "min_after_discard",
     "removal_gain",
 ]
@@ -238,6 +239,27 @@ def min_after_discard(mask: int, forbidden: int = 0) -> int:
         _DISCARD_MEMO.clear()
     _DISCARD_MEMO[mask] = best
     return best
+
+
+def meld_outs(mask: int) -> int:
+    """Cards outside ``mask`` that would join a meld with two or more cards of ``mask``.
+
+    A card that is not an out melds with nothing after it is drawn, so the hand's best
+    discard afterwards is known without a search: throw it, or let it replace the
+    costliest loose card.
+    """
+    out = 0
+    for shift in (0, 13, 26, 39):
+        suit = mask >> shift & _SUIT
+        runs = (suit << 1 & suit << 2) | (suit << 1 & suit >> 1) | (suit >> 1 & suit >> 2)
+        out |= (runs & _SUIT) << shift
+    s0 = mask & _SUIT
+    s1 = mask >> 13 & _SUIT
+    s2 = mask >> 26 & _SUIT
+    s3 = mask >> 39
+    pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+    out |= pairs | pairs << 13 | pairs << 26 | pairs << 39
+    return out & ~mask
 
 
 def removal_gain(mask: int) -> int:

@@ -29,8 +29,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from p2pgin.bots.evaluate import VALUES, deadwood, min_after_discard
-from p2pgin.bots.knowledge import Knowledge, neighbours
+from p2pgin.bots.evaluate import VALUES, deadwood, meld_outs, min_after_discard
+from p2pgin.bots.knowledge import Knowledge
 from p2pgin.bots.strategy import (
     DEFEND,
     PASS,
@@ -56,31 +56,35 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def expected_deadwood(hand10: int, stock: list[tuple[int, float]]) -> float:
+def expected_deadwood(
+    hand10: int,
+    stock: list[tuple[int, float]],
+    *,
+    limit: int = -1,
+    reward: float = 0.0,
+) -> float:
     """Expected deadwood of ``hand10`` after one stock draw and the best discard.
 
     Args:
         hand10: the hand (mask) before the draw.
         stock: ``(card, weight)`` for each card that may be drawn.
+        limit, reward: a draw leaving ``limit`` or less counts ``reward`` points better
+            (reaching a knock is worth more than its deadwood says: it ends the race).
     """
     base = deadwood(hand10)
     if not stock:
-        return float(base)
+        return float(base) - (reward if base <= limit else 0.0)
     gain = base - min_after_discard(hand10)
-    connected = 0
-    m = hand10
-    while m:
-        low = m & -m
-        m ^= low
-        connected |= neighbours(low.bit_length() - 1)
+    outs = meld_outs(hand10)
     total = 0.0
     weight = 0.0
     for card, w in stock:
-        if connected >> card & 1:
-            total += w * min_after_discard(hand10 | 1 << card)
+        if outs >> card & 1:
+            value = min_after_discard(hand10 | 1 << card)
         else:
             better = gain - VALUES[card]
-            total += w * (base - better if better > 0 else base)
+            value = base - better if better > 0 else base
+        total += w * (value - reward if value <= limit else value)
         weight += w
     return total / weight if weight else float(base)
 
@@ -106,6 +110,9 @@ class HardParams:
     knock_at_once: int = 6
     late_stock: int = 18
     use_knowledge: bool = True
+    knock_reward: float = 0.0
+    draw_lookahead: bool = False
+    lookahead_discards: int = 3
 
 
 class HardStrategy(Strategy):
@@ -116,6 +123,7 @@ class HardStrategy(Strategy):
     def __init__(self, rng: random.Random | None = None, params: HardParams | None = None) -> None:
         super().__init__(rng)
         self.params = params or HardParams()
+        self._memo: dict[int, float] = {}
 
     # -- knowledge
 
@@ -131,6 +139,7 @@ class HardStrategy(Strategy):
     # -- decisions
 
     def decide(self, table: Table) -> Decision:
+        self._memo.clear()
         if table.phase in ("upcard", "draw"):
             return self._draw(table)
         if table.phase == "defend":
@@ -148,10 +157,70 @@ class HardStrategy(Strategy):
         if taken <= table.knock_limit:
             return take  # it lets us knock (or gin) right now
         stock = self._stock(table.know)
+        if self.params.draw_lookahead:
+            if self._take_value(table, hand, top, stock) + self.params.take_margin < (
+                self._stock_value(table, hand, stock)
+            ):
+                return take
+            return leave
         drawn = expected_deadwood(hand, stock)
         if taken + self.params.take_margin < drawn:
             return take
         return leave
+
+    def _value(self, table: Table, hand10: int, stock: list[tuple[int, float]]) -> float:
+        """The yardstick of a ten-card hand: expected deadwood after one more draw.
+
+        Memoised for one decision (``stock`` is fixed while a decision is made).
+        """
+        got = self._memo.get(hand10)
+        if got is None:
+            p = self.params
+            got = expected_deadwood(
+                hand10, stock, limit=table.knock_limit, reward=p.knock_reward
+            )
+            self._memo[hand10] = got
+        return got
+
+    def _best_value(
+        self, table: Table, hand11: int, allowed: int, stock: list[tuple[int, float]]
+    ) -> float:
+        """The best yardstick over the few least-deadwood discards of ``hand11``."""
+        options = sorted((deadwood(hand11 ^ bit), bit) for bit in _bits(allowed))
+        return min(
+            self._value(table, hand11 ^ bit, stock)
+            for _, bit in options[: self.params.lookahead_discards]
+        )
+
+    def _take_value(
+        self, table: Table, hand: int, top: int, stock: list[tuple[int, float]]
+    ) -> float:
+        """Yardstick after taking the pile's top card and the best discard."""
+        return self._best_value(table, hand | 1 << top, hand, stock)
+
+    def _stock_value(self, table: Table, hand: int, stock: list[tuple[int, float]]) -> float:
+        """Expected yardstick after a stock draw and the best discard (two plies).
+
+        A drawn card that joins no meld can at best replace the costliest loose card;
+        that shifts the yardstick by about the deadwood it saves.
+        """
+        keep = self._value(table, hand, stock)
+        base = deadwood(hand)
+        gain = base - min_after_discard(hand)
+        outs = meld_outs(hand)
+        total = 0.0
+        weight = 0.0
+        for card, w in stock:
+            # NB: only a card that joins a meld changes the hand's shape enough to search.
+            if outs >> card & 1:
+                h11 = hand | 1 << card
+                value = self._best_value(table, h11, h11, stock)
+            else:
+                better = gain - VALUES[card]
+                value = keep - better if better > 0 else keep
+            total += w * value
+            weight += w
+        return total / weight if weight else keep
 
     def _discard(self, table: Table) -> Decision:
         hand = table.hand
@@ -183,7 +252,7 @@ class HardStrategy(Strategy):
         choice = min(
             cands,
             key=lambda o: (
-                expected_deadwood(hand ^ 1 << o[1], stock)
+                self._value(table, hand ^ 1 << o[1], stock)
                 + p.danger_weight * self._danger(know, o[1]),
                 o[1],
             ),
