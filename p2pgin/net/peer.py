@@ -9,6 +9,9 @@ is on disk.** In order:
 2. write ``secrets_to_persist()`` (the secrets file, mode 0600);
 3. only then send ``frames_to_send()``.
 
+The local player's own moves are persisted and sent at the end of the event loop's
+turn, so moves made back to back (a computer opponent's draw and discard) share one
+fsync and one write; the rule above holds for the batch.
 Entries that only *arrived* (the session has nothing to send in reply) may wait up to
 ``sync_delay`` (50 ms) to share the fsync of this peer's next batch: they are not lost
 in a crash, because the peer still has them and resends them in the resume exchange.
@@ -185,6 +188,7 @@ class Peer:
         self._unsynced: list[Any] = []
         self._unsynced_secrets: Any = None
         self._sync_timer: asyncio.TimerHandle | None = None
+        self._flush_handle: asyncio.Handle | None = None
         #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
         self.sync_delay = sync_delay
         #: The error that ended the match early (a remote protocol error), if any.
@@ -229,7 +233,8 @@ class Peer:
         # must not go out on its own: the head exchange resends everything the peer lacks
         # in order, this entry included. Sending it now would put it before (or twice
         # after) the entries being resent. It is on disk, so it is not lost.
-        self._step(self.session.act, action, send=not self._resyncing)
+        sending = not self._resyncing
+        self._step(self.session.act, action, send=sending, coalesce=sending)
 
     @property
     def can_take_back(self) -> bool:
@@ -276,7 +281,6 @@ class Peer:
 
     def _persist_pending(self) -> None:
         """Take what the session wants stored, and put everything taken on disk now."""
-        self._take_pending()
         self._sync()
 
     def _take_pending(self) -> None:
@@ -289,6 +293,7 @@ class Peer:
 
     def _sync(self) -> None:
         """Append + fsync the entries taken so far, then write the secrets."""
+        self._take_pending()
         if self._sync_timer is not None:
             self._sync_timer.cancel()
             self._sync_timer = None
@@ -302,7 +307,12 @@ class Peer:
             self.store.write_secrets(secrets)
 
     def _step(
-        self, call: Callable[..., Any], *args: Any, send: bool = True, defer: bool = False
+        self,
+        call: Callable[..., Any],
+        *args: Any,
+        send: bool = True,
+        defer: bool = False,
+        coalesce: bool = False,
     ) -> Any:
         """Run one session call, then persist, then send, then publish events.
 
@@ -311,35 +321,58 @@ class Peer:
         next batch. Nothing is ever sent before everything it follows is on disk, and an
         entry received but not yet stored is not lost in a crash: the peer still has it
         and sends it again in the resume exchange.
+
+        ``coalesce`` (the local player's own moves): persisting and sending wait until the
+        end of this turn of the event loop, so moves made back to back (a computer
+        opponent's draw and discard) share one fsync and one write. The move is applied
+        (and the view changed) at once; a crash before the flush loses it exactly as a
+        crash just before the move would.
         """
         try:
             return call(*args)
         finally:
             self._take_pending()
-            frames = self.session.frames_to_send()
-            if frames or not defer:
-                self._sync()
-            elif (self._unsynced or self._unsynced_secrets is not None) and (
-                self._sync_timer is None
-            ):
-                self._sync_timer = asyncio.get_running_loop().call_later(
-                    self.sync_delay, self._sync
-                )
-            link = self._link
-            if frames and send and link is not None and not link.closed:
-                try:
-                    link.send(frames)
-                except (ConnectionError, OSError) as exc:
-                    # The reader notices the loss too; the resume exchange resends.
-                    _log.debug("send failed: %s", exc)
-                else:
-                    if self.on_sent is not None:
-                        self.on_sent(frames)
+            if coalesce:
+                if self._flush_handle is None:
+                    self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+            else:
+                frames = self.session.frames_to_send()
+                if frames or not defer:
+                    self._sync()
+                elif (self._unsynced or self._unsynced_secrets is not None) and (
+                    self._sync_timer is None
+                ):
+                    self._sync_timer = asyncio.get_running_loop().call_later(
+                        self.sync_delay, self._sync
+                    )
+                if send:
+                    self._send(frames)
             for event in self.session.events():
                 self._events.append(event)
                 if isinstance(event, PeerHello):
                     self._identify(event)
             self._changed()
+
+    def _flush(self) -> None:
+        """Persist, then send, what the local player's coalesced moves produced."""
+        self._flush_handle = None
+        self._take_pending()
+        frames = self.session.frames_to_send()
+        self._sync()
+        self._send(frames)
+
+    def _send(self, frames: list[bytes]) -> None:
+        """Write ``frames`` to the link, if it is up (the caller persisted first)."""
+        link = self._link
+        if frames and link is not None and not link.closed:
+            try:
+                link.send(frames)
+            except (ConnectionError, OSError) as exc:
+                # The reader notices the loss too; the resume exchange resends.
+                _log.debug("send failed: %s", exc)
+            else:
+                if self.on_sent is not None:
+                    self.on_sent(frames)
 
     def _identify(self, hello: PeerHello) -> None:
         if self.check_peer is not None:

@@ -91,6 +91,43 @@ async def test_a_match_over_tcp_sends_only_what_is_already_on_disk(tmp_path: Pat
     assert host.link == joiner.link == "closed"
 
 
+async def test_moves_made_back_to_back_go_out_together_after_one_sync(
+    tmp_path: Path,
+) -> None:
+    # A computer opponent takes the pile's top card and discards in the same instant:
+    # both entries are stored by one sync and written to the socket as one batch.
+    host, joiner = make_pair(tmp_path)
+    batches: list[list[Entry]] = []
+    syncs = {"count": 0, "late": 0}
+    for peer in (host, joiner):
+        files = peer.store
+        assert isinstance(files, RecordingFiles)
+        extend = files.extend
+
+        def counted(entries: Sequence[Entry], extend: Any = extend) -> None:
+            syncs["count"] += 1
+            extend(entries)
+
+        files.extend = counted  # type: ignore[method-assign]
+
+        def on_sent(frames: list[bytes], files: RecordingFiles = files) -> None:
+            entries = entry_frames(frames)
+            syncs["late"] += sum(e.hash() not in files.on_disk for e in entries)
+            batches.append(entries)
+
+        peer.on_sent = on_sent
+    tasks = await start(host, joiner)
+    agents = [run_agent(p, RandomPlayer(random.Random(i))) for i, p in enumerate((host, joiner))]
+    await asyncio.wait_for(asyncio.gather(*agents, *tasks), 60)
+    assert syncs["late"] == 0
+    kinds = [[(e.sender, e.body.get("move", {}).get("move")) for e in b] for b in batches]
+    together = [k for k in kinds if len(k) == 2 and k[0][1] == "draw_discard"
+                and k[1] == (k[0][0], "discard")]
+    assert together, "no pile draw went out with its discard"
+    sent = sum(len(b) for b in batches)
+    assert syncs["count"] < sent  # fewer syncs than entries sent
+
+
 async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path) -> None:
     host, joiner = make_pair(tmp_path)
     seen: dict[str, list[Any]] = {"host": [], "joiner": []}
