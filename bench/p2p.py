@@ -1,22 +1,27 @@
 """Benchmark two peers over loopback TCP: move latency, hand time, crypto share.
 
 Two complete peers (session + game file with fsync + TCP pump + random-legal agent)
-run in this process on one event loop and play hands over real loopback TCP, exactly
-the code path of ``p2pgin host``/``join``. Measured:
+play hands over real loopback TCP, exactly the code path of ``p2pgin host``/``join``.
+They run twice: as **two processes** (the deployed shape: each peer its own program
+and core, as on two machines; the headline figures) and in **one process** on one
+event loop (both peers' work serialised on one core; the ``one_process`` figures).
+Measured:
 
 * ``move_rtt_ms``: median time from the moment a discard's frame is written to the
   socket by one peer to the moment the other peer's session has applied it (both
-  clocks are the same ``perf_counter``). ``act_to_applied_ms`` also counts the sender's
-  signing and fsync before it sends.
+  clocks are ``perf_counter``, CLOCK_MONOTONIC, shared by the two processes).
+  ``act_to_applied_ms`` also counts the sender's signing and fsync before it sends.
 * ``hand_ms``: median wall time of a whole hand (shuffle, deal, play, audit), from the
-  end of one hand's audit to the end of the next.
-* ``crypto_share``: time inside Ed25519 scalar multiplications and signatures
-  (PyNaCl's ``crypto_scalarmult*`` and ``crypto_sign*``, timed by wrapping them before
-  anything imports them) divided by total hand time, both peers together.
+  end of one hand's audit to the end of the next, as the host sees it.
+* ``crypto_share``: the part of the hand's wall time during which a scalar
+  multiplication or a signature operation (PyNaCl's ``crypto_scalarmult*`` and
+  ``crypto_sign*``, timed by wrapping them before anything imports them) was running in
+  either peer: the union of both peers' crypto intervals, so time the two processes
+  spend in crypto at once is counted once. ``crypto_overlap_ms`` says how much that was.
 * ``hands_per_min``: 60000 / ``hand_ms``.
 * ``floor_rtt_ms``: the same transport echoing a small frame (no session): the floor.
 
-    python bench/p2p.py [--hands N] [--json] [--profile]
+    python bench/p2p.py [--hands N] [--json] [--processes 1|2|both] [--profile]
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ sys.path.insert(0, str(ROOT))
 #: Seconds spent in each instrumented PyNaCl primitive, and call counts.
 CRYPTO_TIME: dict[str, float] = defaultdict(float)
 CRYPTO_CALLS: dict[str, int] = defaultdict(int)
+#: (start, end) of every timed call, by kind ("crypto" or "fsync"): their union is what
+#: counts, so two processes' overlapping calls are not counted twice.
+INTERVALS: dict[str, list[tuple[float, float]]] = {"crypto": [], "fsync": []}
 _SCALARMULT = ("crypto_scalarmult_ed25519", "crypto_scalarmult_ed25519_noclamp",
                "crypto_scalarmult_ed25519_base", "crypto_scalarmult_ed25519_base_noclamp",
                "crypto_scalarmult", "crypto_scalarmult_base")
@@ -50,16 +58,20 @@ _OTHER = ("crypto_core_ed25519_add", "crypto_core_ed25519_sub",
           "crypto_core_ed25519_from_uniform", "crypto_core_ed25519_is_valid_point")
 
 
-def _timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+def _timed(name: str, fn: Callable[..., Any], kind: str | None) -> Callable[..., Any]:
     clock = time.perf_counter
+    spans = INTERVALS[kind] if kind is not None else None
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         start = clock()
         try:
             return fn(*args, **kwargs)
         finally:
-            CRYPTO_TIME[name] += clock() - start
+            end = clock()
+            CRYPTO_TIME[name] += end - start
             CRYPTO_CALLS[name] += 1
+            if spans is not None:
+                spans.append((start, end))
 
     return wrapper
 
@@ -69,9 +81,10 @@ def _instrument() -> None:
     for name in (*_SCALARMULT, *_SIGN, *_OTHER):
         fn = getattr(nacl.bindings, name, None)
         if fn is not None:
-            setattr(nacl.bindings, name, _timed(name, fn))
+            kind = None if name in _OTHER else "crypto"
+            setattr(nacl.bindings, name, _timed(name, fn, kind))
     # Storage durability is timed too (not crypto): the game file's fsyncs.
-    os.fsync = _timed("fsync", os.fsync)
+    os.fsync = _timed("fsync", os.fsync, "fsync")
 
 
 _instrument()
@@ -82,22 +95,26 @@ import random  # noqa: E402
 from nacl.signing import SigningKey  # noqa: E402
 
 from p2pgin.agents import RandomPlayer, run_agent  # noqa: E402
+from p2pgin.engine.moves import Discard  # noqa: E402
 from p2pgin.engine.rules import Rules  # noqa: E402
-from p2pgin.log.canonical import canonical_loads  # noqa: E402
 from p2pgin.net.gamefile import GameFiles  # noqa: E402
 from p2pgin.net.peer import Peer  # noqa: E402
 from p2pgin.net.transport import Link, open_link  # noqa: E402
 from p2pgin.session import HOST, JOIN, AuditDone, Session  # noqa: E402
 
+_SEQ = b',"seq":'
+
 
 def _is_discard(frame: bytes) -> bool:
-    return b'"discard"' in frame and b'"type":"move"' in frame
+    return b'"move":"discard"' in frame and b'"type":"move"' in frame
 
 
 def _seq(frame: bytes) -> int:
-    obj = canonical_loads(frame)
-    assert isinstance(obj, dict)
-    return int(obj["seq"])  # type: ignore[arg-type]
+    # NB: an entry's keys are sorted and only hex strings and the type follow "seq", so
+    # the last `,"seq":` is the entry's own (a string cannot hold it unescaped).
+    start = frame.rindex(_SEQ) + len(_SEQ)
+    end = frame.index(b",", start)
+    return int(frame[start:end])
 
 
 async def _floor(samples: int = 200) -> float:
@@ -123,26 +140,23 @@ async def _floor(samples: int = 200) -> float:
     return statistics.median(times) * 1000 / 2
 
 
-class _Probe:
-    """Times discard frames from being written (sender) to being applied (receiver)."""
+class _Recorder:
+    """One peer's timestamps of discard entries, by seq: acted on, sent, applied."""
 
     def __init__(self) -> None:
-        self.sent: dict[int, float] = {}
         self.acted: dict[int, float] = {}
-        self.rtt: list[float] = []
-        self.act_rtt: list[float] = []
+        self.sent: dict[int, float] = {}
+        self.applied: dict[int, float] = {}
 
-    def wrap_sender(self, peer: Peer) -> None:
+    def watch(self, peer: Peer) -> None:
+        """Wrap the peer's act, send hook and session input (cheaply: discards only)."""
         act = peer.act
         session = peer.session
 
         def timed_act(action: Any) -> None:
-            start = time.perf_counter()
-            n = len(session.log)
+            if isinstance(action, Discard):
+                self.acted[len(session.log)] = time.perf_counter()
             act(action)
-            for entry in session.log[n:]:
-                if entry.type == "move" and entry.body.get("move", {}).get("move") == "discard":
-                    self.acted[entry.seq] = start
 
         def on_sent(frames: list[bytes]) -> None:
             now = time.perf_counter()
@@ -150,56 +164,118 @@ class _Probe:
                 if _is_discard(frame):
                     self.sent[_seq(frame)] = now
 
-        peer.act = timed_act  # type: ignore[method-assign]
-        peer.on_sent = on_sent
-
-    def wrap_receiver(self, session: Session) -> None:
         receive = session.receive_frame
 
         def timed_receive(data: bytes) -> None:
             receive(data)
-            now = time.perf_counter()
             if _is_discard(data):
-                seq = _seq(data)
-                if seq in self.sent:
-                    self.rtt.append(now - self.sent.pop(seq))
-                if seq in self.acted:
-                    self.act_rtt.append(now - self.acted.pop(seq))
+                self.applied[_seq(data)] = time.perf_counter()
 
+        peer.act = timed_act  # type: ignore[method-assign]
+        peer.on_sent = on_sent
         session.receive_frame = timed_receive  # type: ignore[method-assign]
 
+    def to_json(self) -> dict[str, dict[str, float]]:
+        return {"acted": {str(k): v for k, v in self.acted.items()},
+                "sent": {str(k): v for k, v in self.sent.items()},
+                "applied": {str(k): v for k, v in self.applied.items()}}
 
-async def _play(hands: int, directory: Path, seed: int) -> dict[str, Any]:
-    rules = Rules.preset("standard", target=10_000)
+    @classmethod
+    def from_json(cls, obj: dict[str, dict[str, float]]) -> _Recorder:
+        rec = cls()
+        rec.acted = {int(k): v for k, v in obj["acted"].items()}
+        rec.sent = {int(k): v for k, v in obj["sent"].items()}
+        rec.applied = {int(k): v for k, v in obj["applied"].items()}
+        return rec
+
+
+def _delays(a: _Recorder, b: _Recorder) -> tuple[list[float], list[float]]:
+    """(sent -> applied, acted -> applied) of every discard, both directions."""
+    rtt, act_rtt = [], []
+    for src, dst in ((a, b), (b, a)):
+        for seq, applied in dst.applied.items():
+            if seq in src.sent:
+                rtt.append(applied - src.sent[seq])
+            if seq in src.acted:
+                act_rtt.append(applied - src.acted[seq])
+    return rtt, act_rtt
+
+
+def _make_peer(role: str, seed: int, directory: Path) -> tuple[Peer, GameFiles]:
+    """The benchmark's host or joiner: fixed keys and seeds, a game file under ``directory``."""
     keys = random.Random(seed)  # fixed keys too: the same seed plays the same hands
-    host = Session.create(SigningKey(keys.randbytes(32)), role=HOST, name="host", rules=rules,
-                          rng=random.Random(seed))
-    join = Session.create(SigningKey(keys.randbytes(32)), role=JOIN, name="join",
-                          rng=random.Random(seed + 1))
-    files = [GameFiles({"role": r}, directory=directory / r,
-                       current_session=lambda s=s: s.view.session_id)  # type: ignore[misc]
-             for r, s in (("host", host), ("join", join))]
-    hp = Peer(host, files[0])
-    jp = Peer(join, files[1])
-    probe = _Probe()
-    for sender, receiver in ((hp, join), (jp, host)):
-        probe.wrap_sender(sender)
-        probe.wrap_receiver(receiver)
+    host_key, join_key = keys.randbytes(32), keys.randbytes(32)
+    if role == "host":
+        session = Session.create(SigningKey(host_key), role=HOST, name="host",
+                                 rules=Rules.preset("standard", target=10_000),
+                                 rng=random.Random(seed))
+    else:
+        session = Session.create(SigningKey(join_key), role=JOIN, name="join",
+                                 rng=random.Random(seed + 1))
+    files = GameFiles({"role": role}, directory=directory / role,
+                      current_session=lambda: session.view.session_id)
+    return Peer(session, files), files
 
-    ends: list[float] = []
-    marks: list[tuple[float, float, float]] = []  # (wall, crypto, fsync) at each hand end
 
-    def crypto_now() -> float:
-        return sum(CRYPTO_TIME[n] for n in (*_SCALARMULT, *_SIGN))
+def _agent(role: str, seed: int) -> RandomPlayer:
+    return RandomPlayer(random.Random(seed + (2 if role == "host" else 3)))
 
-    def fsync_now() -> float:
-        return CRYPTO_TIME["fsync"]
+
+def _reset() -> None:
+    CRYPTO_TIME.clear()
+    CRYPTO_CALLS.clear()
+    for spans in INTERVALS.values():
+        spans.clear()
+
+
+def _merge(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Disjoint, sorted union of intervals."""
+    out: list[tuple[float, float]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def _within(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
+    """Total length of ``spans`` clipped to [lo, hi]."""
+    return sum(max(0.0, min(e, hi) - max(s, lo)) for s, e in spans if e > lo and s < hi)
+
+
+def _per_hand(marks: list[float], crypto: list[tuple[float, float]],
+              fsync: list[tuple[float, float]]) -> dict[str, list[float]]:
+    """Per counted hand (between consecutive audit ends): wall, crypto (union and raw
+    sum) and fsync milliseconds."""
+    merged_crypto, merged_fsync = _merge(crypto), _merge(fsync)
+    out: dict[str, list[float]] = {"hand_ms": [], "crypto_ms": [], "crypto_raw_ms": [],
+                                   "fsync_ms": []}
+    # NB: hand i runs from the end of audit i-1 to the end of audit i; the first mark is
+    # the first hand's end, so that hand (handshake and coin toss included) is not counted.
+    for lo, hi in itertools.pairwise(marks):
+        out["hand_ms"].append((hi - lo) * 1000)
+        out["crypto_ms"].append(_within(merged_crypto, lo, hi) * 1000)
+        out["crypto_raw_ms"].append(_within(crypto, lo, hi) * 1000)
+        out["fsync_ms"].append(_within(merged_fsync, lo, hi) * 1000)
+    return out
+
+
+async def _play_one(hands: int, directory: Path, seed: int) -> dict[str, Any]:
+    """Both peers in this process, on one event loop."""
+    _reset()
+    (hp, host_files), (jp, join_files) = (_make_peer("host", seed, directory),
+                                          _make_peer("join", seed, directory))
+    recs = [_Recorder(), _Recorder()]
+    recs[0].watch(hp)
+    recs[1].watch(jp)
+    marks: list[float] = []
 
     def on_event(event: Any) -> None:
         if isinstance(event, AuditDone):
-            ends.append(time.perf_counter())
-            marks.append((ends[-1], crypto_now(), fsync_now()))
-            if len(ends) > hands:
+            marks.append(time.perf_counter())
+            if len(marks) > hands:
                 hp.give_up("benchmark done")
                 jp.give_up("benchmark done")
 
@@ -208,22 +284,144 @@ async def _play(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     while not ports:
         await asyncio.sleep(0.001)
     connect = asyncio.ensure_future(jp.connect("127.0.0.1", ports[0]))
-    agents = [asyncio.ensure_future(run_agent(hp, RandomPlayer(random.Random(seed + 2)),
-                                              on_event=on_event)),
-              asyncio.ensure_future(run_agent(jp, RandomPlayer(random.Random(seed + 3))))]
+    agents = [asyncio.ensure_future(run_agent(hp, _agent("host", seed), on_event=on_event)),
+              asyncio.ensure_future(run_agent(jp, _agent("join", seed)))]
     await asyncio.wait_for(asyncio.gather(*agents), timeout=600)
     for task in (serve, connect):
         task.cancel()
     await asyncio.gather(serve, connect, return_exceptions=True)
-    for f in files:
-        f.close()
-    # hand i runs from the end of audit i-1 to the end of audit i (the first mark is the
-    # first hand's end, so the first hand, which includes the handshake, is not counted)
-    hand_ms = [(b[0] - a[0]) * 1000 for a, b in itertools.pairwise(marks)]
-    crypto_ms = [(b[1] - a[1]) * 1000 for a, b in itertools.pairwise(marks)]
-    fsync_ms = [(b[2] - a[2]) * 1000 for a, b in itertools.pairwise(marks)]
-    return {"hand_ms": hand_ms, "crypto_ms": crypto_ms, "fsync_ms": fsync_ms,
-            "rtt": probe.rtt, "act_rtt": probe.act_rtt}
+    host_files.close()
+    join_files.close()
+    out: dict[str, Any] = _per_hand(marks, INTERVALS["crypto"], INTERVALS["fsync"])
+    out["rtt"], out["act_rtt"] = _delays(*recs)
+    out["calls"] = dict(CRYPTO_CALLS)
+    out["times"] = dict(CRYPTO_TIME)
+    return out
+
+
+async def _child(port: int, hands: int, directory: Path, seed: int) -> dict[str, Any]:
+    """The joiner's process of the two-process run; returns what it recorded."""
+    _reset()
+    peer, files = _make_peer("join", seed, directory)
+    rec = _Recorder()
+    rec.watch(peer)
+    audits = 0
+    finished = asyncio.Event()
+
+    def on_event(event: Any) -> None:
+        nonlocal audits
+        if isinstance(event, AuditDone):
+            audits += 1
+            if audits > hands:
+                finished.set()
+
+    connect = asyncio.ensure_future(peer.connect("127.0.0.1", port))
+    agent = asyncio.ensure_future(run_agent(peer, _agent("join", seed), on_event=on_event))
+    await asyncio.wait_for(finished.wait(), timeout=600)
+    # NB: the host ends the run once it has seen the same audit; leaving first could
+    # reset the connection under its last frames.
+    deadline = time.monotonic() + 10
+    while peer.link == "connected" and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    peer.give_up("benchmark done")
+    await asyncio.gather(agent, return_exceptions=True)
+    connect.cancel()
+    await asyncio.gather(connect, return_exceptions=True)
+    files.close()
+    return {"intervals": INTERVALS, "recorder": rec.to_json(), "calls": dict(CRYPTO_CALLS),
+            "times": dict(CRYPTO_TIME)}
+
+
+async def _play_two(hands: int, directory: Path, seed: int) -> dict[str, Any]:
+    """The host in this process, the joiner in a child process (its own interpreter)."""
+    _reset()
+    hp, files = _make_peer("host", seed, directory)
+    rec = _Recorder()
+    rec.watch(hp)
+    marks: list[float] = []
+
+    def on_event(event: Any) -> None:
+        if isinstance(event, AuditDone):
+            marks.append(time.perf_counter())
+            if len(marks) > hands:
+                hp.give_up("benchmark done")
+
+    ports: list[int] = []
+    serve = asyncio.ensure_future(hp.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.001)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--child", str(ports[0]), "--hands", str(hands),
+        "--seed", str(seed), "--dir", str(directory), stdout=asyncio.subprocess.PIPE)
+    agent = asyncio.ensure_future(run_agent(hp, _agent("host", seed), on_event=on_event))
+    await asyncio.wait_for(agent, timeout=600)
+    stdout, _ = await asyncio.wait_for(child.communicate(), timeout=60)
+    serve.cancel()
+    await asyncio.gather(serve, return_exceptions=True)
+    files.close()
+    if child.returncode != 0:
+        raise RuntimeError(f"the joiner's process failed (exit {child.returncode})")
+    theirs = json.loads(stdout)
+    crypto = INTERVALS["crypto"] + [tuple(s) for s in theirs["intervals"]["crypto"]]
+    fsync = INTERVALS["fsync"] + [tuple(s) for s in theirs["intervals"]["fsync"]]
+    out: dict[str, Any] = _per_hand(marks, crypto, fsync)  # type: ignore[arg-type]
+    out["rtt"], out["act_rtt"] = _delays(rec, _Recorder.from_json(theirs["recorder"]))
+    calls: dict[str, float] = defaultdict(float, CRYPTO_CALLS)
+    times: dict[str, float] = defaultdict(float, CRYPTO_TIME)
+    for name, n in theirs["calls"].items():
+        calls[name] += n
+    for name, t in theirs["times"].items():
+        times[name] += t
+    out["calls"], out["times"] = dict(calls), dict(times)
+    return out
+
+
+def _figures(data: dict[str, Any]) -> dict[str, Any]:
+    """The reported figures of one run."""
+    hand_ms = statistics.median(data["hand_ms"])
+    total = sum(data["hand_ms"])
+    share = sum(data["crypto_ms"]) / total
+    fsync_share = sum(data["fsync_ms"]) / total
+    hands = len(data["hand_ms"])
+    calls, times = data["calls"], data["times"]
+    per = hands + 1  # the calls of the uncounted first hand are in the totals too
+    return {
+        "move_rtt_ms": round(statistics.median(data["rtt"]) * 1000, 3),
+        "act_to_applied_ms": round(statistics.median(data["act_rtt"]) * 1000, 3),
+        "hand_ms": round(hand_ms, 1),
+        "crypto_share": round(share, 3),
+        "hands_per_min": round(60_000 / hand_ms, 1),
+        "crypto_overlap_ms": round((sum(data["crypto_raw_ms"]) - sum(data["crypto_ms"]))
+                                   / hands, 2),
+        "fsync_share": round(fsync_share, 3),
+        "crypto_share_excl_fsync": round(share / (1 - fsync_share), 3),
+        "fsync_ms_each": round(times.get("fsync", 0.0) * 1000 / max(1, calls.get("fsync", 0)),
+                               2),
+        "scalarmult_us_each": round(
+            times.get("crypto_scalarmult_ed25519_noclamp", 0.0) * 1e6
+            / max(1, calls.get("crypto_scalarmult_ed25519_noclamp", 0)), 1),
+        "hands": hands,
+        "moves_timed": len(data["rtt"]),
+        "crypto_calls_per_hand": {k: round(v / per, 1) for k, v in sorted(calls.items())},
+        "crypto_ms_per_hand": {k: round(v * 1000 / per, 2) for k, v in sorted(times.items())},
+    }
+
+
+def _print(title: str, out: dict[str, Any]) -> None:
+    print(title)
+    print(f"  move_rtt_ms        {out['move_rtt_ms']:8.3f}   (target <= 2)")
+    print(f"  act_to_applied_ms  {out['act_to_applied_ms']:8.3f}   (incl. sign + fsync)")
+    print(f"  hand_ms            {out['hand_ms']:8.1f}   over {out['hands']} hands")
+    print(f"  crypto_share       {out['crypto_share']:8.3f}   (target >= 0.5; "
+          f"{out['crypto_overlap_ms']} ms/hand of the peers' crypto overlapped)")
+    print(f"  hands_per_min      {out['hands_per_min']:8.1f}")
+    print(f"  fsync_share        {out['fsync_share']:8.3f}   "
+          f"({out['fsync_ms_each']} ms per fsync)")
+    print(f"  crypto_share_excl_fsync {out['crypto_share_excl_fsync']:5.3f}   "
+          f"(crypto / (hand - fsync))")
+    for name, calls in out["crypto_calls_per_hand"].items():
+        print(f"    {name:42s} {calls:8.1f} calls/hand  "
+              f"{out['crypto_ms_per_hand'][name]:8.2f} ms/hand")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,65 +430,57 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10, help="hands to time (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="emit one JSON object")
-    parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    parser.add_argument("--processes", choices=("1", "2", "both"), default="both",
+                        help="two processes (deployed shape), one, or both (default)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the top of a cProfile of the one-process run")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the game files go (default: a temporary directory on "
                              "the default temp file system; /dev/shm shows storage-free cost)")
+    parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
-    floor = asyncio.run(_floor())
-    with tempfile.TemporaryDirectory(prefix="p2pgin-bench-", dir=args.dir) as tmp:
-        if args.profile:
-            import cProfile
-            import pstats
+    if args.child is not None:  # the joiner's process of a two-process run
+        result = asyncio.run(_child(args.child, args.hands, args.dir, args.seed))
+        sys.stdout.write(json.dumps(result))
+        return 0
 
-            prof = cProfile.Profile()
-            prof.enable()
-            data = asyncio.run(_play(args.hands, Path(tmp), args.seed))
-            prof.disable()
-            stats = pstats.Stats(prof, stream=sys.stderr)
-            stats.sort_stats("tottime").print_stats(25)
-            stats.sort_stats("cumulative").print_stats(40)
-        else:
-            data = asyncio.run(_play(args.hands, Path(tmp), args.seed))
-    hand_ms = statistics.median(data["hand_ms"])
-    share = sum(data["crypto_ms"]) / sum(data["hand_ms"])
-    fsync_share = sum(data["fsync_ms"]) / sum(data["hand_ms"])
-    calls = max(1, CRYPTO_CALLS["fsync"])
-    out = {
-        "move_rtt_ms": round(statistics.median(data["rtt"]) * 1000, 3),
-        "act_to_applied_ms": round(statistics.median(data["act_rtt"]) * 1000, 3),
-        "floor_rtt_ms": round(floor, 3),
-        "hand_ms": round(hand_ms, 1),
-        "crypto_share": round(share, 3),
-        "hands_per_min": round(60_000 / hand_ms, 1),
-        "fsync_share": round(fsync_share, 3),
-        "crypto_share_excl_fsync": round(share / (1 - fsync_share), 3),
-        "fsync_ms_each": round(CRYPTO_TIME["fsync"] * 1000 / calls, 2),
-        "scalarmult_us_each": round(
-            CRYPTO_TIME["crypto_scalarmult_ed25519_noclamp"] * 1e6
-            / max(1, CRYPTO_CALLS["crypto_scalarmult_ed25519_noclamp"]), 1),
-        "hands": len(data["hand_ms"]),
-        "moves_timed": len(data["rtt"]),
-        "crypto_calls_per_hand": {k: round(v / max(1, len(data["hand_ms"]) + 1), 1)
-                                  for k, v in sorted(CRYPTO_CALLS.items())},
-    }
+    floor = asyncio.run(_floor())
+    runs: dict[str, dict[str, Any]] = {}
+    if args.processes in ("2", "both"):
+        with tempfile.TemporaryDirectory(prefix="p2pgin-bench-", dir=args.dir) as tmp:
+            runs["two_process"] = _figures(asyncio.run(_play_two(args.hands, Path(tmp),
+                                                                 args.seed)))
+    if args.processes in ("1", "both"):
+        with tempfile.TemporaryDirectory(prefix="p2pgin-bench-", dir=args.dir) as tmp:
+            if args.profile:
+                import cProfile
+                import pstats
+
+                prof = cProfile.Profile()
+                prof.enable()
+                data = asyncio.run(_play_one(args.hands, Path(tmp), args.seed))
+                prof.disable()
+                stats = pstats.Stats(prof, stream=sys.stderr)
+                stats.sort_stats("tottime").print_stats(25)
+                stats.sort_stats("cumulative").print_stats(40)
+            else:
+                data = asyncio.run(_play_one(args.hands, Path(tmp), args.seed))
+            runs["one_process"] = _figures(data)
+    headline = runs.get("two_process") or runs["one_process"]
+    out: dict[str, Any] = {key: headline[key] for key in
+                           ("move_rtt_ms", "hand_ms", "crypto_share", "hands_per_min")}
+    out["floor_rtt_ms"] = round(floor, 3)
+    out.update(runs)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
-        print(f"move_rtt_ms        {out['move_rtt_ms']:8.3f}   (target <= 2; "
-              f"transport floor {out['floor_rtt_ms']:.3f})")
-        print(f"act_to_applied_ms  {out['act_to_applied_ms']:8.3f}   (incl. sign + fsync)")
-        print(f"hand_ms            {out['hand_ms']:8.1f}   over {out['hands']} hands")
-        print(f"crypto_share       {out['crypto_share']:8.3f}   (target >= 0.5)")
-        print(f"hands_per_min      {out['hands_per_min']:8.1f}")
-        print(f"fsync_share        {out['fsync_share']:8.3f}   "
-              f"({out['fsync_ms_each']} ms per fsync)")
-        print(f"crypto_share_excl_fsync {out['crypto_share_excl_fsync']:5.3f}   "
-              f"(crypto / (hand - fsync))")
-        for name, calls in out["crypto_calls_per_hand"].items():
-            print(f"  {name:42s} {calls:8.1f} calls/hand  "
-                  f"{CRYPTO_TIME[name] * 1000 / max(1, out['hands'] + 1):8.2f} ms/hand")
+        print(f"transport floor (one delivery of a small frame): {floor:.3f} ms")
+        if "two_process" in runs:
+            _print("two processes (each peer its own program, as deployed):",
+                   runs["two_process"])
+        if "one_process" in runs:
+            _print("one process (both peers on one event loop):", runs["one_process"])
     return 0
 
 
