@@ -33,14 +33,16 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import Entry, hello_key, verify_hello
-from p2pgin.log.errors import LogError
+from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
@@ -130,6 +132,24 @@ class GameHandle(Protocol):
 
 CheckPeer = Callable[[PeerHello], PeerCheck]
 
+
+
+def _control(payload: bytes) -> dict[str, Any] | None:
+    """``payload`` as a control frame object (``{"ctl": ...}``), else None."""
+    if not payload.startswith(b'{"ctl":'):
+        return None
+    try:
+        obj = canonical_loads(payload)
+    except CanonicalError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def _unhex(text: str) -> bytes:
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return b""
 
 class Peer:
     """A session pumped over TCP; implements :class:`GameHandle`.
@@ -455,43 +475,78 @@ class Peer:
         hello = hellos[1 - self.view.me] if hellos else None
         return None if hello is None else bytes(hello_key(hello))
 
-    async def _admit(self, link: Link, key: bytes) -> bytes | None:
-        """The first frame of a new incoming connection once the match began, if it is
-        the opponent's hello signed by its identity key; else None (the connection is
-        closed and the session is not touched).
+    async def _authenticate(self, link: Link, key: bytes) -> list[bytes] | None:
+        """Once the match began, let a new connection (either direction) reach the
+        session only if the opponent proves its identity key on it: its hello, plus a
+        signature over a fresh challenge of ours (a replayed hello cannot make that).
+        Returns the frames read meanwhile (hello first), for the session; None when
+        refused: the connection is closed and the session is not touched.
 
         NB: the session ends the match on any bad frame; without this gate a stranger on
-        the LAN connecting while the link is down could end a live match with junk.
+        the LAN connecting while the link is down (or listening where the host was)
+        could end a live match with junk, or with a captured hello and a bogus head.
         """
-        why = "closed before its hello"
+        session = self.session
+        nonce = secrets.token_bytes(32)
+        why = "closed before proving its identity"
+        frames: list[bytes] = []
+        hello: bytes | None = None
+        proven = False
         try:
-            try:
-                # The peer's hello is the first thing it sends on every connection;
-                # keepalives alone do not hold the door open.
-                async with asyncio.timeout(self.dead_after):
+            link.send([session.my_hello.to_bytes(),
+                       canonical_dumps({"ctl": "challenge", "nonce": nonce.hex()})])
+            async with asyncio.timeout(self.dead_after):
+                while hello is None or not proven:
                     payload = await link.recv()
-            except (FrameError, LinkDead, ConnectionError, OSError, TimeoutError) as exc:
-                payload, why = None, f"{type(exc).__name__}: {exc}"
-            if payload is not None:
-                try:
-                    hello = Entry.from_bytes(payload)
-                    proven = bytes(verify_hello(hello, sender=1 - self.view.me))
-                except LogError as exc:
-                    why = f"not the peer's hello ({type(exc).__name__}: {exc})"
-                else:
-                    if proven == key:
-                        why = ""
-                        return payload
-                    why = "a hello from another identity key"
-            _log.info("refused a connection from %s: %s", link.peername, why)
-            return None
+                    if payload is None:
+                        break
+                    if hello is None:
+                        # NB: the peer's hello is the first thing it sends on every
+                        # connection; keepalives alone do not hold the door open.
+                        try:
+                            proof_key = bytes(verify_hello(Entry.from_bytes(payload),
+                                                           sender=1 - self.view.me))
+                        except LogError as exc:
+                            why = f"not the peer's hello ({type(exc).__name__}: {exc})"
+                            break
+                        if proof_key != key:
+                            why = "a hello from another identity key"
+                            break
+                        hello = payload
+                        frames.append(payload)
+                        continue
+                    control = _control(payload)
+                    if control is not None and control.get("ctl") == "challenge":
+                        theirs = control.get("nonce")
+                        if not isinstance(theirs, str) or len(theirs) != 64:
+                            why = "a malformed challenge"
+                            break
+                        link.send([canonical_dumps({
+                            "ctl": "proof", "nonce": theirs,
+                            "sig": session.resume_proof(bytes.fromhex(theirs)).hex()})])
+                    elif control is not None and control.get("ctl") == "proof":
+                        sig = control.get("sig")
+                        if (control.get("nonce") != nonce.hex() or not isinstance(sig, str)
+                                or not session.check_resume_proof(nonce, _unhex(sig))):
+                            why = "a wrong proof of identity (a replayed hello?)"
+                            break
+                        proven = True
+                    else:
+                        frames.append(payload)  # NB: the peer's session may already talk
+            if hello is not None and proven:
+                why = ""
+                return frames
+        except (FrameError, LinkDead, ConnectionError, OSError, TimeoutError) as exc:
+            why = f"{type(exc).__name__}: {exc}"
         finally:
             if why:  # refused, or cancelled while waiting (the match ended)
+                _log.info("refused a connection with %s: %s", link.peername, why)
                 await link.close()
+        return None
 
-    async def _run_link(self, link: Link, first: bytes | None = None) -> None:
-        """Pump frames between ``link`` and the session until either ends (``first``: a
-        frame already read from this link, processed right after the (re)connection)."""
+    async def _run_link(self, link: Link, first: Sequence[bytes] = ()) -> None:
+        """Pump frames between ``link`` and the session until either ends (``first``:
+        frames already read from this link, processed right after the (re)connection)."""
         old = self._link
         self._link = link
         if old is not None and not old.closed:
@@ -502,11 +557,11 @@ class Peer:
         try:
             self._resyncing = bool(self.view.session_id)
             self._step(self.session.connection_made)
-            pending = first
+            pending = list(first)
             while not self.finished:
                 payload: bytes | None
-                if pending is not None:
-                    payload, pending = pending, None
+                if pending:
+                    payload = pending.pop(0)
                 else:
                     payload = await link.recv()
                 if payload is None or self.finished:
@@ -638,18 +693,19 @@ class Peer:
             assert task is not None
             tasks.add(task)
             try:
-                first = None
+                first: list[bytes] = []
                 key = self._expected_key()
                 if key is not None:
                     # The match began: only the known opponent may take the link (see
-                    # :meth:`_admit`); anyone else is closed without touching the session.
+                    # :meth:`_authenticate`); anyone else is closed, the session untouched.
                     gating.add(task)
                     try:
-                        first = await self._admit(link, key)
+                        admitted = await self._authenticate(link, key)
                     finally:
                         gating.discard(task)
-                    if first is None:
+                    if admitted is None:
                         return
+                    first = admitted
                     if self._done.is_set() or (self._link is not None
                                                and not self._link.closed):
                         await link.close()  # someone else got in meanwhile: one at a time
@@ -704,5 +760,20 @@ class Peer:
                 delay = min(delay * 2, max_backoff)
                 continue
             delay = 0.05
-            await self._run_link(link)
+            first: list[bytes] = []
+            key = self._expected_key()
+            if key is not None:
+                # The match began: whoever answers at the host's address must prove it
+                # is the host (see :meth:`_authenticate`) before the session hears it.
+                admitted = await self._authenticate(link, key)
+                if admitted is None:
+                    if give_up_after is not None and (
+                            time.monotonic() - down_since > give_up_after):
+                        self.give_up(f"{host}:{port} did not prove the host's identity")
+                        return
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, max_backoff)
+                    continue
+                first = admitted
+            await self._run_link(link, first)
             down_since = time.monotonic()

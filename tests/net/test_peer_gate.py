@@ -1,8 +1,9 @@
 """While a match's link is down, only the known opponent gets in.
 
 A stranger on the LAN who connects to a host whose joiner dropped, and sends junk, a
-hello from another key, or nothing at all, is closed without touching the session; the
-real joiner then reconnects and the match completes. Real sessions, real loopback TCP.
+hello from another key, a replay of the joiner's own hello, or nothing at all, is closed
+without touching the session; the real joiner then reconnects and the match completes.
+A joiner coming back checks the host the same way. Real sessions, real loopback TCP.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from nacl.signing import SigningKey
 
 from p2pgin.agents import RandomPlayer, run_agent
 from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_dumps
 from p2pgin.net.gamefile import GameFiles
 from p2pgin.net.peer import Peer
 from p2pgin.net.transport import Link, LinkDead, open_link
@@ -84,6 +86,15 @@ async def test_strangers_during_a_drop_cannot_end_the_match(tmp_path: Path) -> N
     assert host_hello is not None
     mirror = await open_link("127.0.0.1", port)  # a replay of the host's own hello
     assert await refused(mirror, [host_hello.to_bytes()])
+    # A captured copy of the joiner's own hello (it is sent in clear on every connection)
+    # with a made-up answer to the host's challenge and a bogus head.
+    joiner_hello = joiner.session.my_hello.to_bytes()
+    replay = await open_link("127.0.0.1", port)
+    assert await refused(replay, [joiner_hello, canonical_dumps(
+        {"ctl": "proof", "nonce": "00" * 32, "sig": "11" * 64})])
+    replay = await open_link("127.0.0.1", port)
+    assert await refused(replay, [joiner_hello, b'{"ctl":"head","hash":"00","next":0,'
+                                                b'"session":"00"}'])
     assert not host.session.closed and host.error is None and host.evidence == []
     assert host.link == "reconnecting"
 
@@ -95,3 +106,46 @@ async def test_strangers_during_a_drop_cannot_end_the_match(tmp_path: Path) -> N
     assert host.error is None and joiner.error is None
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+async def test_a_returning_joiner_refuses_an_impostor_at_the_hosts_address(
+    tmp_path: Path,
+) -> None:
+    host = make_peer(tmp_path, HOST, 1)
+    joiner = make_peer(tmp_path, JOIN, 2, dead_after=2.0)
+    ports: list[int] = []
+    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.005)
+    conn = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
+    while joiner.view.stage != "play":
+        await asyncio.sleep(0.005)
+    host.give_up("the host's machine went away")
+    conn.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await conn
+    await asyncio.gather(serve, return_exceptions=True)
+    before = joiner.session.log
+
+    # Someone else now listens and plays back the host's hello, then junk.
+    host_hello = host.session.my_hello.to_bytes()
+    heard: list[bytes] = []
+
+    async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        link = Link(reader, writer)
+        link.send([host_hello, b'{"ctl":"head","hash":"00","next":0,"session":"00"}'])
+        with contextlib.suppress(Exception):
+            while (frame := await link.recv()) is not None:
+                heard.append(frame)
+        await link.close()
+
+    server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+    fake_port = server.sockets[0].getsockname()[1]
+    await asyncio.wait_for(joiner.connect("127.0.0.1", fake_port, give_up_after=1.0), 20)
+    server.close()
+    assert "did not prove" in str(joiner.drain_events()[-1])
+    assert not joiner.session.closed and joiner.error is None and joiner.evidence == []
+    assert joiner.session.log == before
+    # The impostor heard the joiner's hello and challenges, nothing of the match.
+    assert heard and all(frame == joiner.session.my_hello.to_bytes()
+                         or frame.startswith(b'{"ctl":"challenge"') for frame in heard)

@@ -8,6 +8,7 @@ import pytest
 from session_harness import identity, make_pair, pump
 
 from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import session_id
 from p2pgin.session import (
     HOST,
@@ -15,6 +16,7 @@ from p2pgin.session import (
     AcceptRules,
     DeclineRules,
     LocalProtocolError,
+    MalformedFrame,
     PeerHello,
     Session,
     SessionStarted,
@@ -91,3 +93,33 @@ def test_create_rejects_a_bad_role() -> None:
     with pytest.raises(LocalProtocolError):
         Session.create(identity(1, "x"), role=2, rng=random.Random(0))
     assert HOST == 0 and JOIN == 1
+
+
+def test_a_resume_challenge_is_answered_with_a_proof_only_its_key_could_make() -> None:
+    a, b = make_pair()
+    a.session.connection_made()
+    b.session.connection_made()
+    pump(a, b)
+    nonce = bytes(range(32))
+    b.session.receive_frame(canonical_dumps({"ctl": "challenge", "nonce": nonce.hex()}))
+    (frame,) = b.session.frames_to_send()
+    proof = canonical_loads(frame)
+    assert isinstance(proof, dict) and proof["ctl"] == "proof" and proof["nonce"] == nonce.hex()
+    signature = bytes.fromhex(str(proof["sig"]))
+    assert a.session.check_resume_proof(nonce, signature)
+    # Bound to the challenge, the session and the player: no other use verifies.
+    assert not a.session.check_resume_proof(bytes(32), signature)
+    assert not b.session.check_resume_proof(nonce, signature)
+    assert not a.session.check_resume_proof(nonce, a.session.resume_proof(nonce))
+    assert not a.session.check_resume_proof(nonce, b"\x00" * 64)
+    assert not b.session.closed
+
+
+@pytest.mark.parametrize("nonce", ["00" * 31, "AB" * 32, 7, "zz" * 32])
+def test_a_malformed_resume_challenge_is_a_malformed_frame(nonce: object) -> None:
+    a, b = make_pair()
+    a.session.connection_made()
+    b.session.connection_made()
+    pump(a, b)
+    with pytest.raises(MalformedFrame):
+        b.session.receive_frame(canonical_dumps({"ctl": "challenge", "nonce": nonce}))
