@@ -467,7 +467,7 @@ def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
             "delay": getattr(args, "delay", 0.0)}
 
 
-async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
+async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
     """Find hosts by their LAN beacons and let the person pick one (a live list in the
     console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
     from p2pgin.net.discovery import DiscoveryListener
@@ -478,7 +478,9 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
             from p2pgin.ui import pick_game
 
             picked = await pick_game(listener.games, ascii=True if args.ascii else None)
-            return None if picked is None else (picked.address, picked.port)
+            if picked is None:
+                return None
+            return picked.address, picked.port, picked.fingerprint
         _say("looking for hosts on the LAN...")
         with contextlib.suppress(TimeoutError):
             await listener.wait_for(bool, timeout=args.discover_timeout)
@@ -497,7 +499,7 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int] | None:
         text = await asyncio.to_thread(input, f"join which host [1-{len(hosts)}]? ")
         choice = int(text.strip() or "1")
     picked = hosts[choice - 1]
-    return picked.address, picked.port
+    return picked.address, picked.port, picked.fingerprint
 
 
 # --------------------------------------------------------------------------- commands
@@ -514,33 +516,58 @@ def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
             args.seed += 1  # a new match needs a new session id
 
 
-def _unfinished_with(role: str, host: str | None, port: int) -> Path | None:
-    """The latest unfinished game this user played as ``role`` against the same address
-    (join: the host's address and port; host: the same listening port), if any."""
+def _host_fingerprint(game: Path) -> str | None:
+    """The fingerprint of the host's identity key in a game file (its first hello)."""
+    from p2pgin.log.entry import hello_key
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.identity import fingerprint
+    from p2pgin.log.store import read_game_file
+
+    try:
+        hellos = [e for e in read_game_file(game)[:2] if e.is_hello and e.sender == 0]
+        return fingerprint(hello_key(hellos[0])) if hellos else None
+    except (OSError, LogError):
+        return None
+
+
+def _unfinished_with(role: str, host: str | None, port: int,
+                     fingerprint: str | None = None) -> Path | None:
+    """The latest unfinished game this user played as ``role`` with the same peer, if
+    any. Join: the same host identity (``fingerprint``, as a LAN beacon announces it;
+    the host may have a new address) or else the same address and port; host: the same
+    listening port."""
     from p2pgin.net.gamefile import find_unfinished, read_meta
 
-    if not port:
-        return None  # "any free port": nobody can come back to it
     for game in find_unfinished():
         meta = read_meta(game)
-        try:
-            same_port = int(meta.get("port") or 0) == port
-        except (TypeError, ValueError):
+        if meta.get("role") != role:
             continue
-        if meta.get("role") == role and same_port and (role == "host" or meta.get("host") == host):
+        if role == "join" and fingerprint and _host_fingerprint(game) == fingerprint:
+            return game
+        try:
+            same_port = bool(port) and int(meta.get("port") or 0) == port
+        except (TypeError, ValueError):
+            continue  # NB: port 0 is "any free port": nobody can come back to it
+        if same_port and (role == "host" or meta.get("host") == host):
             return game
     return None
 
 
-def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port: int) -> bool:
-    """Point ``args.game`` at an unfinished match with this peer (unless ``--new``)."""
-    game = None if getattr(args, "new", False) else _unfinished_with(role, host, port)
+def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port: int,
+                    fingerprint: str | None = None) -> bool:
+    """Point ``args.game`` at an unfinished match with this peer (unless ``--new``); a
+    host found again by its fingerprint at a new address is reconnected there."""
+    if getattr(args, "new", False):
+        return False
+    game = _unfinished_with(role, host, port, fingerprint)
     if game is None:
         return False
     where = f"{host}:{port}" if role == "join" else f"port {port}"
     _say(f"an unfinished match ({where}) is saved in {game}: resuming it "
          "(--new starts another match instead)")
     args.game = str(game)
+    if role == "join" and host is not None:
+        args.resume_address = (host, port)
     return True
 
 
@@ -559,10 +586,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
         found = asyncio.run(_discover(args))
         if found is None:
             return 2
-        host, port = found
+        host, port, fp = found
     else:
-        host, port = _parse_target(target)
-    if _resume_instead(args, "join", host, port):
+        (host, port), fp = _parse_target(target), None
+    if _resume_instead(args, "join", host, port, fp):
         return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
 
@@ -672,6 +699,11 @@ async def _resume(args: argparse.Namespace) -> int:
             _say(f"listening on {listen}:{p}")
 
         return await _drive(match, args, match.peer.serve(listen, port, on_listening=listening))
+    address = getattr(args, "resume_address", None)
+    if address is not None and (address[0], address[1]) != (meta.get("host"), meta.get("port")):
+        # The same host (by its identity) answers at a new address: go there, and remember.
+        meta["host"], meta["port"] = address
+        match.files.write_meta(host=address[0], port=address[1])
     return await _drive(match, args, match.peer.connect(str(meta["host"]), int(meta["port"]),
                                                         give_up_after=args.give_up_after))
 

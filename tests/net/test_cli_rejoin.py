@@ -7,14 +7,19 @@ with both game files identical and the transcripts verifying.
 
 from __future__ import annotations
 
+import random
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from nacl.signing import SigningKey
 from peerproc import PeerProc, check_same_match, fast_dir, free_port
 
 from p2pgin import cli
+from p2pgin.log.identity import fingerprint
+from p2pgin.net.gamefile import GameFiles
+from p2pgin.session import HOST, JOIN, Session
 
 
 @pytest.fixture
@@ -51,3 +56,40 @@ def test_joining_the_same_host_again_resumes_the_unfinished_match(tmp: Path) -> 
         for proc in procs:
             proc.stop()
     check_same_match(r0, r1, homes[0], homes[1])
+
+
+def test_a_host_found_again_by_its_fingerprint_at_a_new_address_is_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A joiner's unfinished match with a host that was at 10.0.0.5:7000; the host comes
+    # back (its beacon names the same identity) at another address and port.
+    monkeypatch.setenv("P2PGIN_HOME", str(tmp_path / "home"))
+    host_key = SigningKey(b"\x01" * 32)
+    sessions = [Session.create(key, role=role, name=name, rng=random.Random(role))
+                for key, role, name in ((host_key, HOST, "hal"),
+                                        (SigningKey(b"\x02" * 32), JOIN, "jo"))]
+    for session in sessions:
+        session.connection_made()
+    for frame in sessions[0].frames_to_send():
+        sessions[1].receive_frame(frame)
+    for frame in sessions[1].frames_to_send():
+        sessions[0].receive_frame(frame)
+    joiner = sessions[1]
+    files = GameFiles({"role": "join", "host": "10.0.0.5", "port": 7000},
+                      current_session=lambda: joiner.view.session_id)
+    files.extend(joiner.entries_to_persist())
+    files.write_meta()
+    files.close()
+    game = files.path
+    assert game is not None
+
+    fp = fingerprint(host_key.verify_key)
+    assert cli._unfinished_with("join", "10.0.0.9", 7100, fp) == game
+    assert cli._unfinished_with("join", "10.0.0.5", 7000) == game  # same address
+    assert cli._unfinished_with("join", "10.0.0.9", 7100) is None
+    assert cli._unfinished_with("join", "10.0.0.9", 7100, "aaaa-bbbb-cccc-dddd") is None
+    assert cli._unfinished_with("host", "10.0.0.9", 7100, fp) is None  # we were joiner
+
+    args = cli.build_parser().parse_args(["join", "10.0.0.9:7100"])
+    assert cli._resume_instead(args, "join", "10.0.0.9", 7100, fp)
+    assert Path(args.game) == game and args.resume_address == ("10.0.0.9", 7100)
