@@ -156,6 +156,20 @@ class GameStore:
             os.fsync(self._fd)
             self._unsynced = False
 
+    def truncate(self, count: int) -> None:
+        """Keep only the first ``count`` entries (hellos included), durably.
+
+        The one sanctioned rewrite of the tail: entries of mine the peer never saw, when
+        its abandonment record took their place (the session says so).
+        """
+        if count >= len(self._entries):
+            return
+        size = sum(len(e.to_bytes()) + 1 for e in self._entries[:count])
+        os.ftruncate(self._fd, size)
+        os.fsync(self._fd)
+        del self._entries[count:]
+        self._unsynced = False
+
     @property
     def secrets_path(self) -> Path:
         """The secrets file beside the game file."""

@@ -102,6 +102,13 @@ class GameFiles:
             store.write_secrets(self._secrets)
             self._secrets = None
 
+    def truncate_log(self, keep: int) -> None:
+        """Keep the hellos and the first ``keep`` log entries of the game file."""
+        store = self._open(self._pending)
+        if store is not None:
+            hellos = sum(1 for e in store.entries[:2] if e.is_hello)
+            store.truncate(hellos + keep)
+
     def write_secrets(self, secrets: Any) -> None:
         """Replace the secrets file (0600) beside the game file."""
         store = self._open(self._pending)

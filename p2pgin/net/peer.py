@@ -95,6 +95,9 @@ class GameStore(Protocol):
     def extend(self, entries: Sequence[Any]) -> None:
         """Append entries to the game file and fsync before returning."""
 
+    def truncate_log(self, keep: int) -> None:
+        """Keep the hellos and the first ``keep`` log entries (durably)."""
+
     def write_secrets(self, secrets: Any) -> None:
         """Replace this hand's secrets file (mode 0600), durably."""
 
@@ -304,6 +307,13 @@ class Peer:
         self._sync()
 
     def _take_pending(self) -> None:
+        keep = self.session.truncation_to_persist()
+        if keep is not None and self.store is not None:
+            # NB: what was taken before the truncation is written first, then cut.
+            taken, self._unsynced = self._unsynced, []
+            if taken:
+                self.store.extend(taken)
+            self.store.truncate_log(keep)
         entries = self.session.entries_to_persist()
         if entries:
             self._unsynced.extend(entries)

@@ -385,6 +385,9 @@ class Session:
         self._toss_secrets: dict[str, Any] | None = None
         self._replaying = False
         self._persist: list[Entry] = []
+        #: Log entries the game file must keep before the next append (see
+        #: :meth:`truncation_to_persist`); None: no truncation pending.
+        self._keep: int | None = None
         self._secrets_dirty = False
         self._frames: list[bytes] = []
         self._events: list[Event] = []
@@ -614,6 +617,16 @@ class Session:
         return self._emit(Abandon(last_common_seq=max(seq, 0), last_common_hash=cited,
                                   reason=reason))
 
+    def truncation_to_persist(self) -> int | None:
+        """How many log entries (hellos not counted) the game file keeps before the next
+        :meth:`entries_to_persist` are appended, when some must go; else None.
+
+        Only one case drops stored entries: the peer abandoned the match before it saw
+        entries of mine, so they are not part of the match (see PROTOCOL.md section 5).
+        """
+        out, self._keep = self._keep, None
+        return out
+
     def entries_to_persist(self) -> list[Entry]:
         """New entries (both hellos first, once known) to append and fsync before sending."""
         out, self._persist = self._persist, []
@@ -718,8 +731,54 @@ class Session:
                 raise UnexpectedMessage(
                     f"{entry.type!r} from the {_ROLE_NAMES[entry.sender]} before the hellos "
                     f"(state {self._state})")
+            if entry.type == "abandon" and self._abandoned_before_mine(entry):
+                self._accept_abandon_over_mine(entry)
+                return
             self._accept_entry(entry, local=False)
             self._advance()
+
+    def _abandoned_before_mine(self, entry: Entry) -> bool:
+        """The peer's genuine abandonment at a position where my log holds only entries
+        of mine after it: it left before it saw them (the record and my move crossed)."""
+        seq = entry.seq
+        if (entry.session != self.session_id or entry.sender == self.me
+                or not 0 <= seq < len(self._log)
+                or any(e.sender != self.me for e in self._log[seq:])):
+            return False
+        parent = self._log[seq - 1].hash() if seq > 0 else GENESIS_PREV
+        key = self._keys[entry.sender]
+        if entry.prev != parent or key is None:
+            return False
+        try:
+            verify_signature(entry, key)
+        except LogError:
+            return False
+        return True
+
+    def _accept_abandon_over_mine(self, entry: Entry) -> None:
+        """End the match as the peer's record says: my entries it never saw are dropped
+        (log and game file), its abandonment takes their place."""
+        msg = parse_body(entry.type, entry.body)
+        assert isinstance(msg, Abandon)
+        seq, cited = msg.last_common_seq, msg.last_common_hash
+        if cited != GENESIS_PREV and (seq >= entry.seq or self._log[seq].hash() != cited):
+            raise MalformedFrame("abandon cites an entry that is not in the log")
+        dropped = self._log[entry.seq:]
+        del self._log[entry.seq:]
+        self._log_tuple = ()
+        unstored = [e for e in self._persist if e in dropped]
+        self._persist = [e for e in self._persist if e not in dropped]
+        if len(unstored) < len(dropped):
+            self._keep = entry.seq
+        self._frames = [f for f in self._frames if not any(f == e.to_bytes() for e in dropped)]
+        self._void_takeback("the opponent abandoned the match")
+        self._log.append(entry)
+        self._head = entry.hash()
+        self._persist.append(entry)
+        self._peer_last_seq = entry.seq
+        self._state = S.ABANDONED
+        self.closed = True
+        self._changed()
 
     def _receive_control(self, obj: dict[str, Any]) -> None:
         kind = obj.get("ctl")

@@ -219,6 +219,29 @@ async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
     assert entries[0][-1].body["reason"] == "going home"
 
 
+async def test_an_abandonment_crossing_a_move_leaves_both_files_equal(tmp_path: Path) -> None:
+    host, joiner = make_pair(tmp_path, target=100)
+    tasks = await start(host, joiner)
+
+    def quiet() -> bool:
+        return (host.view.stage == "play" and len(host.session.log) == len(joiner.session.log)
+                and (host.view.my_turn or joiner.view.my_turn))
+
+    await asyncio.wait_for(_until(quiet), 20)
+    mover, leaver = (host, joiner) if host.view.my_turn else (joiner, host)
+    # In the same instant: one moves, the other walks away; the frames cross in flight.
+    mover.act(mover.view.legal_moves[0])
+    leaver.abandon("had to go")
+    await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    assert mover.error is None and leaver.error is None and mover.evidence == []
+    paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
+    entries = [read_game_file(p) for p in paths]
+    assert entries[0] == entries[1]
+    assert entries[0][-1].type == "abandon" and entries[0][-1].body["reason"] == "had to go"
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
 async def test_a_peer_that_does_not_come_back_forfeits_after_the_deadline(
     tmp_path: Path,
 ) -> None:

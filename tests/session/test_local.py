@@ -9,8 +9,9 @@ from session_harness import Peer, make_pair, run_match, snapshot
 from p2pgin.engine.errors import IllegalMoveError
 from p2pgin.engine.moves import Discard, DrawStock, PassUpcard, TakeUpcard
 from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import verify_signature
-from p2pgin.session import AcceptRules, LocalProtocolError, State
+from p2pgin.session import AcceptRules, LocalProtocolError, RemoteProtocolError, State
 
 
 def _playing(seed: int = 51) -> tuple[Peer, Peer]:
@@ -72,3 +73,39 @@ def test_abandon_before_the_session_exists_is_local_misuse() -> None:
     a, _ = make_pair()
     with pytest.raises(LocalProtocolError):
         a.session.abandon()
+
+
+def test_an_abandonment_that_crossed_my_move_ends_the_match_as_the_record_says() -> None:
+    # The mover moves while the other player abandons: the two entries cross, both at
+    # the same seq. The mover accepts the record in place of its unseen move.
+    a, b = _playing()
+    mover, leaver = (a, b) if a.session.view.my_turn else (b, a)
+    seq = len(mover.session.log)
+    mover.session.act(mover.session.view.legal_moves[0])
+    mover.flush()
+    moved = [e for e in mover.file if e.seq >= seq and not e.is_hello]
+    assert moved and all(e.sender == mover.session.me for e in moved)
+    record = leaver.session.abandon("crossed")
+    leaver.flush()
+    mover.session.receive_frame(record.to_bytes())
+    assert mover.session.state is State.ABANDONED and mover.session.closed
+    assert mover.session.error is None
+    assert mover.session.log == leaver.session.log and mover.session.log[-1] == record
+    # The game file drops the unseen move(s), then takes the record.
+    assert mover.session.truncation_to_persist() == seq
+    assert mover.session.entries_to_persist() == [record]
+    assert mover.session.frames_to_send() == []  # no error frame: nobody broke a rule
+
+
+def test_a_forged_or_miscited_crossing_abandonment_is_still_refused() -> None:
+    a, b = _playing()
+    mover, leaver = (a, b) if a.session.view.my_turn else (b, a)
+    mover.session.act(mover.session.view.legal_moves[0])
+    mover.flush()
+    before = snapshot(mover.session)
+    record = leaver.session.abandon("crossed")
+    forged = dict(canonical_loads(record.to_bytes()))  # type: ignore[arg-type]
+    forged["body"] = {**record.body, "reason": "edited"}
+    with pytest.raises(RemoteProtocolError):  # a bad entry like any other
+        mover.session.receive_frame(canonical_dumps(forged))
+    assert snapshot(mover.session) == before
