@@ -228,14 +228,21 @@ class HandResult:
         }
 
 
+def _by_suit_mask(items: Sequence[object]) -> tuple[tuple[Any, ...], ...]:
+    """Per 13-bit mask ``m``: the ``items`` at the set bits of ``m``, ascending.
+
+    Each entry is the lowest bit's item followed by the entry of ``m`` without that bit,
+    so a table costs O(8192) small tuples, not a bit scan per mask (import time).
+    """
+    table: list[tuple[Any, ...]] = [()] * 8192
+    for mask in range(1, 8192):
+        low = (mask & -mask).bit_length() - 1
+        table[mask] = (items[low], *table[mask & (mask - 1)])
+    return tuple(table)
+
+
 def _chunk_tables() -> list[tuple[tuple[int, ...], ...]]:
-    tables = []
-    for chunk in range(4):
-        base = chunk * 13
-        tables.append(
-            tuple(tuple(base + b for b in range(13) if m >> b & 1) for m in range(1 << 13))
-        )
-    return tables
+    return [_by_suit_mask(range(base, base + 13)) for base in (0, 13, 26, 39)]
 
 
 # NB: positions of a 52-bit mask by four 13-bit table look-ups: the hot path of
@@ -252,10 +259,7 @@ def _positions(mask: int) -> tuple[int, ...]:
 
 _DISCARDS: Final = tuple(Discard(position=p) for p in range(52))
 # The Discard moves of a position mask, by the same four 13-bit look-ups.
-_D0, _D1, _D2, _D3 = (
-    tuple(tuple(_DISCARDS[p] for p in table[m]) for m in range(1 << 13))
-    for table in (_P0, _P1, _P2, _P3)
-)
+_D0, _D1, _D2, _D3 = (_by_suit_mask(_DISCARDS[base : base + 13]) for base in (0, 13, 26, 39))
 _tuple_new: Final = tuple.__new__
 _TAKE: Final = TakeUpcard()
 _PASS: Final = PassUpcard()
@@ -274,9 +278,10 @@ _NOT_K: Final = _ALL ^ _RANK_MASKS[12]
 _NOT_QK: Final = _NOT_K ^ _RANK_MASKS[11]
 _SUIT_REP: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 # Per 13-bit suit mask: total deadwood value and the dearest card's value.
-_SUIT_SUM: Final = tuple(sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(8192))
-_SUIT_TOP: Final = tuple(max([min(r + 1, 10) for r in range(13) if m >> r & 1] or [0])
-                         for m in range(8192))
+_CARD_VALUES: Final = [min(r + 1, 10) for r in range(13)]
+_SUIT_SUM: Final[tuple[int, ...]] = tuple(sum(v) for v in _by_suit_mask(_CARD_VALUES))
+# NB: a card's value never falls with its rank, so the dearest is the highest card.
+_SUIT_TOP: Final = tuple(min(m.bit_length(), 10) for m in range(8192))
 
 
 def _loose(cmask: int) -> int:
