@@ -263,6 +263,21 @@ def _per_hand(marks: list[float], crypto: list[tuple[float, float]],
     return out
 
 
+def _hand_ends(hands: int, *peers: Peer) -> tuple[list[float], Callable[[Any], None]]:
+    """The times hands end (audits done), and the event hook that records them and makes
+    ``peers`` give up after the first hand plus ``hands`` timed ones."""
+    marks: list[float] = []
+
+    def on_event(event: Any) -> None:
+        if isinstance(event, AuditDone):
+            marks.append(time.perf_counter())
+            if len(marks) > hands:
+                for peer in peers:
+                    peer.give_up("benchmark done")
+
+    return marks, on_event
+
+
 async def _play_one(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     """Both peers in this process, on one event loop."""
     _reset()
@@ -271,14 +286,7 @@ async def _play_one(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     recs = [_Recorder(), _Recorder()]
     recs[0].watch(hp)
     recs[1].watch(jp)
-    marks: list[float] = []
-
-    def on_event(event: Any) -> None:
-        if isinstance(event, AuditDone):
-            marks.append(time.perf_counter())
-            if len(marks) > hands:
-                hp.give_up("benchmark done")
-                jp.give_up("benchmark done")
+    marks, on_event = _hand_ends(hands, hp, jp)
 
     ports: list[int] = []
     serve = asyncio.ensure_future(hp.serve("127.0.0.1", 0, on_listening=ports.append))
@@ -339,13 +347,7 @@ async def _play_two(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     hp, files = _make_peer("host", seed, directory)
     rec = _Recorder()
     rec.watch(hp)
-    marks: list[float] = []
-
-    def on_event(event: Any) -> None:
-        if isinstance(event, AuditDone):
-            marks.append(time.perf_counter())
-            if len(marks) > hands:
-                hp.give_up("benchmark done")
+    marks, on_event = _hand_ends(hands, hp)
 
     ports: list[int] = []
     serve = asyncio.ensure_future(hp.serve("127.0.0.1", 0, on_listening=ports.append))

@@ -745,15 +745,7 @@ class Session:
                 or not 0 <= seq < len(self._log)
                 or any(e.sender != self.me for e in self._log[seq:])):
             return False
-        parent = self._log[seq - 1].hash() if seq > 0 else GENESIS_PREV
-        key = self._keys[entry.sender]
-        if entry.prev != parent or key is None:
-            return False
-        try:
-            verify_signature(entry, key)
-        except LogError:
-            return False
-        return True
+        return self._genuine_in_place(entry)
 
     def _accept_abandon_over_mine(self, entry: Entry) -> None:
         """End the match as the peer's record says: my entries it never saw are dropped
@@ -917,10 +909,14 @@ class Session:
 
         (The peer moved while my entry for that position was in flight to it.)
         """
-        mine = self._log[entry.seq]
+        return self._log[entry.seq].sender != entry.sender and self._genuine_in_place(entry)
+
+    def _genuine_in_place(self, entry: Entry) -> bool:
+        """Signed by its sender's key and linked to my entry ``seq - 1``: a real entry of
+        that player at a position my log already fills (only the peer can cause that)."""
         parent = self._log[entry.seq - 1].hash() if entry.seq > 0 else GENESIS_PREV
         key = self._keys[entry.sender]
-        if mine.sender == entry.sender or entry.prev != parent or key is None:
+        if entry.prev != parent or key is None:
             return False
         try:
             verify_signature(entry, key)

@@ -196,18 +196,18 @@ async def _until(cond: Any) -> None:
         await asyncio.sleep(0.01)
 
 
+def _quiet(host: Peer, joiner: Peer) -> bool:
+    """A quiet moment: both logs equal and a player to move (no automatic step pending)."""
+    return (host.view.stage == "play" and len(host.session.log) == len(joiner.session.log)
+            and (host.view.my_turn or joiner.view.my_turn))
+
+
 async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
     tmp_path: Path,
 ) -> None:
     host, joiner = make_pair(tmp_path, target=100)
     tasks = await start(host, joiner)
-    # A quiet moment: both logs equal and a player to move (no automatic step pending).
-
-    def quiet() -> bool:
-        return (host.view.stage == "play" and len(host.session.log) == len(joiner.session.log)
-                and (host.view.my_turn or joiner.view.my_turn))
-
-    await asyncio.wait_for(_until(quiet), 20)
+    await asyncio.wait_for(_until(lambda: _quiet(host, joiner)), 20)
     host.abandon("going home")
     await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
@@ -223,11 +223,7 @@ async def test_an_abandonment_crossing_a_move_leaves_both_files_equal(tmp_path: 
     host, joiner = make_pair(tmp_path, target=100)
     tasks = await start(host, joiner)
 
-    def quiet() -> bool:
-        return (host.view.stage == "play" and len(host.session.log) == len(joiner.session.log)
-                and (host.view.my_turn or joiner.view.my_turn))
-
-    await asyncio.wait_for(_until(quiet), 20)
+    await asyncio.wait_for(_until(lambda: _quiet(host, joiner)), 20)
     mover, leaver = (host, joiner) if host.view.my_turn else (joiner, host)
     # In the same instant: one moves, the other walks away; the frames cross in flight.
     mover.act(mover.view.legal_moves[0])
