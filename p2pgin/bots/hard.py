@@ -17,9 +17,13 @@ hand's most expensive loose card, which is one subtraction.
 * **Discard**: the candidates with the least deadwood are ranked by the lookahead
   plus a penalty for the chance the opponent holds two cards that meld with it
   (feeding it a meld costs it a draw and us the race).
-* **Knock**: with low deadwood at once; with deadwood near the limit only while
-  the opponent is unlikely to be close to undercutting (early in the hand), otherwise
-  keep drawing for a lower count or gin. Gin and big gin are always taken.
+* **Knock**: only early in the hand (``late_stock``: 25 or more cards left in the
+  stock), whatever the count; later a knockable hand is held for gin or for an
+  undercut, because by then the opponent is often close to knocking itself: a low
+  count then wins 25 points more when it knocks first than when we knock into its
+  layoffs. Counterfactual play-outs on the same deals (``bench/bots_tune.py``)
+  showed holding ahead for every count 1..10 from about 25 stock cards down.
+  Gin and big gin are always taken.
 * **Meld arrangement**: among the minimum-deadwood ones, the one exposing the
   fewest likely layoffs.
 """
@@ -62,6 +66,7 @@ def expected_deadwood(
     *,
     limit: int = -1,
     reward: float = 0.0,
+    gin: float = 0.0,
 ) -> float:
     """Expected deadwood of ``hand10`` after one stock draw and the best discard.
 
@@ -70,10 +75,12 @@ def expected_deadwood(
         stock: ``(card, weight)`` for each card that may be drawn.
         limit, reward: a draw leaving ``limit`` or less counts ``reward`` points better
             (reaching a knock is worth more than its deadwood says: it ends the race).
+        gin: a draw leaving no deadwood counts this many points better still (gin
+            scores a bonus and allows no layoffs).
     """
     base = deadwood(hand10)
     if not stock:
-        return float(base) - (reward if base <= limit else 0.0)
+        return float(base) - (reward if base <= limit else 0.0) - (gin if base == 0 else 0.0)
     gain = base - min_after_discard(hand10)
     outs = meld_outs(hand10)
     total = 0.0
@@ -84,7 +91,10 @@ def expected_deadwood(
         else:
             better = gain - VALUES[card]
             value = base - better if better > 0 else base
-        total += w * (value - reward if value <= limit else value)
+        if value <= limit:
+            total += w * (value - reward - (gin if value == 0 else 0.0))
+        else:
+            total += w * value
         weight += w
     return total / weight if weight else float(base)
 
@@ -98,21 +108,33 @@ class HardParams:
         danger_weight: points charged per unit chance that a discard feeds a meld.
         candidate_slack, candidates: discards searched (within this much of the least
             deadwood, at most this many).
-        knock_at_once: knock with this deadwood or less whatever the stock.
-        late_stock: with more deadwood, knock only while this many stock cards remain.
+        knock_at_once, low_stock: with this deadwood or less, knock while at least
+            ``low_stock`` stock cards remain (0: always).
+        late_stock: with more deadwood (not gin), knock only while this many stock
+            cards remain; later hold for gin or an undercut.
         use_knowledge: weigh cards by the opponent's picks and passes (Normal: no).
+        knock_reward, gin_reward: extra points the yardstick credits a draw that
+            reaches a knockable count / gin.
+        hold_danger: ``danger_weight`` while holding a knockable hand.
+        draw_lookahead: judge take-or-draw one draw deeper (the hand after the next
+            draw on both sides); ``lookahead_discards`` discards tried per drawn card.
+        discard_lookahead: re-rank this many best discards one draw deeper (0: off).
     """
 
     take_margin: float = 0.0
     danger_weight: float = 4.0
     candidate_slack: int = 10
     candidates: int = 6
-    knock_at_once: int = 6
-    late_stock: int = 18
+    knock_at_once: int = 0
+    low_stock: int = 0
+    late_stock: int = 25
     use_knowledge: bool = True
     knock_reward: float = 0.0
+    gin_reward: float = 0.0
+    hold_danger: float = 4.0
     draw_lookahead: bool = False
     lookahead_discards: int = 3
+    discard_lookahead: int = 0
 
 
 class HardStrategy(Strategy):
@@ -177,7 +199,7 @@ class HardStrategy(Strategy):
         if got is None:
             p = self.params
             got = expected_deadwood(
-                hand10, stock, limit=table.knock_limit, reward=p.knock_reward
+                hand10, stock, limit=table.knock_limit, reward=p.knock_reward, gin=p.gin_reward
             )
             self._memo[hand10] = got
         return got
@@ -249,19 +271,34 @@ class HardStrategy(Strategy):
                 return Decision(action="knock", card=best[1], melds=best[2])
         stock = self._stock(know)
         cands = [o for o in options if o[0] <= best_dw + p.candidate_slack][: p.candidates]
-        choice = min(
-            cands,
-            key=lambda o: (
-                self._value(table, hand ^ 1 << o[1], stock)
-                + p.danger_weight * self._danger(know, o[1]),
-                o[1],
-            ),
+        # Holding a knockable hand, an opponent's knock is welcome (we may undercut it).
+        danger = p.hold_danger if best_dw <= table.knock_limit else p.danger_weight
+        scored = sorted(
+            (
+                self._value(table, hand ^ 1 << card, stock)
+                + danger * self._danger(know, card),
+                card,
+            )
+            for _, card in cands
         )
-        return Decision(action="discard", card=choice[1])
+        if p.discard_lookahead > 1 and len(scored) > 1:
+            # Re-rank the front runners one draw deeper (same danger charge).
+            deeper = [
+                (
+                    self._stock_value(table, hand ^ 1 << card, stock)
+                    + danger * self._danger(know, card),
+                    card,
+                )
+                for _, card in scored[: p.discard_lookahead]
+            ]
+            return Decision(action="discard", card=min(deeper)[1])
+        return Decision(action="discard", card=scored[0][1])
 
     def _should_knock(self, dw: int, table: Table) -> bool:
         p = self.params
-        if dw == 0 or dw <= p.knock_at_once:
+        if dw == 0:
             return True
+        if dw <= p.knock_at_once:
+            return table.stock_left >= p.low_stock
         # Early in the hand the opponent is rarely low enough to undercut.
         return table.stock_left >= p.late_stock

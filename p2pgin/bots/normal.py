@@ -20,8 +20,14 @@ NORMAL_PARAMS = HardParams(
     candidate_slack=10,
     candidates=4,
     knock_at_once=10,
+    low_stock=0,
     late_stock=0,
     use_knowledge=False,
+    knock_reward=0.0,
+    gin_reward=0.0,
+    hold_danger=0.0,
+    draw_lookahead=False,
+    discard_lookahead=0,
 )
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pgin.bots.evaluate import all_best_arrangements, deadwood, min_after_discard
+from p2pgin.bots.evaluate import (
+    VALUES,
+    all_best_arrangements,
+    deadwood,
+    meld_masks_containing,
+    meld_outs,
+    min_after_discard,
+)
 from p2pgin.engine import CARDS, best_melds, is_meld, parse_cards
 
 hands = st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True)
@@ -71,3 +78,20 @@ def test_overlapping_set_and_run_lists_both_arrangements() -> None:
         frozenset({"KC KD KH", "TC JC QC"}),
         frozenset({"TC TD TH", "KC KD KH"}),
     }
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands, crowded).filter(lambda cards: len(cards) <= 10))
+def test_meld_outs_are_exactly_the_cards_that_would_join_a_meld(cards: list[int]) -> None:
+    mask = _mask(cards)
+    outs = meld_outs(mask)
+    assert outs & mask == 0
+    for card in range(52):
+        if mask >> card & 1:
+            continue
+        with_card = mask | 1 << card
+        joins = any(meld & with_card == meld for meld in meld_masks_containing(card))
+        assert bool(outs >> card & 1) == joins
+        if not joins:
+            # A card that melds with nothing just adds its value.
+            assert deadwood(with_card) == deadwood(mask) + VALUES[card]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from p2pgin.bots import HardStrategy
+from p2pgin.bots import HardStrategy, NormalStrategy
 from p2pgin.bots.knowledge import Knowledge
 from p2pgin.bots.strategy import Table, fewest_layoff_arrangement
 from p2pgin.engine import CARDS, parse_cards
@@ -53,3 +53,29 @@ def test_hard_takes_gin_even_with_an_alternative_discard() -> None:
     decision = HardStrategy(random.Random(1)).decide(table)
     assert decision.action == "knock" and decision.card == parse_cards("KH")[0]
     assert _text(decision.melds) == {"AC 2C 3C", "4D 4H 4S", "9S TS JS QS"}
+
+
+def _decide(hand_text: str, stock_left: int) -> tuple[str, int | None]:
+    hand = _mask(hand_text)
+    table = Table(
+        phase="discard", hand=hand, know=Knowledge(hand=hand, stock_left=stock_left),
+        stock_left=stock_left,
+    )
+    decision = HardStrategy(random.Random(1)).decide(table)
+    return decision.action, decision.card
+
+
+def test_hard_knocks_a_low_count_early_in_the_hand() -> None:
+    # Throwing KS leaves 5S alone: 5 deadwood, knockable.
+    assert _decide("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS", 28) == ("knock", parse_cards("KS")[0])
+
+
+def test_hard_holds_a_knockable_hand_late_for_gin_or_an_undercut() -> None:
+    # Same hand with 12 cards left in the stock: keep the low count, throw the king.
+    assert _decide("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS", 12) == ("discard", parse_cards("KS")[0])
+
+
+def test_normal_still_knocks_as_soon_as_it_may() -> None:
+    hand = _mask("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS")
+    table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
+    assert NormalStrategy(random.Random(1)).decide(table).action == "knock"
