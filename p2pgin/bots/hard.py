@@ -21,7 +21,7 @@ hand's most expensive loose card, which is one subtraction.
   stock), whatever the count; later a knockable hand is held for gin or for an
   undercut, because by then the opponent is often close to knocking itself: a low
   count then wins 25 points more when it knocks first than when we knock into its
-  layoffs. Counterfactual play-outs on the same deals (``bench/bots_tune.py``)
+  layoffs. Counterfactual play-outs on the same deals (``bench/bots_probe.py``)
   showed holding ahead for every count 1..10 from about 25 stock cards down.
   Gin and big gin are always taken.
 * **Meld arrangement**: among the minimum-deadwood ones, the one exposing the
