@@ -18,11 +18,13 @@ hand's most expensive loose card, which is one subtraction.
   plus a penalty for the chance the opponent holds two cards that meld with it
   (feeding it a meld costs it a draw and us the race).
 * **Knock**: only early in the hand (``late_stock``: 25 or more cards left in the
-  stock), whatever the count; later a knockable hand is held for gin or for an
-  undercut, because by then the opponent is often close to knocking itself: a low
-  count then wins 25 points more when it knocks first than when we knock into its
-  layoffs. Counterfactual play-outs on the same deals (``bench/bots_probe.py``)
-  showed holding ahead for every count 1..10 from about 25 stock cards down.
+  stock; ``quiet_stock``: 21 while the opponent has taken nothing from the pile, so
+  is likely still far from knocking), whatever the count. Later a knockable hand is
+  held for gin or for an undercut: by then the opponent is often close to knocking
+  itself, and a low count wins 25 points more when it knocks first than we win by
+  knocking into its layoffs. Counterfactual play-outs on the same deals
+  (``bench/bots_probe.py``) showed holding ahead for every count 1..10 from about
+  25 stock cards down (from about 21 while the opponent has taken nothing).
   Gin and big gin are always taken.
 * **Meld arrangement**: among the minimum-deadwood ones, the one exposing the
   fewest likely layoffs.
@@ -112,6 +114,8 @@ class HardParams:
             ``low_stock`` stock cards remain (0: always).
         late_stock: with more deadwood (not gin), knock only while this many stock
             cards remain; later hold for gin or an undercut.
+        quiet_stock: the same while the opponent has taken nothing from the pile
+            (0: use ``late_stock``).
         use_knowledge: weigh cards by the opponent's picks and passes (Normal: no).
         knock_reward, gin_reward: extra points the yardstick credits a draw that
             reaches a knockable count / gin.
@@ -128,6 +132,7 @@ class HardParams:
     knock_at_once: int = 0
     low_stock: int = 0
     late_stock: int = 25
+    quiet_stock: int = 21
     use_knowledge: bool = True
     knock_reward: float = 0.0
     gin_reward: float = 0.0
@@ -300,5 +305,8 @@ class HardStrategy(Strategy):
             return True
         if dw <= p.knock_at_once:
             return table.stock_left >= p.low_stock
-        # Early in the hand the opponent is rarely low enough to undercut.
+        # Early in the hand the opponent is rarely low enough to undercut; one that has
+        # taken nothing from the pile yet is likely further from knocking.
+        if p.quiet_stock and not table.know.opp_taken:
+            return table.stock_left >= p.quiet_stock
         return table.stock_left >= p.late_stock

@@ -22,6 +22,7 @@ NORMAL_PARAMS = HardParams(
     knock_at_once=10,
     low_stock=0,
     late_stock=0,
+    quiet_stock=0,
     use_knowledge=False,
     knock_reward=0.0,
     gin_reward=0.0,

@@ -79,3 +79,19 @@ def test_normal_still_knocks_as_soon_as_it_may() -> None:
     hand = _mask("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS")
     table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
     assert NormalStrategy(random.Random(1)).decide(table).action == "knock"
+
+
+def test_hard_holds_earlier_once_the_opponent_builds_from_the_pile() -> None:
+    # 23 stock cards left: an opponent that took nothing is likely far from knocking,
+    # so knock; one that took a card from the pile may be close, so hold for more.
+    hand = _mask("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS")
+    quiet = Knowledge(hand=hand, stock_left=23)
+    building = Knowledge(hand=hand, stock_left=23)
+    building.opp_takes(parse_cards("QD")[0])
+    actions = [
+        HardStrategy(random.Random(1))
+        .decide(Table(phase="discard", hand=hand, know=know, stock_left=23))
+        .action
+        for know in (quiet, building)
+    ]
+    assert actions == ["knock", "discard"]
