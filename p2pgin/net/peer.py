@@ -211,6 +211,8 @@ class Peer:
         self._unsynced: list[Any] = []
         self._unsynced_secrets: Any = None
         self._sync_timer: asyncio.TimerHandle | None = None
+        #: Why the last connection was refused by the identity check (for the player).
+        self._refusal = ""
         self._flush_handle: asyncio.Handle | None = None
         #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
         self.sync_delay = sync_delay
@@ -551,6 +553,7 @@ class Peer:
         finally:
             if why:  # refused, or cancelled while waiting (the match ended)
                 _log.info("refused a connection with %s: %s", link.peername, why)
+                self._refusal = why
                 await link.close()
         return None
 
@@ -753,6 +756,7 @@ class Peer:
         match ends, or until ``give_up_after`` seconds pass without a connection."""
         delay = 0.05
         down_since = time.monotonic()
+        told = ""
         while not self._done.is_set():
             try:
                 link = await open_link(
@@ -777,6 +781,12 @@ class Peer:
                 # is the host (see :meth:`_authenticate`) before the session hears it.
                 admitted = await self._authenticate(link, key)
                 if admitted is None:
+                    reason = (f"{host}:{port} answered but did not prove it is the host: "
+                              f"{self._refusal}")
+                    if reason != told:  # NB: once per kind of refusal, not every retry
+                        told = reason
+                        self._events.append(LinkDown(reason=reason, reconnecting=True))
+                        self._changed()
                     if give_up_after is not None and (
                             time.monotonic() - down_since > give_up_after):
                         self.give_up(f"{host}:{port} did not prove the host's identity")

@@ -19,7 +19,7 @@ from p2pgin.agents import RandomPlayer, run_agent
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps
 from p2pgin.net.gamefile import GameFiles
-from p2pgin.net.peer import Peer
+from p2pgin.net.peer import LinkDown, Peer
 from p2pgin.net.transport import Link, LinkDead, open_link
 from p2pgin.session import HOST, JOIN, Session
 
@@ -143,7 +143,10 @@ async def test_a_returning_joiner_refuses_an_impostor_at_the_hosts_address(
     fake_port = server.sockets[0].getsockname()[1]
     await asyncio.wait_for(joiner.connect("127.0.0.1", fake_port, give_up_after=1.0), 20)
     server.close()
-    assert "did not prove" in str(joiner.drain_events()[-1])
+    events = joiner.drain_events()
+    assert "did not prove" in str(events[-1])
+    told = [e for e in events if isinstance(e, LinkDown) and e.reconnecting]
+    assert len(told) == 1 and "did not prove it is the host" in told[0].reason
     assert not joiner.session.closed and joiner.error is None and joiner.evidence == []
     assert joiner.session.log == before
     # The impostor heard the joiner's hello and challenges, nothing of the match.
