@@ -9,7 +9,7 @@ actually played is Hard's own, so the buckets sample the states Hard reaches.
 
 Usage::
 
-    python bench/bots_probe.py --decision knock --games 2500 --seed 31 [--by-taken]
+    python bench/bots_probe.py --decision knock --games 2500 --seed 31 [--by taken|last]
                                [--hard-param NAME=VALUE ...]
 """
 
@@ -34,7 +34,7 @@ from bots import _deal_views, _reveal  # noqa: E402
 from bots_tune import _params  # noqa: E402
 
 from p2pgin.bots import HardParams, HardStrategy, Strategy  # noqa: E402
-from p2pgin.bots.evaluate import deadwood, min_after_discard  # noqa: E402
+from p2pgin.bots.evaluate import VALUES, deadwood, min_after_discard  # noqa: E402
 from p2pgin.bots.hard import expected_deadwood  # noqa: E402
 from p2pgin.bots.strategy import (  # noqa: E402
     PASS,
@@ -125,13 +125,12 @@ def _branches(
     return out[0] - out[1]
 
 
-def _key(
-    table: Table, hard: HardStrategy, decision: str, by_taken: bool = False
-) -> tuple[int, int] | None:
+def _key(table: Table, hard: HardStrategy, decision: str, by: str = "") -> tuple[int, int] | None:
     """The bucket of a decision point, or None when there is nothing to decide.
 
-    Rows are the deadwood (knock) or taken-minus-drawn deadwood (draw); with
-    ``by_taken`` the number of cards the opponent has taken from the pile instead.
+    Rows are the deadwood (knock) or taken-minus-drawn deadwood (draw); for knocks,
+    ``by`` = ``taken``: the number of cards the opponent has taken from the pile,
+    ``last``: the value of its latest discard (-1: none yet) instead.
     """
     hand = table.hand
     if decision == "knock":
@@ -140,7 +139,13 @@ def _key(
         best = min_after_discard(hand, table.forbidden)
         if not 0 < best <= table.knock_limit:
             return None
-        row = table.know.opp_taken.bit_count() if by_taken else best
+        if by == "taken":
+            row = table.know.opp_taken.bit_count()
+        elif by == "last":
+            last = table.know.opp_last
+            row = -1 if last is None else VALUES[last]
+        else:
+            row = best
         return row, table.stock_left
     if table.phase not in ("upcard", "draw") or table.top is None:
         return None
@@ -161,7 +166,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--hard-param", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument(
-        "--by-taken", action="store_true", help="rows: cards the opponent took from the pile"
+        "--by",
+        choices=("", "taken", "last"),
+        default="",
+        help="knock rows: cards the opponent took from the pile, or its latest discard's value",
     )
     args = parser.parse_args(argv)
     params = replace(HardParams(), **_params(args.hard_param))  # type: ignore[arg-type]
@@ -189,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
                     and (full.must_draw_stock or _own_old_discard(views[0], 0))
                 ):
                     key = _key(
-                        table_from_state(views[0], 0), hard, args.decision, args.by_taken
+                        table_from_state(views[0], 0), hard, args.decision, args.by
                     )
                     if key is not None:
                         data[key].append(_branches(full, views, bots, attr))

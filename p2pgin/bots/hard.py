@@ -116,6 +116,9 @@ class HardParams:
             cards remain; later hold for gin or an undercut.
         quiet_stock: the same while the opponent has taken nothing from the pile
             (0: use ``late_stock``).
+        high_discard, low_discard: the opponent's latest discard worth at least
+            ``high_discard`` points allows knocking down to ``quiet_stock``; one worth
+            at most ``low_discard`` means hold (11 / 0: off).
         use_knowledge: weigh cards by the opponent's picks and passes (Normal: no).
         knock_reward, gin_reward: extra points the yardstick credits a draw that
             reaches a knockable count / gin.
@@ -133,6 +136,8 @@ class HardParams:
     low_stock: int = 0
     late_stock: int = 25
     quiet_stock: int = 21
+    high_discard: int = 11
+    low_discard: int = 0
     use_knowledge: bool = True
     knock_reward: float = 0.0
     gin_reward: float = 0.0
@@ -306,7 +311,16 @@ class HardStrategy(Strategy):
         if dw <= p.knock_at_once:
             return table.stock_left >= p.low_stock
         # Early in the hand the opponent is rarely low enough to undercut; one that has
-        # taken nothing from the pile yet is likely further from knocking.
-        if p.quiet_stock and not table.know.opp_taken:
-            return table.stock_left >= p.quiet_stock
-        return table.stock_left >= p.late_stock
+        # taken nothing from the pile yet, or still throws high cards, is likely further
+        # from knocking; one already throwing low cards has little deadwood left.
+        know = table.know
+        threshold = p.late_stock
+        if p.quiet_stock and not know.opp_taken:
+            threshold = p.quiet_stock
+        if know.opp_last is not None:
+            value = VALUES[know.opp_last]
+            if value >= p.high_discard and p.quiet_stock:
+                threshold = min(threshold, p.quiet_stock)
+            elif value <= p.low_discard:
+                return False
+        return table.stock_left >= threshold

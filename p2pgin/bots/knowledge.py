@@ -58,6 +58,8 @@ class Knowledge:
         opp_taken: cards the opponent ever took from the pile (even if thrown again).
         opp_size: number of cards in the opponent's hand.
         stock_left: cards left in the stock.
+        opp_last: the opponent's latest discard (a low one hints it has little
+            deadwood left to throw), ``None`` before its first.
     """
 
     hand: int = 0
@@ -67,6 +69,7 @@ class Knowledge:
     opp_taken: int = 0
     opp_size: int = 10
     stock_left: int = 31
+    opp_last: int | None = None
     _weights: list[float] | None = field(default=None, repr=False)
 
     # -- replaying public events (each updates the masks; order matters)
@@ -90,6 +93,7 @@ class Knowledge:
         self.opp_held &= ~bit
         self.opp_shunned |= bit
         self.pile |= bit
+        self.opp_last = card
         self._weights = None
 
     @property
