@@ -46,6 +46,7 @@ from p2pgin.engine import (  # noqa: E402
     Knock,
     LayOff,
     MatchState,
+    Move,
     Rules,
     apply,
 )
@@ -89,21 +90,31 @@ def play_hand(
         move = bots[player].choose(views[player], player)
         if times is not None and player == 0:
             times.append(time.perf_counter() - started)
-        other = 1 - player
-        # What the other peer learns before it can apply the move.
-        if isinstance(move, Discard):
-            views[other] = _reveal(views[other], full, [move.position])
-        elif isinstance(move, Knock | BigGin | LayOff):
-            # Going down shows the hand (the engine checks the shown cards).
-            views[other] = _reveal(views[other], full, full.hand_of(player))
-        full = apply(full, move, player)
-        views[player] = apply(views[player], move, player)
-        views[other] = apply(views[other], move, player)
-        if isinstance(move, DrawStock):
-            drawn = full.last_drawn
-            assert drawn is not None
-            views[player] = _reveal(views[player], full, [drawn])
+        full, views = step(full, views, move, player)
     return full
+
+
+def step(
+    full: HandState, views: list[HandState], move: Move, player: int
+) -> tuple[HandState, list[HandState]]:
+    """Apply ``player``'s ``move`` to the referee and both views, each view learning just
+    what a network peer learns."""
+    other = 1 - player
+    views = list(views)
+    # What the other peer learns before it can apply the move.
+    if isinstance(move, Discard):
+        views[other] = _reveal(views[other], full, [move.position])
+    elif isinstance(move, Knock | BigGin | LayOff):
+        # Going down shows the hand (the engine checks the shown cards).
+        views[other] = _reveal(views[other], full, full.hand_of(player))
+    full = apply(full, move, player)
+    views[player] = apply(views[player], move, player)
+    views[other] = apply(views[other], move, player)
+    if isinstance(move, DrawStock):
+        drawn = full.last_drawn
+        assert drawn is not None
+        views[player] = _reveal(views[player], full, [drawn])
+    return full, views
 
 
 def _make(level: str, rng: random.Random, params: dict[str, float]) -> Strategy:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from baseline import SimpleGinRummyPlayer  # noqa: E402
-from bots import _deal_views, _reveal  # noqa: E402
+from bots import _deal_views, step  # noqa: E402
 from bots_tune import _params  # noqa: E402
 
 from p2pgin.bots import HardParams, HardStrategy, Strategy  # noqa: E402
@@ -47,17 +47,10 @@ from p2pgin.bots.strategy import (  # noqa: E402
     table_from_state,
 )
 from p2pgin.engine import (  # noqa: E402
-    BigGin,
-    Discard,
-    DrawStock,
     HandState,
-    Knock,
-    LayOff,
     MatchState,
-    Move,
     Phase,
     Rules,
-    apply,
 )
 
 __all__ = ["main"]
@@ -84,29 +77,11 @@ class _Forced(HardStrategy):
         return super()._draw(table)
 
 
-def _step(
-    full: HandState, views: list[HandState], move: Move, player: int
-) -> tuple[HandState, list[HandState]]:
-    other = 1 - player
-    views = list(views)
-    if isinstance(move, Discard):
-        views[other] = _reveal(views[other], full, [move.position])
-    elif isinstance(move, Knock | BigGin | LayOff):
-        views[other] = _reveal(views[other], full, full.hand_of(player))
-    full = apply(full, move, player)
-    views[player] = apply(views[player], move, player)
-    views[other] = apply(views[other], move, player)
-    if isinstance(move, DrawStock):
-        assert full.last_drawn is not None
-        views[player] = _reveal(views[player], full, [full.last_drawn])
-    return full, views
-
-
 def _finish(full: HandState, views: list[HandState], bots: list[Strategy]) -> int:
     while not full.over:
         player = full.to_move
         assert player is not None
-        full, views = _step(full, views, bots[player].choose(views[player], player), player)
+        full, views = step(full, views, bots[player].choose(views[player], player), player)
     result = full.result
     assert result is not None
     return result.points if result.winner == 0 else -result.points if result.winner == 1 else 0
@@ -121,7 +96,7 @@ def _branches(
         copies = copy.deepcopy(bots)
         setattr(copies[0], attr, forced)
         move = copies[0].choose(views[0], 0)
-        out.append(_finish(*_step(full, views, move, 0), copies))
+        out.append(_finish(*step(full, views, move, 0), copies))
     return out[0] - out[1]
 
 
@@ -201,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
                     )
                     if key is not None:
                         data[key].append(_branches(full, views, bots, attr))
-                full, views = _step(full, views, bots[player].choose(views[player], player), player)
+                full, views = step(full, views, bots[player].choose(views[player], player), player)
             assert full.result is not None
             match = match.record(full.result)
     bands = ((26, 32), (22, 26), (18, 22), (14, 18), (10, 14), (0, 10))
