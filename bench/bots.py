@@ -37,42 +37,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from baseline import SimpleGinRummyPlayer  # noqa: E402
 
 from p2pgin.bots import LEVELS, HardParams, HardStrategy, Strategy  # noqa: E402
+from p2pgin.bots.referee import deal_views, step  # noqa: E402
 from p2pgin.engine import (  # noqa: E402
-    UPCARD,
-    BigGin,
-    Discard,
-    DrawStock,
     HandState,
-    Knock,
-    LayOff,
     MatchState,
-    Move,
     Rules,
-    apply,
 )
 
 __all__ = ["main", "play_match"]
-
-
-def _deal_views(full: HandState) -> list[HandState]:
-    """Each player's own state: its ten cards and the upcard."""
-    views = []
-    for player in (0, 1):
-        view = HandState.deal(full.rules, full.dealer)
-        for position in (*full.hand_of(player), UPCARD):
-            card = full.known(position)
-            assert card is not None
-            view = view.reveal(position, card)
-        views.append(view)
-    return views
-
-
-def _reveal(view: HandState, full: HandState, positions: tuple[int, ...] | list[int]) -> HandState:
-    for position in positions:
-        card = full.known(position)
-        assert card is not None
-        view = view.reveal(position, card)
-    return view
 
 
 def play_hand(
@@ -82,7 +54,7 @@ def play_hand(
     deck = list(range(52))
     rng.shuffle(deck)
     full = match.deal(deck)
-    views = _deal_views(full)
+    views = deal_views(full)
     while not full.over:
         player = full.to_move
         assert player is not None
@@ -90,31 +62,8 @@ def play_hand(
         move = bots[player].choose(views[player], player)
         if times is not None and player == 0:
             times.append(time.perf_counter() - started)
-        full, views = step(full, views, move, player)
+        full, views = step(full, views, player, move)
     return full
-
-
-def step(
-    full: HandState, views: list[HandState], move: Move, player: int
-) -> tuple[HandState, list[HandState]]:
-    """Apply ``player``'s ``move`` to the referee and both views, each view learning just
-    what a network peer learns."""
-    other = 1 - player
-    views = list(views)
-    # What the other peer learns before it can apply the move.
-    if isinstance(move, Discard):
-        views[other] = _reveal(views[other], full, [move.position])
-    elif isinstance(move, Knock | BigGin | LayOff):
-        # Going down shows the hand (the engine checks the shown cards).
-        views[other] = _reveal(views[other], full, full.hand_of(player))
-    full = apply(full, move, player)
-    views[player] = apply(views[player], move, player)
-    views[other] = apply(views[other], move, player)
-    if isinstance(move, DrawStock):
-        drawn = full.last_drawn
-        assert drawn is not None
-        views[player] = _reveal(views[player], full, [drawn])
-    return full, views
 
 
 def _make(level: str, rng: random.Random, params: dict[str, float]) -> Strategy:

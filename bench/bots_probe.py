@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from baseline import SimpleGinRummyPlayer  # noqa: E402
-from bots import _deal_views, step  # noqa: E402
 from bots_tune import _params  # noqa: E402
 
 from p2pgin.bots import HardParams, HardStrategy, Strategy  # noqa: E402
 from p2pgin.bots.evaluate import VALUES, deadwood, min_after_discard  # noqa: E402
 from p2pgin.bots.hard import expected_deadwood  # noqa: E402
+from p2pgin.bots.referee import deal_views, step  # noqa: E402
 from p2pgin.bots.strategy import (  # noqa: E402
     PASS,
     PILE,
@@ -81,7 +81,7 @@ def _finish(full: HandState, views: list[HandState], bots: list[Strategy]) -> in
     while not full.over:
         player = full.to_move
         assert player is not None
-        full, views = step(full, views, bots[player].choose(views[player], player), player)
+        full, views = step(full, views, player, bots[player].choose(views[player], player))
     result = full.result
     assert result is not None
     return result.points if result.winner == 0 else -result.points if result.winner == 1 else 0
@@ -96,7 +96,7 @@ def _branches(
         copies = copy.deepcopy(bots)
         setattr(copies[0], attr, forced)
         move = copies[0].choose(views[0], 0)
-        out.append(_finish(*step(full, views, move, 0), copies))
+        out.append(_finish(*step(full, views, 0, move), copies))
     return out[0] - out[1]
 
 
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
             deck = list(range(52))
             rng.shuffle(deck)
             full = match.deal(deck)
-            views = _deal_views(full)
+            views = deal_views(full)
             while not full.over:
                 player = full.to_move
                 assert player is not None
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
                     )
                     if key is not None:
                         data[key].append(_branches(full, views, bots, attr))
-                full, views = step(full, views, bots[player].choose(views[player], player), player)
+                full, views = step(full, views, player, bots[player].choose(views[player], player))
             assert full.result is not None
             match = match.record(full.result)
     bands = ((26, 32), (22, 26), (18, 22), (14, 18), (10, 14), (0, 10))
