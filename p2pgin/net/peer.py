@@ -40,14 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from p2pgin.log.canonical import canonical_dumps, canonical_loads
-from p2pgin.log.entry import Entry, hello_key, verify_hello
-from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
 from p2pgin.session.errors import PeerClosed, ProtocolError, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
+from p2pgin.session.gate import ResumeGate
 
 __all__ = [
     "ABANDON_LINGER",
@@ -136,23 +134,6 @@ class GameHandle(Protocol):
 CheckPeer = Callable[[PeerHello], PeerCheck]
 
 
-
-def _control(payload: bytes) -> dict[str, Any] | None:
-    """``payload`` as a control frame object (``{"ctl": ...}``), else None."""
-    if not payload.startswith(b'{"ctl":'):
-        return None
-    try:
-        obj = canonical_loads(payload)
-    except CanonicalError:
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _unhex(text: str) -> bytes:
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        return b""
 
 class Peer:
     """A session pumped over TCP; implements :class:`GameHandle`.
@@ -388,7 +369,6 @@ class Peer:
     def _flush(self) -> None:
         """Persist, then send, what the local player's coalesced moves produced."""
         self._flush_handle = None
-        self._take_pending()
         frames = self.session.frames_to_send()
         self._sync()
         self._send(frames)
@@ -479,75 +459,39 @@ class Peer:
         )
         self.evidence.append(path)
 
-    def _expected_key(self) -> bytes | None:
-        """The opponent's identity key once the match began (its hello is in the log)."""
+    def _match_began(self) -> bool:
+        """True once both hellos are known: new connections must then pass the gate."""
         if not self.view.session_id:
-            return None
+            return False
         hellos = getattr(self.session, "hellos", None)
-        hello = hellos[1 - self.view.me] if hellos else None
-        return None if hello is None else bytes(hello_key(hello))
+        return hellos is not None and hellos[1 - self.view.me] is not None
 
-    async def _authenticate(self, link: Link, key: bytes) -> list[bytes] | None:
+    async def _authenticate(self, link: Link) -> list[bytes] | None:
         """Once the match began, let a new connection (either direction) reach the
-        session only if the opponent proves its identity key on it: its hello, plus a
-        signature over a fresh challenge of ours (a replayed hello cannot make that).
-        Returns the frames read meanwhile (hello first), for the session; None when
-        refused: the connection is closed and the session is not touched.
+        session only if the opponent proves its identity key on it (the session's
+        :class:`~p2pgin.session.gate.ResumeGate`: its hello plus a signature over a fresh
+        challenge of ours, which a replayed hello cannot make). Returns the frames read
+        meanwhile (hello first), for the session; None when refused: the connection is
+        closed and the session is not touched.
 
         NB: the session ends the match on any bad frame; without this gate a stranger on
         the LAN connecting while the link is down (or listening where the host was)
         could end a live match with junk, or with a captured hello and a bogus head.
         """
-        session = self.session
-        nonce = secrets.token_bytes(32)
+        gate = ResumeGate(self.session, secrets.token_bytes(32))
         why = "closed before proving its identity"
-        frames: list[bytes] = []
-        hello: bytes | None = None
-        proven = False
         try:
-            link.send([session.my_hello.to_bytes(),
-                       canonical_dumps({"ctl": "challenge", "nonce": nonce.hex()})])
+            link.send(gate.opening())
             async with asyncio.timeout(self.dead_after):
-                while hello is None or not proven:
+                while not gate.admitted and not gate.refused:
                     payload = await link.recv()
                     if payload is None:
                         break
-                    if hello is None:
-                        # NB: the peer's hello is the first thing it sends on every
-                        # connection; keepalives alone do not hold the door open.
-                        try:
-                            proof_key = bytes(verify_hello(Entry.from_bytes(payload),
-                                                           sender=1 - self.view.me))
-                        except LogError as exc:
-                            why = f"not the peer's hello ({type(exc).__name__}: {exc})"
-                            break
-                        if proof_key != key:
-                            why = "a hello from another identity key"
-                            break
-                        hello = payload
-                        frames.append(payload)
-                        continue
-                    control = _control(payload)
-                    if control is not None and control.get("ctl") == "challenge":
-                        theirs = control.get("nonce")
-                        if not isinstance(theirs, str) or len(theirs) != 64:
-                            why = "a malformed challenge"
-                            break
-                        link.send([canonical_dumps({
-                            "ctl": "proof", "nonce": theirs,
-                            "sig": session.resume_proof(bytes.fromhex(theirs)).hex()})])
-                    elif control is not None and control.get("ctl") == "proof":
-                        sig = control.get("sig")
-                        if (control.get("nonce") != nonce.hex() or not isinstance(sig, str)
-                                or not session.check_resume_proof(nonce, _unhex(sig))):
-                            why = "a wrong proof of identity (a replayed hello?)"
-                            break
-                        proven = True
-                    else:
-                        frames.append(payload)  # NB: the peer's session may already talk
-            if hello is not None and proven:
+                    link.send(gate.receive(payload))
+            if gate.admitted:
                 why = ""
-                return frames
+                return gate.held
+            why = gate.refused or why
         except (FrameError, LinkDead, ConnectionError, OSError, TimeoutError) as exc:
             why = f"{type(exc).__name__}: {exc}"
         finally:
@@ -707,13 +651,12 @@ class Peer:
             tasks.add(task)
             try:
                 first: list[bytes] = []
-                key = self._expected_key()
-                if key is not None:
+                if self._match_began():
                     # The match began: only the known opponent may take the link (see
                     # :meth:`_authenticate`); anyone else is closed, the session untouched.
                     gating.add(task)
                     try:
-                        admitted = await self._authenticate(link, key)
+                        admitted = await self._authenticate(link)
                     finally:
                         gating.discard(task)
                     if admitted is None:
@@ -775,11 +718,10 @@ class Peer:
                 continue
             delay = 0.05
             first: list[bytes] = []
-            key = self._expected_key()
-            if key is not None:
+            if self._match_began():
                 # The match began: whoever answers at the host's address must prove it
                 # is the host (see :meth:`_authenticate`) before the session hears it.
-                admitted = await self._authenticate(link, key)
+                admitted = await self._authenticate(link)
                 if admitted is None:
                     reason = (f"{host}:{port} answered but did not prove it is the host: "
                               f"{self._refusal}")

@@ -678,6 +678,20 @@ class Session:
             raise LocalProtocolError("no session to resume yet")
         return resume_proof(self._key, session=self.session_id, nonce=nonce, player=self.me)
 
+    def answer_challenge(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """The ``proof`` control object answering a ``challenge`` control object.
+
+        Raises:
+            MalformedFrame: not ``{"ctl": "challenge", "nonce": <32 bytes, hex>}``.
+            UnexpectedMessage: no session yet (a challenge follows the hellos).
+        """
+        nonce = _hex_bytes(obj.get("nonce"), 32) if set(obj) == {"ctl", "nonce"} else None
+        if obj.get("ctl") != "challenge" or nonce is None:
+            raise MalformedFrame("challenge: nonce is 32 bytes of lowercase hex")
+        if not self.session_id:
+            raise UnexpectedMessage(f"resume challenge before the hellos (state {self._state})")
+        return {"ctl": "proof", "nonce": nonce.hex(), "sig": self.resume_proof(nonce).hex()}
+
     def check_resume_proof(self, nonce: bytes, signature: bytes) -> bool:
         """True when ``signature`` is the opponent's proof for my challenge ``nonce``:
         the opponent's identity key, not a replay of its hello, is on this connection."""
@@ -780,17 +794,10 @@ class Session:
             return
         elif kind == "head" and set(obj) == {"ctl", "session", "next", "hash"}:
             self._receive_head(obj)
-        elif kind == "challenge" and set(obj) == {"ctl", "nonce"}:
-            nonce = _hex_bytes(obj["nonce"], 32)
-            if nonce is None:
-                raise MalformedFrame("challenge: nonce is 32 bytes of lowercase hex")
-            if not self.session_id:
-                raise UnexpectedMessage(f"resume challenge before the hellos "
-                                        f"(state {self._state})")
-            self._send_control({"ctl": "proof", "nonce": nonce.hex(),
-                                "sig": self.resume_proof(nonce).hex()})
+        elif kind == "challenge":
+            self._send_control(self.answer_challenge(obj))
         elif kind == "proof" and set(obj) == {"ctl", "nonce", "sig"}:
-            return  # NB: checked by the adapter's gate before the session saw the link
+            return  # NB: checked by the resume gate before the session saw the link
         else:
             raise MalformedFrame(f"unknown or malformed control frame {kind!r}")
 

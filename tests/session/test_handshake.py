@@ -22,6 +22,7 @@ from p2pgin.session import (
     SessionStarted,
     State,
 )
+from p2pgin.session.gate import ResumeGate
 
 
 def test_hellos_fix_the_session_id_and_the_host_rules_stand() -> None:
@@ -123,3 +124,29 @@ def test_a_malformed_resume_challenge_is_a_malformed_frame(nonce: object) -> Non
     pump(a, b)
     with pytest.raises(MalformedFrame):
         b.session.receive_frame(canonical_dumps({"ctl": "challenge", "nonce": nonce}))
+
+
+def test_the_resume_gate_admits_the_real_opponent_and_refuses_a_replayed_hello() -> None:
+    a, b = make_pair()
+    a.session.connection_made()
+    b.session.connection_made()
+    pump(a, b)
+    # b reconnects: its session answers a's gate, as over a new connection.
+    gate = ResumeGate(a.session, bytes(range(32)))
+    b.session.connection_made()
+    for frame in gate.opening():
+        b.session.receive_frame(frame)
+    replies = [r for frame in b.session.frames_to_send() for r in gate.receive(frame)]
+    assert gate.admitted and not gate.refused and replies == []
+    assert gate.held[0] == b.session.my_hello.to_bytes()
+    assert any(frame.startswith(b'{"ctl":"head"') for frame in gate.held)  # for the session
+
+    # A stranger replays b's hello and a proof b once made for another challenge.
+    old_proof = b.session.answer_challenge({"ctl": "challenge", "nonce": "00" * 32})
+    stranger = ResumeGate(a.session, bytes(range(1, 33)))
+    stranger.receive(b.session.my_hello.to_bytes())
+    stranger.receive(canonical_dumps(old_proof))
+    assert not stranger.admitted and "wrong proof" in stranger.refused
+    junk = ResumeGate(a.session, bytes(range(32)))
+    junk.receive(b'{"ctl":"head"}')
+    assert not junk.admitted and "not the peer's hello" in junk.refused
