@@ -517,15 +517,16 @@ def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
 
 
 def _host_fingerprint(game: Path) -> str | None:
-    """The fingerprint of the host's identity key in a game file (its first hello)."""
-    from p2pgin.log.entry import hello_key
+    """The fingerprint of the host's identity key in a game file (its first line: the
+    file starts with the host's hello; only that line is read)."""
+    from p2pgin.log.entry import Entry, verify_hello
     from p2pgin.log.errors import LogError
     from p2pgin.log.identity import fingerprint
-    from p2pgin.log.store import read_game_file
 
     try:
-        hellos = [e for e in read_game_file(game)[:2] if e.is_hello and e.sender == 0]
-        return fingerprint(hello_key(hellos[0])) if hellos else None
+        with game.open("rb") as file:
+            first = file.readline().rstrip(b"\n")
+        return fingerprint(verify_hello(Entry.from_bytes(first), sender=0))
     except (OSError, LogError):
         return None
 
