@@ -63,9 +63,12 @@ def _items(payload: dict[str, Any], key: str, count: int) -> list[Any]:
     return items
 
 
+_CONTAINERS: Final = (dict, list, set)
+
+
 def _save(obj: Any) -> dict[str, Any]:
-    return {k: v.copy() if isinstance(v, dict | list | set) else v
-            for k, v in vars(obj).items()}
+    # NB: a prebuilt tuple: ``dict | list | set`` would build a union type per attribute.
+    return {k: v.copy() if isinstance(v, _CONTAINERS) else v for k, v in vars(obj).items()}
 
 
 def _load(obj: Any, saved: dict[str, Any]) -> None:
