@@ -1185,7 +1185,11 @@ class Session:
         self._result = None
         self._verdict = None
         stored = self._seed_for(self._hand_no)
-        self._seed_for(self._hand_no + 1)  # drawn now, stored long before it is used
+        if str(self._hand_no + 1) not in self._hand_seeds:
+            # NB: drawn now, stored long before they are used, a block at a time: one
+            # secrets-file write (two fsyncs) per SEEDS_AHEAD hands instead of per hand.
+            for ahead in range(1, SEEDS_AHEAD + 1):
+                self._seed_for(self._hand_no + ahead)
         self._deck = HandDeck(self.session_id, self._seed, self._hand_no,
                                     dealer=self._match.dealer, me=self.me, rng=self._rng,
                                     secrets=stored)
@@ -1541,8 +1545,7 @@ class Session:
     # ------------------------------------------------------------------ secrets, view
 
     def _secrets(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"session": self.session_id, "hand": self._hand_no,
-                               "hands": dict(self._hand_seeds)}
+        out: dict[str, Any] = {"session": self.session_id, "hands": dict(self._hand_seeds)}
         if self._toss_secrets is not None:
             out["toss"] = self._toss_secrets
         return out
@@ -1615,6 +1618,8 @@ def _nothing() -> None:
     return None
 
 
+#: Hand seeds drawn ahead of use, in one block (see ``_start_hand``).
+SEEDS_AHEAD: Final = 8
 _DECK_TYPES: Final = frozenset({"shuffle", "deal", "draw_share", "audit"})
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'

@@ -191,6 +191,25 @@ def test_every_secret_is_on_disk_before_the_first_entry_that_uses_it() -> None:
     assert uses > 10
 
 
+def test_hand_seeds_are_stored_a_block_at_a_time() -> None:
+    from p2pgin.session.session import SEEDS_AHEAD
+
+    a, b = make_pair(Rules.preset("standard", target=300), seed=73)
+    run_match(a, b, seed=74)
+    hands = len(a.session.view.match.hands)
+    assert hands > SEEDS_AHEAD  # the match crossed at least one block boundary
+    for peer in (a, b):
+        writes = 0
+        previous = None
+        for _, stored in peer.cycles:
+            if stored is not previous:
+                writes += 1
+                previous = stored
+        # the toss seed with hand 1's, then one write per block of hands (not per hand)
+        assert writes <= 2 + hands // SEEDS_AHEAD, (writes, hands)
+        assert len(peer.secrets["hands"]) >= hands
+
+
 def test_a_joiner_restored_before_deciding_on_the_rules_is_still_asked() -> None:
     import random
 
