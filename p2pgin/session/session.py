@@ -1620,6 +1620,7 @@ def _nothing() -> None:
 
 #: Hand seeds drawn ahead of use, in one block (see ``_start_hand``).
 SEEDS_AHEAD: Final = 8
+
 _DECK_TYPES: Final = frozenset({"shuffle", "deal", "draw_share", "audit"})
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
