@@ -156,7 +156,7 @@ class _Recorder:
 
         def timed_act(action: Any) -> None:
             if isinstance(action, Discard):
-                self.acted[len(session.log)] = time.perf_counter()
+                self.acted[session.next_seq] = time.perf_counter()
             act(action)
 
         def on_sent(frames: list[bytes]) -> None:

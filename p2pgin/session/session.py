@@ -659,6 +659,12 @@ class Session:
         return self._log_tuple
 
     @property
+    def next_seq(self) -> int:
+        """The sequence number the next log entry takes (how many are accepted), without
+        copying the log as :attr:`log` does when it grew."""
+        return len(self._log)
+
+    @property
     def hellos(self) -> tuple[Entry | None, Entry | None]:
         """The host's and the joiner's hello entries (None until known)."""
         return (self._hellos[0], self._hellos[1])

@@ -25,6 +25,7 @@ def test_whole_match_logs_agree_and_scores_match_a_full_knowledge_replay(name: s
         assert not peer.session.closed and peer.session.error is None
     assert a.file == b.file
     assert list(a.session.log) == a.file[2:]
+    assert a.session.next_seq == len(a.session.log) == b.session.next_seq
     final = replay_match(a.file)
     va, vb = a.session.view, b.session.view
     assert va.match == vb.match
