@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from p2pgin.engine.melds import best_melds
+from p2pgin.engine.melds import discard_options
 from p2pgin.engine.moves import BigGin, Discard, LayOff
 from p2pgin.session.session import GrantTakeBack, RefuseTakeBack
 
@@ -64,10 +64,9 @@ class RandomPlayer:
         cards = {p: hand.known(p) for p in positions}
         if any(c is None for c in cards.values()):
             return self.rng.choice(discards)
-        scored = []
-        for move in discards:
-            rest = [c for p, c in cards.items() if p != move.position]
-            scored.append((best_melds(rest).deadwood, move))
+        # NB: one engine call scores every discard of the 11 cards at once.
+        left = {option.card: option.deadwood for option in discard_options(cards.values())}
+        scored = [(left[cards[move.position]], move) for move in discards]
         low = min(s for s, _ in scored)
         return self.rng.choice([m for s, m in scored if s == low])
 
