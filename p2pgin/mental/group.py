@@ -74,6 +74,12 @@ def tagged_hash(tag: str, *parts: bytes) -> bytes:
     ``SHA-512(len(tag) as 1 byte || tag || for each part: len as 4 bytes BE || part)``;
     the prefixes make the split between fields unambiguous.
     """
+    return _tagged_prefix(tag, *parts).digest()
+
+
+def _tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
+    """The SHA-512 state of :func:`tagged_hash` after ``tag`` and ``parts`` (more parts
+    may follow, each length-prefixed the same way)."""
     tag_bytes = tag.encode("ascii")
     h = hashlib.sha512()
     h.update(bytes([len(tag_bytes)]))
@@ -81,7 +87,11 @@ def tagged_hash(tag: str, *parts: bytes) -> bytes:
     for part in parts:
         h.update(len(part).to_bytes(4, "big"))
         h.update(part)
-    return h.digest()
+    return h
+
+
+#: The length prefix of a HashDrbg block's counter (``u64``: 8 bytes).
+_COUNTER_LEN = (8).to_bytes(4, "big")
 
 
 class HashDrbg:
@@ -98,11 +108,16 @@ class HashDrbg:
     def __init__(self, seed: bytes) -> None:
         self._seed = bytes(seed)
         self._counter = 0
+        # NB: every block hashes the same tag and seed first; hash them once and copy.
+        self._prefix = _tagged_prefix(self.TAG, self._seed)
 
     def token_bytes(self, nbytes: int) -> bytes:
         out = bytearray()
         while len(out) < nbytes:
-            out += tagged_hash(self.TAG, self._seed, u64(self._counter))
+            h = self._prefix.copy()
+            h.update(_COUNTER_LEN)
+            h.update(self._counter.to_bytes(8, "big"))
+            out += h.digest()
             self._counter += 1
         return bytes(out[:nbytes])
 
