@@ -15,7 +15,7 @@ and not logged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from p2pgin.engine.moves import Move, MoveFormatError, move_from_dict
@@ -128,6 +128,9 @@ def _to_json(kind: str, value: Any) -> Any:
     return value
 
 
+_PARSED: Final = (Rules, Move)
+
+
 class Message:
     """Base of logged messages: ``TYPE`` is the entry type, ``SENDER`` who may send it.
 
@@ -144,12 +147,13 @@ class Message:
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
-        for f in fields(self):  # type: ignore[arg-type]
-            kind = self.FIELDS[f.name][0]
-            value = getattr(self, f.name)
-            if kind in ("rules", "move") and isinstance(value, Rules | Move):
+        # NB: FIELDS names exactly the dataclass fields (the body keys); iterating it
+        # spares a dataclasses.fields() tuple per message.
+        for name, (kind, _) in self.FIELDS.items():
+            value = getattr(self, name)
+            if kind in ("rules", "move") and isinstance(value, _PARSED):
                 continue
-            object.__setattr__(self, f.name, _check_kind(kind, f.name, value))
+            object.__setattr__(self, name, _check_kind(kind, name, value))
 
     @classmethod
     def from_body(cls, body: Any) -> Message:

@@ -39,3 +39,11 @@ def test_a_changed_table_makes_the_doc_stale() -> None:
     tampered = text.replace("| `rules` | `accept` | joiner |", "| `rules` | `accept` | host |")
     assert tampered != text
     assert tool.update(tampered) == text
+
+
+def test_each_message_documents_exactly_its_fields() -> None:
+    # The catalog (and the doc generated from it) is the field list the parser checks.
+    from dataclasses import fields
+
+    for type_, cls in MESSAGES.items():
+        assert {f.name for f in fields(cls)} == set(cls.FIELDS), type_
