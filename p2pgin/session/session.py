@@ -713,6 +713,19 @@ class Session:
         return self._state
 
     @property
+    def stage(self) -> str:
+        """``view.stage``, without building the view."""
+        state = self._state
+        return "closed" if self.closed and state is not S.MATCH_OVER else _STAGES[state]
+
+    @property
+    def my_turn(self) -> bool:
+        """``view.my_turn``, without building the view (a computer opponent's loop asks
+        after every change, and most changes leave it waiting)."""
+        view = self._view
+        return view.my_turn if view is not None else self._turn() is not None
+
+    @property
     def view(self) -> PlayerView:
         """What the local player may know (rebuilt after each change)."""
         if self._view is None:
@@ -1562,37 +1575,51 @@ class Session:
             self._fps = (fps[0], fps[1])
         return self._fps
 
+    def _turn(self) -> str | None:
+        """The decision the local player owes now, if any: ``"rules"``, ``"takeback"``
+        (answer the peer's request), ``"move"`` or ``"rematch"``."""
+        if self.closed:
+            return None
+        state = self._state
+        if state is S.RULES:
+            return "rules" if self.me == JOIN and self._accept_rules is None else None
+        if state is S.PLAY:
+            if self._takeback is not None:
+                return None if self._takeback[0].sender == self.me else "takeback"
+            hand = self._hand
+            return "move" if hand is not None and hand.to_move == self.me else None
+        if state is S.REMATCH:
+            return "rematch" if self._speaker("winner") == self.me else None
+        return None
+
     def _build_view(self) -> PlayerView:
         names = tuple(m.name if m else "" for m in self._hello_msgs)
         fps = self._fingerprints()
         state = self._state
-        stage = "closed" if self.closed and state is not S.MATCH_OVER else _STAGES[state]
-        my_turn = False
+        turn = self._turn()
+        my_turn = turn is not None
         moves: tuple[Any, ...] = ()
         waiting = ""
-        if not self.closed:
-            if state is S.RULES and self.me == JOIN and self._accept_rules is None:
-                my_turn, moves = True, (AcceptRules(), DeclineRules())
-                waiting = "your decision on the host's rules"
-            elif state is S.PLAY and self._takeback is not None:
-                if self._takeback[0].sender == self.me:
-                    waiting = "the computer's answer to your take-back request"
-                else:
-                    my_turn, moves = True, (GrantTakeBack(), RefuseTakeBack())
-                    waiting = "your answer to the peer's take-back request"
-            elif state is S.PLAY and self._hand is not None and self._hand.to_move == self.me:
-                my_turn, moves = True, legal_moves(self._hand)
-                waiting = "your move"
+        if turn == "rules":
+            moves = (AcceptRules(), DeclineRules())
+            waiting = "your decision on the host's rules"
+        elif turn == "takeback":
+            moves = (GrantTakeBack(), RefuseTakeBack())
+            waiting = "your answer to the peer's take-back request"
+        elif turn == "move":
+            assert self._hand is not None
+            moves = legal_moves(self._hand)
+            waiting = "your move"
+        elif turn == "rematch":
+            moves = (AcceptRematch(), DeclineRematch())
+            waiting = "your answer to the rematch offer"
+        elif not self.closed:
+            if state is S.PLAY and self._takeback is not None:
+                waiting = "the computer's answer to your take-back request"
             elif state is S.HELLO:
                 waiting = "the peer's hello"
-            elif state is S.REMATCH and self._speaker("winner") == self.me:
-                my_turn, moves = True, (AcceptRematch(), DeclineRematch())
-                waiting = "your answer to the rematch offer"
-            elif state is S.MATCH_OVER:
-                waiting = ""
-            else:
-                row = TRANSITIONS[state]
-                for type_, (role, _) in row.items():
+            elif state is not S.MATCH_OVER:
+                for type_, (role, _) in TRANSITIONS[state].items():
                     if type_ != "abandon":
                         who = self._speaker(role)
                         whom = "me" if who == self.me else "the peer"
@@ -1608,7 +1635,7 @@ class Session:
             match=self._match,
             hand=self._hand,
             hand_no=self._hand_no,
-            stage=stage,
+            stage=self.stage,
             my_turn=my_turn,
             legal_moves=moves,
             last_result=self._result if self._result is not None else (

@@ -43,6 +43,9 @@ class Peer:
 
         ``cycles`` records each call's new entries with the secrets already on disk
         before it (to check that no entry ever depends on an unsaved secret)."""
+        # the cheap accessors agree with the view, whatever state the session is in
+        turn, stage = self.session.my_turn, self.session.stage
+        assert (turn, stage) == (self.session.view.my_turn, self.session.view.stage)
         new = self.session.entries_to_persist()
         self.cycles.append((new, self.secrets))
         self.file.extend(new)
