@@ -110,11 +110,13 @@ async def run_agent(
             for event in handle.drain_events():
                 if on_event is not None:
                     on_event(event)
-            view = handle.view
-            if view.my_turn and GrantTakeBack() in view.legal_moves:
+            # NB: most changes leave the player waiting; the view (legal moves and all)
+            # is built only when there is a decision to make.
+            view = handle.view if handle.my_turn else None
+            if view is not None and GrantTakeBack() in view.legal_moves:
                 handle.act(GrantTakeBack() if grant_take_backs else RefuseTakeBack())
                 continue
-            if view.my_turn and view.legal_moves:
+            if view is not None and view.legal_moves:
                 if delay:
                     await asyncio.sleep(delay)
                     if handle.view is not view:

@@ -108,6 +108,10 @@ class GameHandle(Protocol):
         """``session.view``: what the local player may know."""
 
     @property
+    def my_turn(self) -> bool:
+        """``view.my_turn``, cheaply (the view is built only when it is read)."""
+
+    @property
     def link(self) -> LinkState:
         """connecting | connected | reconnecting | closed."""
 
@@ -220,6 +224,11 @@ class Peer:
         return self.session.view
 
     @property
+    def my_turn(self) -> bool:
+        """``view.my_turn`` without building the view."""
+        return bool(self.session.my_turn)
+
+    @property
     def link(self) -> LinkState:
         """The link state shown to the player."""
         return self._link_state
@@ -281,7 +290,7 @@ class Peer:
     @property
     def finished(self) -> bool:
         """True once the session is over (match over, error, closed)."""
-        return bool(self.session.closed) or self.view.stage in FINAL_STAGES
+        return bool(self.session.closed) or self.session.stage in FINAL_STAGES
 
     # --- the pump ----------------------------------------------------------------------
 
