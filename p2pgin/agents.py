@@ -1,7 +1,8 @@
 """Agents: something that acts for the local player on a :class:`GameHandle`.
 
-An agent reads only ``handle.view`` (the local player's own view) and calls
-``handle.act(...)`` when ``view.my_turn``; it never sees anything else, which is why a
+An agent reads only ``handle.view`` (the local player's own view; ``handle.my_turn`` is
+that view's turn flag, read without building it) and calls ``handle.act(...)`` when it
+is its turn; it never sees anything else, which is why a
 bot peer provably never sees the other player's cards. :func:`run_agent` is the small
 loop shared by the bot peers and the scripted test player; the strategy is a plain
 function ``choose(view) -> action``. A computer opponent grants every take-back its
