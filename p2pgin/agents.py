@@ -2,10 +2,10 @@
 
 An agent reads only ``handle.view`` (the local player's own view; ``handle.my_turn`` is
 that view's turn flag, read without building it) and calls ``handle.act(...)`` when it
-is its turn; it never sees anything else, which is why a
-bot peer provably never sees the other player's cards. :func:`run_agent` is the small
-loop shared by the bot peers and the scripted test player; the strategy is a plain
-function ``choose(view) -> action``. A computer opponent grants every take-back its
+is its turn; it never sees anything else, which is why a bot peer provably never sees
+the other player's cards. :func:`run_agent` is the small loop shared by the bot peers
+and the scripted test player; the strategy is a plain function ``choose(view) ->
+action``. A computer opponent grants every take-back its
 player asks for (the session only lets a peer whose hello says ``bot`` be asked, and
 refuses any that would cross a stock draw), so the loop answers those itself.
 """
