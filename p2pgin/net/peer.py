@@ -138,7 +138,6 @@ class GameHandle(Protocol):
 CheckPeer = Callable[[PeerHello], PeerCheck]
 
 
-
 class Peer:
     """A session pumped over TCP; implements :class:`GameHandle`.
 
@@ -209,7 +208,7 @@ class Peer:
         self.port: int | None = None
         #: Optional hook called with (frames) right after they are written (benchmarks).
         self.on_sent: Callable[[list[bytes]], None] | None = None
-        self._persist_pending()
+        self._sync()  # whatever a restored session wants stored, on disk now
         view = session.view
         other = 1 - view.me
         if view.names[other] and view.fingerprints[other]:  # a restored session
@@ -294,10 +293,6 @@ class Peer:
 
     # --- the pump ----------------------------------------------------------------------
 
-    def _persist_pending(self) -> None:
-        """Take what the session wants stored, and put everything taken on disk now."""
-        self._sync()
-
     def _take_pending(self) -> None:
         keep = self.session.truncation_to_persist()
         if keep is not None and self.store is not None:
@@ -314,7 +309,8 @@ class Peer:
             self._unsynced_secrets = secrets
 
     def _sync(self) -> None:
-        """Append + fsync the entries taken so far, then write the secrets."""
+        """Take what the session wants stored; append + fsync the entries taken so far,
+        then write the secrets."""
         self._take_pending()
         if self._sync_timer is not None:
             self._sync_timer.cancel()
