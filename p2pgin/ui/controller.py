@@ -51,6 +51,9 @@ class Console:
         self.quit_requested = False
         self.rematch_requested = False
         self._pending: Callable[[], object] | None = None
+        # A knock or gin question is about this turn's cards and lapses when the turn
+        # passes; a quit question stands whatever the opponent does meanwhile.
+        self._pending_needs_turn = False
         self._notes: tuple[str, ...] = ()
         self.table: Table = self.refresh()
 
@@ -103,7 +106,8 @@ class Console:
             self.ui.overlay = "reveal"
         if table.match_end is not None and (before is None or before.match_end is None):
             self.ui.overlay = "match"
-        if self._pending is not None and not table.my_turn and "rematch" not in table.actions:
+        if (self._pending is not None and self._pending_needs_turn and not table.my_turn
+                and "rematch" not in table.actions):
             self._pending = None
             self.ui.confirm = ""
         self._sync_selected()
@@ -274,9 +278,11 @@ class Console:
             return
         self._act("discard", self.table.positions.get(self.cursor))
 
-    def _ask(self, question: str, action: Callable[[], object]) -> None:
+    def _ask(self, question: str, action: Callable[[], object], *,
+             needs_turn: bool = True) -> None:
         self.ui.confirm = question
         self._pending = action
+        self._pending_needs_turn = needs_turn
 
     def answer(self, yes: bool) -> None:
         """``y``/``n`` to a pending confirmation."""
@@ -413,7 +419,7 @@ class Console:
         if self.table.stage in ("match_over", "closed") or self.table.link == "closed":
             self.quit_requested = True
             return
-        self._ask("Quit the game? The match will be abandoned", self._quit)
+        self._ask("Quit the game? The match will be abandoned", self._quit, needs_turn=False)
 
     def _quit(self) -> None:
         self.quit_requested = True

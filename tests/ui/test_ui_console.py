@@ -13,7 +13,7 @@ import pytest
 from ui_harness import LocalGame, deck_for
 from ui_screens import console_session, press, screen_text
 
-from p2pgin.engine import Rules, parse_card, parse_cards
+from p2pgin.engine import Rules, legal_moves, parse_card, parse_cards
 from p2pgin.ui.app import create_console_app
 
 RIGHT = "\x1b[C"
@@ -418,6 +418,22 @@ def test_quit_asks_for_confirmation() -> None:
         press(built, "n")
         assert not built.console.quit_requested
         press(built, "qy")
+        assert built.console.quit_requested
+
+
+def test_quit_question_stands_while_the_opponent_moves() -> None:
+    # The opponent holds the upcard decision; it takes the upcard (and still has to
+    # discard) while our quit question is on screen: the question must not vanish.
+    game = LocalGame(3, dealer=0, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        assert not game.view.my_turn
+        rows = press(built, "q")
+        assert "Quit the game?" in text(rows)
+        take = next(m for m in legal_moves(game.full) if m.kind == "take_upcard")
+        game.opponent_move(take)
+        assert not game.view.my_turn
+        assert "Quit the game?" in text(screen_text(built))
+        press(built, "y")
         assert built.console.quit_requested
 
 
