@@ -16,6 +16,7 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.melds import best_melds, discard_options
 from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, Table
+from p2pgin.ui.style import fingerprint_text
 
 __all__ = [
     "History",
@@ -244,7 +245,8 @@ def event_line(event: Any, view: Any) -> LogLine | None:
     if name == "PeerError":
         return LogLine(parts=(f"Protocol error {event.code}: {event.detail}",))
     if name == "PeerHello":
-        return LogLine(parts=(f"{event.name} is here (key {event.fingerprint[:16]}).",))
+        key = fingerprint_text(event.fingerprint)
+        return LogLine(parts=(f"{event.name} is here (key {key}).",))
     if name == "LinkDown":
         again = "; reconnecting" if event.reconnecting else ""
         return LogLine(parts=(f"Link lost ({event.reason}){again}.",))

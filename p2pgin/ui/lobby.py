@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
-from p2pgin.ui.style import asciify, build_style, terminal_is_utf8
+from p2pgin.ui.style import asciify, build_style, fingerprint_text, terminal_is_utf8
 
 __all__ = ["GamePicker", "WaitingScreen", "pick_game", "run_waiting_screen"]
 
@@ -130,7 +130,7 @@ class GamePicker:
             style = "class:card.selected" if i == self.index else ""
             name = str(getattr(game, "name", "?"))[:20]
             where = f"{getattr(game, 'address', '?')}:{getattr(game, 'port', '?')}"
-            fp = str(getattr(game, "fingerprint", ""))[:19]
+            fp = fingerprint_text(getattr(game, "fingerprint", ""))
             out.append((style, f" {mark} {i + 1}. {name:<20} {where:<21} key {fp}\n"))
         out.append(("class:label",
                     "\n   Compare the key with the host's screen before you play.\n\n"))

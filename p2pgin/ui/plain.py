@@ -15,7 +15,7 @@ from typing import Any
 from p2pgin.ui.commands import CommandError, command_help, parse_command
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.render import parts_text, status_text
-from p2pgin.ui.style import asciify
+from p2pgin.ui.style import asciify, fingerprint_text
 
 __all__ = ["PlainConsole", "run_plain"]
 
@@ -42,7 +42,7 @@ class PlainConsole:
         t = self.console.table
         lines = [
             f"p2pgin: {t.names[t.me]} against {t.names[t.opp]}"
-            + (f" (key {t.opp_fingerprint[:16]})" if t.opp_fingerprint else ""),
+            + (f" (key {fingerprint_text(t.opp_fingerprint)})" if t.opp_fingerprint else ""),
             "Type help for the commands; hand, status, score and log read the table.",
         ]
         if t.peer_status == "CHANGED":

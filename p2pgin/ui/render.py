@@ -19,7 +19,14 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from p2pgin.engine.cards import Card
 from p2pgin.ui.commands import command_help
 from p2pgin.ui.model import LogLine, Part, Table
-from p2pgin.ui.style import CARD_WIDTH, asciify, card_class, card_label, card_text
+from p2pgin.ui.style import (
+    CARD_WIDTH,
+    asciify,
+    card_class,
+    card_label,
+    card_text,
+    fingerprint_text,
+)
 
 __all__ = [
     "MIN_COLUMNS",
@@ -187,14 +194,6 @@ def _link_text(link: str) -> str:
             "reconnecting": "RECONNECTING", "closed": "disconnected"}.get(link, link)
 
 
-def _fp(fingerprint: str) -> str:
-    """The fingerprint as the identity layer writes it (already grouped), kept short."""
-    if "-" in fingerprint or " " in fingerprint:
-        return fingerprint[:19]
-    fp = fingerprint[:16]
-    return " ".join(fp[i:i + 4] for i in range(0, len(fp), 4))
-
-
 def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
     """One line: who plays whom, the opponent's fingerprint, link state, hand number."""
     out = _Out()
@@ -209,7 +208,7 @@ def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
     elif table.peer_status:
         out.add(f" ({table.peer_status.lower()})", "class:label")
     if table.opp_fingerprint:
-        out.add(f" key {_fp(table.opp_fingerprint)}", "class:label")
+        out.add(f" key {fingerprint_text(table.opp_fingerprint)}", "class:label")
     return out.frags
 
 

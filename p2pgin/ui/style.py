@@ -25,6 +25,7 @@ __all__ = [
     "card_class",
     "card_label",
     "card_text",
+    "fingerprint_text",
     "terminal_is_utf8",
 ]
 
@@ -42,6 +43,20 @@ def card_label(card: Card, *, ascii: bool = False) -> str:
 def card_text(card: Card, *, ascii: bool = False) -> str:
     """The label right-aligned to :data:`CARD_WIDTH` columns so hands line up."""
     return card_label(card, ascii=ascii).rjust(CARD_WIDTH)
+
+
+def fingerprint_text(fingerprint: object) -> str:
+    """A key fingerprint as players compare it: all of it, in groups of four.
+
+    The identity layer's fingerprints (``mfrg-gzdf-mztw-q2lk``) are shown whole; any other
+    spelling (a hex digest) is cut to 16 characters and grouped the same way, so the text
+    stays short without ever dropping part of a group.
+    """
+    text = str(fingerprint)
+    if "-" in text or " " in text:
+        return text[:19]
+    text = text[:16]
+    return " ".join(text[i:i + 4] for i in range(0, len(text), 4))
 
 
 _SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}

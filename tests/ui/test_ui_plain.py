@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
+from nacl.signing import SigningKey
 from ui_harness import LocalGame, deck_for
 
 from p2pgin.engine import PassUpcard, Rules, legal_moves
+from p2pgin.log.identity import fingerprint
+from p2pgin.net.peer import PeerInfo
+from p2pgin.session import PeerHello
+from p2pgin.ui.adapter import event_line
 from p2pgin.ui.plain import PlainConsole
 
 
 def test_intro_names_players_and_says_what_to_do() -> None:
     plain = PlainConsole(LocalGame(3))
     lines = plain.intro()
-    assert lines[0].startswith("p2pgin: Alice against Bob (key 0f1e2d3c4b5a6978)")
+    assert lines[0].startswith("p2pgin: Alice against Bob (key 0f1e 2d3c 4b5a 6978)")
     assert "Hand 1: Bob dealt." in lines
     assert lines[-1] == "Your turn: type take for the upcard 6♣, or pass"
     assert any(line.startswith("deadwood") for line in lines)
+
+
+def test_an_identity_fingerprint_is_shown_whole_in_the_intro_and_the_log() -> None:
+    # A player compares the key character by character with the other screen: no part of
+    # it may be cut off, in plain mode or in the full-screen console's log.
+    key = fingerprint(SigningKey(bytes(range(32))).verify_key)
+    assert len(key) == 19
+    game = LocalGame(3)
+    game.peer_info = PeerInfo(name="Bob", fingerprint=key, status="NEW")
+    plain = PlainConsole(game)
+    assert plain.intro()[0] == f"p2pgin: Alice against Bob (key {key})"
+    hello = PeerHello(name="Bob", fingerprint=key, rules=Rules.preset("standard"))
+    line = event_line(hello, game.view)
+    assert line is not None and line.parts == (f"Bob is here (key {key}).",)
 
 
 def test_typed_commands_play_and_each_event_is_one_line() -> None:
