@@ -48,7 +48,9 @@ from p2pgin.ui.style import asciify
 
 __all__ = ["ConsoleLayout", "build_layout", "terminal_size"]
 
-SIDE_WIDTH = 28
+#: The score panel: a label column and two score columns wide enough for a ten-character
+#: name (``bot-normal``) with a space before it.
+SIDE_WIDTH = 30
 
 
 def terminal_size() -> tuple[int, int]:

@@ -347,12 +347,12 @@ def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
     """Running totals, boxes (hands won), the target, and the audit mark of the last hand."""
     out = _Out()
     me, opp = table.me, table.opp
-    a, b = table.names[me][:8], table.names[opp][:8]
-    out.add(f" {'':8}{a:>9}{b:>9}", "class:label").nl()
-    out.add(f" {'points':8}", "class:label")
-    out.add(f"{table.scores[me]:>9}{table.scores[opp]:>9}", "class:value").nl()
-    out.add(f" {'boxes':8}", "class:label")
-    out.add(f"{table.boxes[me]:>9}{table.boxes[opp]:>9}", "class:value").nl()
+    a, b = table.names[me][:10], table.names[opp][:10]
+    out.add(f" {'':7}{a:>11}{b:>11}", "class:label").nl()
+    out.add(f" {'points':7}", "class:label")
+    out.add(f"{table.scores[me]:>11}{table.scores[opp]:>11}", "class:value").nl()
+    out.add(f" {'boxes':7}", "class:label")
+    out.add(f"{table.boxes[me]:>11}{table.boxes[opp]:>11}", "class:value").nl()
     out.add(f" target {table.target}", "class:label").nl()
     if table.audits:
         last = table.audits[-1]

@@ -62,6 +62,18 @@ def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
         assert card.unicode in row
 
 
+def test_score_panel_shows_ten_character_names_whole_at_80_columns() -> None:
+    game = LocalGame(3, names=("Alice", "bot-normal"))
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    header = next(r for r in rows if r.rstrip().endswith("bot-normal"))
+    assert header.split("│")[-1].split() == ["Alice", "bot-normal"]
+    points = next(r for r in rows if "points" in r)
+    assert points.split("│")[-1].split() == ["points", "0", "0"]
+    assert "bot-normal: " in text(rows)  # the table still names the opponent in full
+    assert all(len(r) <= 80 for r in rows)
+
+
 def test_pass_draw_and_discard_with_keys() -> None:
     game = LocalGame(3)
     with console_session(game) as (built, _inp, _out):
