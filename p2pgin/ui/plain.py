@@ -40,9 +40,11 @@ class PlainConsole:
     def intro(self) -> list[str]:
         """The opening lines: who plays whom and how to get help."""
         t = self.console.table
+        # NB: no fingerprint yet means no hello yet; the hello's log line names them later.
+        against = (f" against {t.names[t.opp]} (key {fingerprint_text(t.opp_fingerprint)})"
+                   if t.opp_fingerprint else ", waiting for the opponent")
         lines = [
-            f"p2pgin: {t.names[t.me]} against {t.names[t.opp]}"
-            + (f" (key {fingerprint_text(t.opp_fingerprint)})" if t.opp_fingerprint else ""),
+            f"p2pgin: {t.names[t.me]}{against}",
             "Type help for the commands; hand, status, score and log read the table.",
         ]
         if t.peer_status == "CHANGED":

@@ -202,7 +202,9 @@ def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
     out.add(f" [{_link_text(table.link)}]", link_style)
     if table.hand_no:
         out.add(f" hand {table.hand_no}", "class:label")
-    out.add(f" {table.names[table.me]} vs {table.names[table.opp]}", "class:value")
+    # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
+    them = table.names[table.opp] if table.opp_fingerprint else "(waiting for the opponent)"
+    out.add(f" {table.names[table.me]} vs {them}", "class:value")
     if table.peer_status.upper() == "CHANGED":
         out.add(" KEY CHANGED!", "class:changed")
     elif table.peer_status:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nacl.signing import SigningKey
 from ui_harness import LocalGame, deck_for
+from ui_screens import console_session, screen_text
 
 from p2pgin.engine import PassUpcard, Rules, legal_moves
 from p2pgin.log.identity import fingerprint
@@ -34,6 +35,17 @@ def test_an_identity_fingerprint_is_shown_whole_in_the_intro_and_the_log() -> No
     hello = PeerHello(name="Bob", fingerprint=key, rules=Rules.preset("standard"))
     line = event_line(hello, game.view)
     assert line is not None and line.parts == (f"Bob is here (key {key}).",)
+
+
+def test_before_the_hello_the_intro_and_title_say_the_opponent_is_awaited() -> None:
+    # The console starts before the link is up: no made-up name for the opponent.
+    game = LocalGame(3)
+    game.fingerprints = ("", "")
+    game.names = ("Alice", "")
+    assert PlainConsole(game).intro()[0] == "p2pgin: Alice, waiting for the opponent"
+    with console_session(game) as (built, _inp, _out):
+        title = screen_text(built)[0]
+    assert "Alice vs (waiting for the opponent)" in title and "Player" not in title
 
 
 def test_typed_commands_play_and_each_event_is_one_line() -> None:

@@ -76,6 +76,8 @@ class LocalGame:
         self.autoplay = autoplay
         self.link = "connected"
         self.peer_info: Any = None
+        #: The players' key fingerprints; ("", "") plays a session before the hellos.
+        self.fingerprints = ("a1b2c3d4e5f60718", "0f1e2d3c4b5a6978")
         self._events: list[Any] = []
         self._callbacks: list[Callable[[], None]] = []
         self.hand_no = 0
@@ -111,7 +113,7 @@ class LocalGame:
         return PlayerView(
             me=self.me,
             names=self.names,
-            fingerprints=("a1b2c3d4e5f60718", "0f1e2d3c4b5a6978"),
+            fingerprints=self.fingerprints,
             rules=self.rules,
             match=self.match,
             hand=self.mine,
