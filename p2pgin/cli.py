@@ -24,7 +24,7 @@ import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -369,7 +369,8 @@ async def _run_console(
             handle.on_change(check)
             check()
             if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
-                                            title="Waiting for a player"):
+                                            title="Waiting for a player",
+                                            announced=getattr(args, "lan_announced", False)):
                 return  # the person stopped hosting
     from p2pgin.stats import record_view
 
@@ -388,24 +389,38 @@ async def _run_console(
     args.rematch_requested = result == "rematch"
 
 
-async def _announce(args: argparse.Namespace, port: int, identity: Any) -> Any:
+async def _announce(args: argparse.Namespace, port: int, identity: Any,
+                    interfaces: Sequence[Any] | None = None) -> Any:
     """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
-    join codes of the addresses announced. Returns the announcer (to close)."""
-    from p2pgin.net.discovery import Announcer
+    join code of every LAN address the host listens on, announced or not (the other
+    player types it when discovery cannot help). Sets ``args.lan_announced``.
+    Returns the announcer (to close).
+
+    Args:
+        interfaces: the local interfaces (default: this machine's, asked when needed).
+    """
+    from p2pgin.net.discovery import Announcer, broadcast_targets, local_interfaces
     from p2pgin.net.joincode import JoinCodeError, encode_join_code
 
     announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
                           listen=args.listen, announce=not args.no_announce,
-                          discovery_port=args.discovery_port)
+                          discovery_port=args.discovery_port, interfaces=interfaces)
     await announcer.start()
-    for source, _ in announcer.targets:
-        if not source.startswith("127."):
-            with contextlib.suppress(JoinCodeError):
-                line = f"join code for {source}:{port}: {encode_join_code(source, port)}"
-                args.lobby_lines.append(line)
-                _say(line)
+    targets = announcer.targets
+    if args.no_announce:  # NB: only where it would announce; nothing is sent
+        found = (list(interfaces) if interfaces is not None
+                 else await asyncio.to_thread(local_interfaces))
+        targets = broadcast_targets(args.listen, found)
+    lan = [source for source, _ in targets if not source.startswith("127.")]
+    for source in lan:
+        with contextlib.suppress(JoinCodeError):
+            line = f"join code for {source}:{port}: {encode_join_code(source, port)}"
+            args.lobby_lines.append(line)
+            _say(line)
+    args.lan_announced = bool(lan) and not args.no_announce
     if args.no_announce:
-        args.lobby_lines.append("not announced on the LAN (--no-announce): give the address")
+        args.lobby_lines.append("not announced on the LAN (--no-announce): give the address "
+                                "or the join code")
     return announcer
 
 

@@ -31,9 +31,11 @@ def _lines(lines: Lines) -> list[str]:
 class WaitingScreen:
     """The host's screen while nobody has joined: where to connect, how to stop."""
 
-    def __init__(self, lines: Lines, *, ascii: bool = False, title: str = "") -> None:
+    def __init__(self, lines: Lines, *, ascii: bool = False, title: str = "",
+                 announced: bool = True) -> None:
         self.lines = lines
         self.ascii = ascii
+        self.announced = announced
         self.title = title or "Waiting for a player to join"
         self.frame = 0
 
@@ -46,8 +48,10 @@ class WaitingScreen:
         ]
         for line in _lines(self.lines):
             out.append(("class:value", f"   {line}\n"))
-        out.append(("class:label", "\n   Tell the other player the address and port, or the join"
-                    " code;\n   on the same LAN `p2pgin join` finds this game by itself.\n\n"))
+        advice = "\n   Tell the other player the address and port, or the join code"
+        if self.announced:
+            advice += ";\n   on the same LAN `p2pgin join` finds this game by itself"
+        out.append(("class:label", advice + ".\n\n"))
         out.append(("class:keys.key", " q"))
         out.append(("class:keys", " stop hosting "))
         if self.ascii:
@@ -56,17 +60,19 @@ class WaitingScreen:
 
 
 async def run_waiting_screen(
-    lines: Lines, until: Awaitable[Any], *, ascii: bool | None = None, title: str = ""
+    lines: Lines, until: Awaitable[Any], *, ascii: bool | None = None, title: str = "",
+    announced: bool = True,
 ) -> bool:
     """Show ``lines`` (e.g. ``["address 192.168.1.7 port 7777", "join code K7QX-..."]``)
-    until ``until`` completes.
+    until ``until`` completes. ``announced``: the game is announced on a LAN, so the
+    screen may say that ``p2pgin join`` finds it there.
 
     Returns:
         True when ``until`` completed (a player joined), False when the person
         pressed ``q`` (or Ctrl-C) to stop waiting; ``until`` is not cancelled.
     """
     ascii = not terminal_is_utf8() if ascii is None else ascii
-    screen = WaitingScreen(lines, ascii=ascii, title=title)
+    screen = WaitingScreen(lines, ascii=ascii, title=title, announced=announced)
     kb = KeyBindings()
 
     @kb.add("q")

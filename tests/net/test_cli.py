@@ -106,3 +106,29 @@ def test_a_taken_port_is_a_short_message_not_a_traceback(tmp_path: Path) -> None
             env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "address already in use" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
+    tmp_path: Path,
+) -> None:
+    # --no-announce sends nothing, but the other player still needs the address: the host
+    # shows a join code for every LAN address it listens on (loopback has none).
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.net.discovery import Interface
+
+    interfaces = [Interface(name="lo", address="127.0.0.1", prefixlen=8,
+                            broadcast="127.255.255.255"),
+                  Interface(name="eth0", address="192.168.1.20", prefixlen=24,
+                            broadcast="192.168.1.255")]
+    args = _parse("host", "--no-announce")
+    args.lobby_lines = []
+    identity = load_or_create_identity("Ann", home=tmp_path)
+    announcer = await cli._announce(args, 7531, identity, interfaces=interfaces)
+    try:
+        assert announcer.sent == 0 and announcer.targets == []  # nothing announced
+        code = encode_join_code("192.168.1.20", 7531)
+        assert args.lobby_lines[0] == f"join code for 192.168.1.20:7531: {code}"
+        assert len(args.lobby_lines) == 2 and "--no-announce" in args.lobby_lines[1]
+        assert args.lan_announced is False
+    finally:
+        await announcer.close()

@@ -86,6 +86,15 @@ def test_waiting_screen_shows_lines_and_ends_when_a_player_joins() -> None:
     assert run_with_keys(joined_soon, "", delay=0.01) is True
 
 
+def test_waiting_screen_promises_discovery_only_when_the_game_is_announced() -> None:
+    lines = ["listening on 0.0.0.0 port 7777", "not announced on the LAN (--no-announce)"]
+    quiet = plain_text(WaitingScreen(lines, announced=False).render())
+    assert "Tell the other player the address and port, or the join code." in quiet
+    assert "finds this game" not in quiet
+    loud = plain_text(WaitingScreen(lines, announced=True).render())
+    assert "`p2pgin join` finds this game by itself" in loud
+
+
 def test_waiting_screen_q_stops_waiting() -> None:
     async def never() -> bool:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
