@@ -16,6 +16,7 @@ __all__ = [
     "Event",
     "HandEnded",
     "HandStarted",
+    "MatchAbandoned",
     "MatchEnded",
     "MoveMade",
     "PeerError",
@@ -103,6 +104,18 @@ class MatchEnded(Event):
     """The match is over; ``result`` is the engine's itemised match result."""
 
     result: Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchAbandoned(Event):
+    """``player`` ended the match with a signed abandonment record (quit, or gave up
+    waiting for the other); ``reason`` is the record's own text."""
+
+    player: int
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        _player(self.player)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

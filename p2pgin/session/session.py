@@ -80,6 +80,7 @@ from p2pgin.session.events import (
     Event,
     HandEnded,
     HandStarted,
+    MatchAbandoned,
     MatchEnded,
     MoveMade,
     PeerError,
@@ -803,6 +804,7 @@ class Session:
         self._peer_last_seq = entry.seq
         self._state = S.ABANDONED
         self.closed = True
+        self._events.append(MatchAbandoned(player=entry.sender, reason=msg.reason))
         self._changed()
 
     def _receive_control(self, obj: dict[str, Any]) -> None:
@@ -1171,6 +1173,7 @@ class Session:
         def commit() -> None:
             self._state = S.ABANDONED
             self.closed = True
+            self._events.append(MatchAbandoned(player=sender, reason=msg.reason))
 
         return commit
 
@@ -1627,6 +1630,8 @@ class Session:
                         break
         elif self.error is not None:
             waiting = f"closed: [{self.error.rule}] {self.error.detail}"
+        elif state is S.ABANDONED:
+            waiting = "closed: the match was abandoned"
         return PlayerView(
             me=self.me,
             names=(names[0], names[1]),

@@ -240,6 +240,9 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         winner = getattr(event.result, "winner", None)
         who = "nobody" if winner is None else _who(view, winner)
         return LogLine(parts=(f"Match over: {who} won.",))
+    if name == "MatchAbandoned":
+        why = f": {event.reason}" if event.reason else ""
+        return LogLine(parts=(f"{_who(view, event.player)} abandoned the match{why}.",))
     if name == "CheatDetected":
         return LogLine(parts=(f"CHEAT: {_names(view)[event.peer]} broke '{event.rule}'",))
     if name == "PeerError":

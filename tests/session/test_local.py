@@ -11,7 +11,13 @@ from p2pgin.engine.moves import Discard, DrawStock, PassUpcard, TakeUpcard
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import verify_signature
-from p2pgin.session import AcceptRules, LocalProtocolError, RemoteProtocolError, State
+from p2pgin.session import (
+    AcceptRules,
+    LocalProtocolError,
+    MatchAbandoned,
+    RemoteProtocolError,
+    State,
+)
 
 
 def _playing(seed: int = 51) -> tuple[Peer, Peer]:
@@ -64,9 +70,13 @@ def test_abandon_cites_the_peers_last_entry_and_closes() -> None:
         a.session.abandon()
     with pytest.raises(LocalProtocolError):
         a.session.act(PassUpcard())
-    # if the peer is still there, it learns the match was abandoned
+    # if the peer is still there, it learns the match was abandoned, by whom and why
     b.session.receive_frame(a.outbox[-1])
     assert b.session.state is State.ABANDONED and b.session.closed
+    b.flush()
+    assert b.events[-1] == MatchAbandoned(player=a.session.me, reason="peer did not come back")
+    assert a.events[-1] == MatchAbandoned(player=a.session.me, reason="peer did not come back")
+    assert b.session.view.waiting_for == "closed: the match was abandoned"
 
 
 def test_abandon_before_the_session_exists_is_local_misuse() -> None:
@@ -95,6 +105,8 @@ def test_an_abandonment_that_crossed_my_move_ends_the_match_as_the_record_says()
     assert mover.session.truncation_to_persist() == seq
     assert mover.session.entries_to_persist() == [record]
     assert mover.session.frames_to_send() == []  # no error frame: nobody broke a rule
+    mover.flush()
+    assert mover.events[-1] == MatchAbandoned(player=leaver.session.me, reason="crossed")
 
 
 def test_a_forged_or_miscited_crossing_abandonment_is_still_refused() -> None:

@@ -9,7 +9,7 @@ from ui_screens import console_session, screen_text
 from p2pgin.engine import PassUpcard, Rules, legal_moves
 from p2pgin.log.identity import fingerprint
 from p2pgin.net.peer import PeerInfo
-from p2pgin.session import PeerHello
+from p2pgin.session import MatchAbandoned, PeerHello
 from p2pgin.ui.adapter import event_line
 from p2pgin.ui.plain import PlainConsole
 
@@ -46,6 +46,14 @@ def test_before_the_hello_the_intro_and_title_say_the_opponent_is_awaited() -> N
     with console_session(game) as (built, _inp, _out):
         title = screen_text(built)[0]
     assert "Alice vs (waiting for the opponent)" in title and "Player" not in title
+
+
+def test_an_abandonment_is_told_with_who_and_why() -> None:
+    view = LocalGame(3).view
+    line = event_line(MatchAbandoned(player=1, reason="the player quit"), view)
+    assert line is not None and line.parts == ("Bob abandoned the match: the player quit.",)
+    line = event_line(MatchAbandoned(player=0), view)
+    assert line is not None and line.parts == ("You abandoned the match.",)
 
 
 def test_typed_commands_play_and_each_event_is_one_line() -> None:
