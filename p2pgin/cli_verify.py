@@ -137,7 +137,7 @@ def _game_entry(path: Path) -> dict[str, Any]:
     winner = result.get("winner")
     totals = result.get("totals")
     if not result:
-        outcome = "unfinished"
+        outcome = _open_outcome(t, me)
     elif me is None:
         outcome = f"player {winner} won" if winner in (0, 1) else "tie"
     else:
@@ -153,6 +153,19 @@ def _game_entry(path: Path) -> dict[str, Any]:
         entry["opponent"] = t.players[them].name
         entry["opponent_fingerprint"] = t.players[them].fingerprint
     return entry
+
+
+def _open_outcome(t: Any, me: int | None) -> str:
+    """How a match without a result ended, as its last entry says: abandoned (by whom),
+    rules declined, or still unfinished (``p2pgin resume`` may continue it)."""
+    last = next((e for e in reversed(t.entries) if not e.is_hello), None)
+    if last is not None and last.type == "abandon":
+        if me is None:
+            return f"abandoned by player {last.sender}"
+        return "abandoned by you" if last.sender == me else "abandoned by them"
+    if last is not None and last.type == "decline":
+        return "rules declined"
+    return "unfinished"
 
 
 def _cmd_games(args: argparse.Namespace) -> int:

@@ -143,3 +143,25 @@ def test_a_match_played_over_loopback_saves_a_transcript_that_verifies(tmp_path:
         assert run.returncode == 0, run.stdout
         stats = json.loads(p2pgin(home, "stats", "--json").stdout)
         assert stats["overall"]["matches"] == 1
+
+
+def test_games_says_who_abandoned_a_match(home: Path) -> None:
+    from dataclasses import replace
+
+    from verify_helpers import play_transcript
+
+    from p2pgin.log.transcript import write_transcript
+
+    t = play_transcript(21, target=25, abandon_after=60)  # the host (player 0) leaves
+    assert t.entries[-1].type == "abandon" and t.entries[-1].sender == 0
+    folder = home / "transcripts"
+    folder.mkdir(parents=True, exist_ok=True)
+    for me in (0, 1, None):
+        for old in folder.iterdir():
+            old.unlink()
+        meta = {k: v for k, v in t.meta.items() if k != "me"}
+        write_transcript(folder / f"{t.session}.jsonl",
+                         replace(t, meta=meta if me is None else {**meta, "me": me}))
+        (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
+        assert listed["result"] == {0: "abandoned by you", 1: "abandoned by them",
+                                    None: "abandoned by player 0"}[me]
