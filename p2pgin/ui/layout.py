@@ -109,7 +109,8 @@ class ConsoleLayout:
                     [
                         HSplit([
                             title_bar("Table"),
-                            Window(text(lambda: render.render_table(t(), ui, console.click)),
+                            Window(text(lambda: render.render_table(
+                                t(), ui, console.click, terminal_size()[0] - SIDE_WIDTH - 1)),
                                    height=Dimension(min=3, preferred=5, max=5),
                                    wrap_lines=True),
                         ]),

@@ -229,8 +229,13 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_table(table: Table, ui: UiState, click: Click | None = None) -> StyleAndTextTuples:
-    """The opponent's face-down cards, stock, discard top and the knock limit."""
+def render_table(table: Table, ui: UiState, click: Click | None = None,
+                 width: int = 0) -> StyleAndTextTuples:
+    """The opponent's face-down cards, stock, discard top and the knock limit.
+
+    ``width``: the panel's columns (0: no limit); the face-down cards close up rather
+    than wrap the opponent's line when a long name leaves too little room.
+    """
     out = _Out()
     opp = table.names[table.opp]
     if table.stage == "handshake" and not table.hand:
@@ -241,10 +246,14 @@ def render_table(table: Table, ui: UiState, click: Click | None = None) -> Style
         if table.waiting_for:
             out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
         return out.frags
-    out.add(f" {opp[:14]}: ", "class:value")
+    name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
     back = "#" if ui.ascii else "▒"
-    out.add(" ".join([back] * min(table.opp_cards, 11)), "class:card.back")
-    out.add(f"  ({table.opp_cards} cards)", "class:label").nl()
+    backs = " ".join([back] * min(table.opp_cards, 11))
+    if width and len(name) + len(backs) + len(count) > width:
+        backs = backs.replace(" ", "")
+    out.add(name, "class:value")
+    out.add(backs, "class:card.back")
+    out.add(count, "class:label").nl()
     if table.knocker is not None and table.knocker_melds:
         who = "You" if table.knocker == table.me else table.names[table.knocker][:14]
         out.add(f" {who} knocked: ", "class:value")

@@ -74,6 +74,16 @@ def test_score_panel_shows_ten_character_names_whole_at_80_columns() -> None:
     assert all(len(r) <= 80 for r in rows)
 
 
+def test_at_the_smallest_size_a_long_name_does_not_wrap_the_opponents_line() -> None:
+    game = LocalGame(3, names=("Alice", "bot-normal"))
+    with console_session(game, columns=72, rows=20) as (built, _inp, _out):
+        rows = press(built, "p")  # both pass: the opponent holds 10, I draw next
+        rows = press(built, "s")
+    line = next(r for r in rows if r.startswith(" bot-normal: "))
+    assert "(10 cards)" in line.split("│")[0]
+    assert "▒" * 10 in line  # closed up to fit
+
+
 def test_pass_draw_and_discard_with_keys() -> None:
     game = LocalGame(3)
     with console_session(game) as (built, _inp, _out):
