@@ -99,7 +99,7 @@ class ConsoleLayout:
         self.hand_window = Window(hand_control, height=Dimension(min=4, preferred=5, max=5))
         self.body = HSplit(
             [
-                Window(text(lambda: render.render_title(t(), ui)), height=1),
+                Window(text(lambda: render.render_title(t(), ui, terminal_size()[0])), height=1),
                 ConditionalContainer(
                     Window(text(lambda: render.render_banner(t())),
                            height=Dimension(min=1, max=3), wrap_lines=True),

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import fragment_list_width
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pgin.engine.cards import Card
@@ -194,24 +195,36 @@ def _link_text(link: str) -> str:
             "reconnecting": "RECONNECTING", "closed": "disconnected"}.get(link, link)
 
 
-def render_title(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """One line: who plays whom, the opponent's fingerprint, link state, hand number."""
-    out = _Out()
-    out.add(" p2pgin", "class:title")
-    link_style = "class:banner" if table.link != "connected" else "class:label"
-    out.add(f" [{_link_text(table.link)}]", link_style)
-    if table.hand_no:
-        out.add(f" hand {table.hand_no}", "class:label")
+def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuples:
+    """One line: who plays whom, the opponent's fingerprint, link state, hand number.
+
+    ``width``: the screen's columns (0: no limit). The key fingerprint is what players
+    compare, so it is never cut: when the line is too long, the program name goes first,
+    then the "(new)"/"(known)" note; last, the key moves to the front (what still does
+    not fit is the end of the names).
+    """
     # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
     them = table.names[table.opp] if table.opp_fingerprint else "(waiting for the opponent)"
-    out.add(f" {table.names[table.me]} vs {them}", "class:value")
-    if table.peer_status.upper() == "CHANGED":
-        out.add(" KEY CHANGED!", "class:changed")
-    elif table.peer_status:
-        out.add(f" ({table.peer_status.lower()})", "class:label")
-    if table.opp_fingerprint:
-        out.add(f" key {fingerprint_text(table.opp_fingerprint)}", "class:label")
-    return out.frags
+    link_style = "class:banner" if table.link != "connected" else "class:label"
+    link = (f" [{_link_text(table.link)}]", link_style)
+    hand = (f" hand {table.hand_no}", "class:label") if table.hand_no else None
+    players = (f" {table.names[table.me]} vs {them}", "class:value")
+    key = ((f" key {fingerprint_text(table.opp_fingerprint)}", "class:label")
+           if table.opp_fingerprint else None)
+    changed = table.peer_status.upper() == "CHANGED"
+    status = ((" KEY CHANGED!", "class:changed") if changed else
+              (f" ({table.peer_status.lower()})", "class:label") if table.peer_status else None)
+    layouts = (
+        [(" p2pgin", "class:title"), link, hand, players, status, key],
+        [link, hand, players, status, key],
+        [link, hand, players, status if changed else None, key],
+        [link, key, status if changed else None, hand, players],
+    )
+    for parts in layouts:
+        frags: StyleAndTextTuples = [(style, text) for text, style in filter(None, parts)]
+        if not width or fragment_list_width(frags) <= width:
+            break
+    return frags
 
 
 def render_banner(table: Table) -> StyleAndTextTuples:

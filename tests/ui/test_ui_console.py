@@ -84,6 +84,29 @@ def test_at_the_smallest_size_a_long_name_does_not_wrap_the_opponents_line() -> 
     assert "▒" * 10 in line  # closed up to fit
 
 
+def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None:
+    from p2pgin.net.peer import PeerInfo
+
+    game = LocalGame(3, names=("Alice", "bot-normal"))
+    game.peer_info = PeerInfo(name="bot-normal", fingerprint="jm52-bxxq-gta4-d27u",
+                              status="NEW")
+    game.link = "reconnecting"
+    with console_session(game, columns=72, rows=20) as (built, _inp, _out):
+        title = screen_text(built)[0]
+    assert title.endswith(" key jm52-bxxq-gta4-d27u"), title
+    assert "RECONNECTING" in title and "Alice vs bot-normal" in title
+    with console_session(game, columns=100, rows=30) as (built, _inp, _out):
+        title = screen_text(built)[0]
+    assert title.startswith(" p2pgin") and "(new)" in title  # room for everything
+    # A changed key and a long name: the key comes first, whatever does not fit after it.
+    game.names = ("Alice", "a-player-with-a-very-long-name")
+    game.peer_info = PeerInfo(name=game.names[1], fingerprint="jm52-bxxq-gta4-d27u",
+                              status="CHANGED")
+    with console_session(game, columns=72, rows=20) as (built, _inp, _out):
+        title = screen_text(built)[0]
+    assert title.startswith(" [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
+
+
 def test_pass_draw_and_discard_with_keys() -> None:
     game = LocalGame(3)
     with console_session(game) as (built, _inp, _out):
