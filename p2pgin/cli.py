@@ -469,12 +469,21 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
 
     identity = load_or_create_identity(args.name)
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
-                             rng=_secret_source(args), bot=_is_bot(args))
+                             rng=_secret_source(args), bot=_is_bot(args),
+                             accept_rules=_rules_policy(args))
     meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
     match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
     return await _drive(match, args, match.peer.connect(host, port,
                                                         give_up_after=args.give_up_after))
+
+
+def _rules_policy(args: argparse.Namespace) -> Any:
+    """How a joiner takes the host's rules: a person is asked when they differ from the
+    rules they proposed (``--rules``, default standard); a program accepts them."""
+    from p2pgin.session import IF_SAME
+
+    return IF_SAME if _front_end(args)[0] == "console" else True
 
 
 def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
@@ -696,15 +705,16 @@ async def _resume(args: argparse.Namespace) -> int:
     meta = read_meta(game)
     store = GameStore(game)
     identity = load_or_create_identity()
-    session = Session.restore(identity, list(store.entries), store.read_secrets())
-    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
-                        identity=identity)
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
     if getattr(args, "level", None) is None and agent.get("level"):
         args.level = agent["level"]
         args.agent = args.agent or "bot"
+    session = Session.restore(identity, list(store.entries), store.read_secrets(),
+                              accept_rules=_rules_policy(args))
+    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
+                        identity=identity)
     _say(f"resuming {game.name} as {meta.get('role')}")
     if meta.get("role") == "host":
         listen = meta.get("listen") or "0.0.0.0"
@@ -746,7 +756,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _rules_opts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="standard", metavar="PRESET",
-                   help="rule preset: standard, classic or oklahoma (the host's rules stand)")
+                   help="rule preset: standard, classic or oklahoma (the host's rules "
+                        "stand; a joiner is asked when they differ from these)")
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
 
 

@@ -43,6 +43,7 @@ from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION
 from p2pgin.session.session import (
     AGENT_STEPS,
     HOST,
+    IF_SAME,
     JOIN,
     TRANSITIONS,
     AcceptRematch,
@@ -59,6 +60,7 @@ __all__ = [
     "AGENT_STEPS",
     "CONTROL",
     "HOST",
+    "IF_SAME",
     "JOIN",
     "MESSAGES",
     "PROTOCOL_VERSION",

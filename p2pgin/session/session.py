@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from nacl.signing import SigningKey, VerifyKey
 
@@ -326,6 +326,13 @@ def _hex_bytes(value: Any, size: int) -> bytes | None:
     except ValueError:
         return None
 
+#: ``accept_rules`` of a joiner: True accepts the host's rules at once, None asks the
+#: agent, :data:`IF_SAME` accepts at once only the very rules this joiner proposed (a
+#: person is asked only when the host's rules differ from what they asked for).
+IF_SAME: Final = "if_same"
+AcceptRulesPolicy = Literal[True, "if_same"] | None
+
+
 class Session:
     """One peer of a match, sans-IO: frames in, entries/frames/events out.
 
@@ -340,7 +347,7 @@ class Session:
         name: str,
         rules: Rules,
         rng: Any,
-        accept_rules: bool | None,
+        accept_rules: AcceptRulesPolicy,
         nonce: bytes,
         bot: bool = False,
     ) -> None:
@@ -419,7 +426,7 @@ class Session:
         name: str | None = None,
         rules: Rules | None = None,
         rng: Any = None,
-        accept_rules: bool | None = True,
+        accept_rules: AcceptRulesPolicy = True,
         bot: bool = False,
     ) -> Session:
         """A new match for ``identity`` as ``role`` (``HOST`` or ``JOIN``).
@@ -432,7 +439,8 @@ class Session:
             rng: source of the session's secrets, an object with ``randbytes(n)``
                 (default ``random.SystemRandom()``; tests pass a seeded ``random.Random``).
             accept_rules: joiner only: True accepts the host's rules at once; None asks
-                the agent (``AcceptRules``/``DeclineRules`` in ``view.legal_moves``).
+                the agent (``AcceptRules``/``DeclineRules`` in ``view.legal_moves``);
+                :data:`IF_SAME` asks only when they differ from ``rules``.
             bot: this peer is a computer opponent (its hello says so): only such a
                 peer may grant a take-back, and only it is ever asked for one.
         """
@@ -452,7 +460,7 @@ class Session:
         secrets: dict[str, Any] | None,
         *,
         rng: Any = None,
-        accept_rules: bool | None = True,
+        accept_rules: AcceptRulesPolicy = True,
     ) -> Session:
         """Rebuild a session by replaying its game file (both hellos, then the log).
 
@@ -1062,7 +1070,7 @@ class Session:
             if type_ == "abandon" or self._speaker(role) != self.me:
                 continue
             if (state, type_) in AGENT_STEPS:
-                if state is S.RULES and self._accept_rules is True:
+                if state is S.RULES and not self._asks_rules():
                     return Accept(rules=self.rules)
                 continue
             return self._make(type_)
@@ -1578,6 +1586,14 @@ class Session:
             self._fps = (fps[0], fps[1])
         return self._fps
 
+    def _asks_rules(self) -> bool:
+        """True when the joiner's agent decides on the host's rules (see ``IF_SAME``)."""
+        policy = self._accept_rules
+        if policy == IF_SAME:
+            mine = self._hello_msgs[self.me]
+            return mine is None or mine.rules != self.rules
+        return policy is None
+
     def _turn(self) -> str | None:
         """The decision the local player owes now, if any: ``"rules"``, ``"takeback"``
         (answer the peer's request), ``"move"`` or ``"rematch"``."""
@@ -1585,7 +1601,7 @@ class Session:
             return None
         state = self._state
         if state is S.RULES:
-            return "rules" if self.me == JOIN and self._accept_rules is None else None
+            return "rules" if self.me == JOIN and self._asks_rules() else None
         if state is S.PLAY:
             if self._takeback is not None:
                 return None if self._takeback[0].sender == self.me else "takeback"

@@ -70,3 +70,48 @@ async def test_the_match_end_screen_stays_until_the_player_leaves(
         status = await asyncio.wait_for(drive, 10)
     assert status == 0
     assert args.rematch_requested is False
+
+
+@pytest.mark.parametrize("host_rules", ["standard", "oklahoma"])
+async def test_a_person_joining_is_asked_only_when_the_hosts_rules_differ(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, host_rules: str
+) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from p2pgin.session import State
+
+    monkeypatch.setenv("P2PGIN_HOME", str(tmp_path / "joiner"))
+    session = Session.create(SigningKey.generate(), role=HOST, name="Hostess",
+                             rules=Rules.preset(host_rules), rng=random.Random(1))
+    files = GameFiles({"role": "host"}, directory=tmp_path / "host",
+                      current_session=lambda: session.view.session_id)
+    host = Peer(session, files, evidence_dir=tmp_path)
+    ports: list[int] = []
+    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
+    while not ports:
+        await asyncio.sleep(0.005)
+    args = cli.build_parser().parse_args(["join", f"127.0.0.1:{ports[0]}", "--ascii"])
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        drive = asyncio.create_task(cli._join_match(args, "127.0.0.1", ports[0]))
+        for _ in range(1000):
+            if all(session.hellos):
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # a joiner that accepts at once has done so by now
+        if host_rules == "standard":  # what the joiner proposed: nothing to ask
+            assert session.state is not State.RULES
+        else:  # Oklahoma was not asked for: the person decides, and nothing moves before
+            assert session.state is State.RULES
+            inp.send_text("a")
+            for _ in range(1000):
+                if session.state is not State.RULES:
+                    break
+                await asyncio.sleep(0.01)
+        assert session.state not in (State.RULES, State.DECLINED)
+        host.abandon("the host leaves")
+        await asyncio.wait_for(serve, 10)
+        inp.send_text("q")
+        status = await asyncio.wait_for(drive, 10)
+    assert status == 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from session_harness import identity, make_pair, pump
+from session_harness import Peer, identity, make_pair, pump
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import session_id
 from p2pgin.session import (
     HOST,
+    IF_SAME,
     JOIN,
     AcceptRules,
     DeclineRules,
@@ -78,6 +79,26 @@ def test_joiner_asked_declines_and_both_close_without_a_match() -> None:
     assert a.session.state is State.DECLINED and b.session.state is State.DECLINED
     assert a.session.closed and b.session.closed
     assert [e.type for e in a.file[2:]] == ["decline"]
+
+
+@pytest.mark.parametrize(("proposed", "asked"), [("standard", False), ("oklahoma", True)])
+def test_a_joiner_with_if_same_is_asked_only_about_rules_it_did_not_propose(
+    proposed: str, asked: bool
+) -> None:
+    host = Session.create(identity(1, "alice"), role=HOST, rng=random.Random(1))
+    join = Session.create(identity(2, "bob"), role=JOIN, rng=random.Random(2),
+                          rules=Rules.preset(proposed), accept_rules=IF_SAME)
+    a, b = Peer(host, identity(1, "alice")), Peer(join, identity(2, "bob"))
+    a.session.connection_made()
+    b.session.connection_made()
+    pump(a, b)
+    view = b.session.view
+    if asked:  # the host's standard rules are not the Oklahoma gin Bob asked for
+        assert view.stage == "handshake" and view.legal_moves == (AcceptRules(), DeclineRules())
+        assert a.session.state is State.RULES
+    else:
+        assert [e.type for e in a.file[2:3]] == ["accept"]
+        assert a.session.state is not State.RULES
 
 
 def test_only_the_joiner_may_accept() -> None:
