@@ -94,7 +94,8 @@ class ConsoleLayout:
 
         # NB: the hand window takes the focus, so mouse clicks reach the table (a hidden
         # focused command line would make prompt_toolkit ignore clicks elsewhere).
-        hand_control = text(lambda: render.render_hand(t(), ui, console.click))
+        hand_control = text(lambda: render.render_hand(t(), ui, console.click,
+                                                         terminal_size()[0]))
         hand_control.focusable = to_filter(True)
         self.hand_window = Window(hand_control, height=Dimension(min=4, preferred=5, max=5))
         self.body = HSplit(

@@ -67,7 +67,6 @@ SORTS = ("melds", "rank", "suit")
 PICK_KEYS = "1234567890-"
 """Digit keys that pick the 1st..11th card of the hand as displayed."""
 
-LOBBY_WIDTH = 42  # the table panel's text width at the minimum terminal size
 SLOT = CARD_WIDTH + 1  # a card and its marker column ("*" marks the card just drawn)
 
 
@@ -300,20 +299,32 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
 
 
 def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
-    """Before the first deal: where to join (host) and the rules on offer."""
+    """Before the first deal: where to join (host), or what the match waits for. (The
+    rules on offer fill the wider hand panel, which has no cards yet.)"""
     for line in table.lobby:
         out.add(f" {line}", "class:value").nl()
-    if table.rules_text:
-        lines = textwrap.wrap("Rules: " + table.rules_text, width=LOBBY_WIDTH)
-        for line in lines:
-            out.add(f" {line}").nl()
     if not table.lobby:
         out.add(f" {table.waiting_for or 'Setting up the match...'}", "class:label")
     return out.frags
 
 
-def render_hand(table: Table, ui: UiState, click: Click | None = None) -> StyleAndTextTuples:
-    """Your hand in groups (melds, deadwood) with the cursor, the drawn mark and pick keys."""
+def _render_rules(table: Table, width: int) -> StyleAndTextTuples:
+    """The rules on offer, all of them, where the hand will be once dealt."""
+    out = _Out()
+    for line in textwrap.wrap(f"Rules: {table.rules_text}", width=max(20, width - 2)):
+        out.add(f" {line}").nl()
+    return out.frags
+
+
+def render_hand(table: Table, ui: UiState, click: Click | None = None,
+                width: int = 0) -> StyleAndTextTuples:
+    """Your hand in groups (melds, deadwood) with the cursor, the drawn mark and pick keys.
+
+    Before the deal (no cards, a rules text) it shows the rules instead, wrapped to
+    ``width`` columns (0: the width of the smallest console).
+    """
+    if not table.hand and table.stage == "handshake" and table.rules_text:
+        return _render_rules(table, width or MIN_COLUMNS)
     out = _Out()
     groups = hand_groups(table, ui.sort)
     sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]

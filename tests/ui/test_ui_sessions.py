@@ -5,6 +5,7 @@ from __future__ import annotations
 from ui_screens import console_session, press, screen_text
 from ui_sessions import SessionGame
 
+from p2pgin.engine.rules import Rules
 from p2pgin.session import JOIN
 
 
@@ -37,6 +38,17 @@ def test_joiner_accepts_the_hosts_rules_with_a_key() -> None:
         assert type(game.sent[0]).__name__ == "AcceptRules"
         assert game.view.stage == "play"
         assert "Your turn" in "\n".join(screen_text(built)) or not game.view.my_turn
+
+
+def test_the_rules_on_offer_are_shown_whole_even_at_the_smallest_size() -> None:
+    rules = Rules.preset("oklahoma", big_gin=True)
+    game = SessionGame(5, me=JOIN, accept_rules=None, rules=rules)
+    with console_session(game, columns=72, rows=20) as (built, _inp, _out):
+        rows = screen_text(built)
+    text = " ".join(r.strip() for r in rows)
+    described = "; ".join(rules.describe())
+    assert f"Rules: {described}" in text, "\n".join(rows)
+    assert "proposes the rules shown above" in text
 
 
 def test_a_whole_hand_over_real_sessions_ends_verified_with_the_explanation() -> None:
