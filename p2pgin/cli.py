@@ -487,7 +487,10 @@ def _rules_policy(args: argparse.Namespace) -> Any:
 
 
 def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
-    return {"agent": getattr(args, "agent", None), "level": getattr(args, "level", None),
+    """Who plays this side, for ``resume`` to restart the same player. NB: ``play``'s
+    ``--level`` is the opponent's, so a person's side records no level."""
+    level = getattr(args, "level", None) if _front_end(args)[0] == "agent" else None
+    return {"agent": getattr(args, "agent", None), "level": level,
             "delay": getattr(args, "delay", 0.0)}
 
 

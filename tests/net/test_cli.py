@@ -54,6 +54,16 @@ def test_hidden_test_options_are_accepted_but_not_advertised(
     assert "--agent" not in capsys.readouterr().out
 
 
+def test_a_game_file_records_who_plays_this_side_for_resume() -> None:
+    # `play --level hard` names the opponent's level: the person's own side is no bot,
+    # and `p2pgin resume` must give the seat back to the person, not to a hard bot.
+    assert cli._agent_meta(_parse("play", "--level", "hard"))["level"] is None
+    assert cli._agent_meta(_parse("join", "10.0.0.2"))["level"] is None
+    assert cli._agent_meta(_parse("bot", "--level", "hard"))["level"] == "hard"
+    random_agent = cli._agent_meta(_parse("join", "10.0.0.2", "--agent", "random"))
+    assert random_agent["agent"] == "random"
+
+
 def test_rules_follow_preset_and_options() -> None:
     rules = cli._rules(_parse("host", "--rules", "oklahoma", "--big-gin", "--target", "25"))
     assert (rules.oklahoma, rules.big_gin, rules.target) == (True, True, 25)
