@@ -18,6 +18,7 @@ __all__ = [
     "HandStarted",
     "MatchAbandoned",
     "MatchEnded",
+    "MatchResumed",
     "MoveMade",
     "PeerError",
     "PeerHello",
@@ -116,6 +117,15 @@ class MatchAbandoned(Event):
 
     def __post_init__(self) -> None:
         _player(self.player)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResumed(Event):
+    """The session was rebuilt from its game file (after a crash or a restart): every one
+    of the ``entries`` was checked again; play goes on in hand ``hand_no``."""
+
+    hand_no: int
+    entries: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

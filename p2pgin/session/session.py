@@ -82,6 +82,7 @@ from p2pgin.session.events import (
     HandStarted,
     MatchAbandoned,
     MatchEnded,
+    MatchResumed,
     MoveMade,
     PeerError,
     PeerHello,
@@ -507,7 +508,9 @@ class Session:
             session._replaying = False
         session._persist.clear()
         session._frames.clear()
-        session._events.clear()
+        session._events.clear()  # NB: the replay's events happened before; say one thing
+        session._events.append(MatchResumed(hand_no=session._hand_no,
+                                            entries=len(session._log)))
         session._secrets_dirty = True  # NB: write back, with any seed drawn just now
         session._advance()
         return session

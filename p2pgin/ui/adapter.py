@@ -240,6 +240,10 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         winner = getattr(event.result, "winner", None)
         who = "nobody" if winner is None else _who(view, winner)
         return LogLine(parts=(f"Match over: {who} won.",))
+    if name == "MatchResumed":
+        where = f"hand {event.hand_no}" if event.hand_no else "the start"
+        return LogLine(parts=(f"Resumed from the game file at {where} "
+                              f"({event.entries} entries checked again).",))
     if name == "MatchAbandoned":
         why = f": {event.reason}" if event.reason else ""
         return LogLine(parts=(f"{_who(view, event.player)} abandoned the match{why}.",))

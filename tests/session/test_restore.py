@@ -11,7 +11,7 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry
 from p2pgin.report import verify_entries
-from p2pgin.session import LocalProtocolError, Session, State
+from p2pgin.session import LocalProtocolError, MatchResumed, Session, State
 
 Stop = Callable[[Peer, Peer], bool]
 
@@ -42,6 +42,9 @@ def test_restore_reproduces_the_state_and_the_match_completes(point: str, who: s
     revived = crash(victim)
     assert snapshot(revived.session) == before
     assert revived.session.view.legal_moves == view_before.legal_moves
+    # One event tells the player where play resumes (the replay's own events are past).
+    assert revived.session.events() == [MatchResumed(
+        hand_no=view_before.hand_no, entries=len(victim.session.log))]
     a, b = (revived, b) if who == "host" else (a, revived)
     a.outbox.clear()
     b.outbox.clear()  # the connection died: whatever was in flight is lost

@@ -9,7 +9,7 @@ from ui_screens import console_session, screen_text
 from p2pgin.engine import PassUpcard, Rules, legal_moves
 from p2pgin.log.identity import fingerprint
 from p2pgin.net.peer import PeerInfo
-from p2pgin.session import MatchAbandoned, PeerHello
+from p2pgin.session import MatchAbandoned, MatchResumed, PeerHello
 from p2pgin.ui.adapter import event_line
 from p2pgin.ui.plain import PlainConsole
 
@@ -54,6 +54,12 @@ def test_an_abandonment_is_told_with_who_and_why() -> None:
     assert line is not None and line.parts == ("Bob abandoned the match: the player quit.",)
     line = event_line(MatchAbandoned(player=0), view)
     assert line is not None and line.parts == ("You abandoned the match.",)
+
+
+def test_a_resumed_match_says_so_in_the_log() -> None:
+    line = event_line(MatchResumed(hand_no=3, entries=118), LocalGame(3).view)
+    assert line is not None and line.parts == (
+        "Resumed from the game file at hand 3 (118 entries checked again).",)
 
 
 def test_typed_commands_play_and_each_event_is_one_line() -> None:
