@@ -77,6 +77,8 @@ class Link:
         self._decoder = FrameDecoder(max_size=max_frame)
         self._pending: list[bytes] = []
         self._last_sent = time.monotonic()
+        #: When :meth:`recv` began waiting on an empty stream (None: not waiting).
+        self._waiting_since: float | None = None
         self._closed = False
         _tune(writer)
         self._pinger = asyncio.get_running_loop().create_task(self._keepalive())
@@ -89,13 +91,29 @@ class Link:
         return self._closed
 
     async def _keepalive(self) -> None:
+        """Send keepalives, and be the receive watchdog: a :meth:`recv` that has waited
+        ``dead_after`` seconds with nothing arriving fails with :class:`LinkDead`.
+
+        NB: one timer task per link instead of a timeout around every read (a hand reads
+        a few hundred times); the watchdog wakes when either deadline is due.
+        """
         try:
             while not self._closed:
-                idle = time.monotonic() - self._last_sent
+                now = time.monotonic()
+                idle = now - self._last_sent
                 if idle >= self.ping_interval:
                     self._write(KEEPALIVE)
                     idle = 0.0
-                await asyncio.sleep(self.ping_interval - idle)
+                wake = self.ping_interval - idle
+                since = self._waiting_since
+                if since is not None:
+                    silent = now - since
+                    if silent >= self.dead_after:
+                        self._reader.set_exception(LinkDead(
+                            f"no frame from {self.peername} for {self.dead_after:g} s"))
+                        return
+                    wake = min(wake, self.dead_after - silent)
+                await asyncio.sleep(wake)
         except (ConnectionError, OSError, RuntimeError):
             self._closed = True
 
@@ -132,11 +150,11 @@ class Link:
                 payload = self._pending.pop(0)
                 if payload:
                     return payload
+            self._waiting_since = time.monotonic()  # NB: the keepalive task watches this
             try:
-                async with asyncio.timeout(self.dead_after):
-                    data = await self._reader.read(_READ_CHUNK)
-            except TimeoutError:
-                raise LinkDead(f"no frame from {self.peername} for {self.dead_after:g} s") from None
+                data = await self._reader.read(_READ_CHUNK)
+            finally:
+                self._waiting_since = None
             if not data:
                 self._decoder.close()
                 return None
