@@ -26,7 +26,11 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
+    from p2pgin.net.discovery import Interface
+    from p2pgin.session.session import AcceptRulesPolicy
 
 __all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "build_parser", "main"]
 
@@ -390,7 +394,7 @@ async def _run_console(
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
-                    interfaces: Sequence[Any] | None = None) -> Any:
+                    interfaces: Sequence[Interface] | None = None) -> Any:
     """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
     join code of every LAN address the host listens on, announced or not (the other
     player types it when discovery cannot help). Sets ``args.lan_announced``.
@@ -478,7 +482,7 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
                                                         give_up_after=args.give_up_after))
 
 
-def _rules_policy(args: argparse.Namespace) -> Any:
+def _rules_policy(args: argparse.Namespace) -> AcceptRulesPolicy:
     """How a joiner takes the host's rules: a person is asked when they differ from the
     rules they proposed (``--rules``, default standard); a program accepts them."""
     from p2pgin.session import IF_SAME

@@ -327,6 +327,7 @@ def _hex_bytes(value: Any, size: int) -> bytes | None:
     except ValueError:
         return None
 
+
 #: ``accept_rules`` of a joiner: True accepts the host's rules at once, None asks the
 #: agent, :data:`IF_SAME` accepts at once only the very rules this joiner proposed (a
 #: person is asked only when the host's rules differ from what they asked for).
