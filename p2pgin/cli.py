@@ -643,7 +643,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """Play against a local bot peer over loopback TCP (the README's first command)."""
+    """Play against a computer opponent on this machine: it runs as a separate peer over
+    loopback TCP (nothing leaves the machine) and holds only its own cards."""
     return _again(args, lambda: _play_once(args))
 
 
@@ -761,10 +762,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help=argparse.SUPPRESS)
 
 
-def _rules_opts(p: argparse.ArgumentParser) -> None:
+def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
     p.add_argument("--rules", default="standard", metavar="PRESET",
-                   help="rule preset: standard, classic or oklahoma (the host's rules "
-                        "stand; a joiner is asked when they differ from these)")
+                   help="rule preset: standard, classic or oklahoma" + note)
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
 
 
@@ -794,7 +794,7 @@ def _new_opt(p: argparse.ArgumentParser) -> None:
 def _configure_host(p: argparse.ArgumentParser) -> None:
     _new_opt(p)
     _listen_opts(p, DEFAULT_PORT)
-    _rules_opts(p)
+    _rules_opts(p, " (the host's rules stand)")
     _agent_delay(p)
 
 
@@ -805,24 +805,29 @@ def _configure_join(p: argparse.ArgumentParser) -> None:
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
     _new_opt(p)
     _discovery_opt(p)
-    _rules_opts(p)
+    _rules_opts(p, " you ask for (the host's rules stand; when they differ you are asked "
+                   "to accept them)")
     _agent_delay(p)
 
 
 def _configure_bot(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
+    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
+                   help="strength (default normal)")
     # A bot is nobody's waiting player: a peer gone for 5 minutes forfeits, and it serves on.
     p.set_defaults(abandon_after=300.0)
     p.add_argument("--join", metavar="HOST[:PORT]", help="join this host instead of serving")
     p.add_argument("--matches", type=int, default=None, help="exit after N matches")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
+    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="seconds to wait before each move")
     _listen_opts(p, DEFAULT_PORT)
-    _rules_opts(p)
+    _rules_opts(p, " (when hosting; joining, it accepts the host's)")
 
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
-    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds the bot waits per move")
+    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
+                   help="the computer opponent's strength (default normal)")
+    p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                   help="seconds the computer opponent waits per move (default 0.6)")
     _rules_opts(p)
 
 
@@ -862,6 +867,9 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    for p in sub.choices.values():  # NB: descriptions are docstrings; no reST in --help
+        if p.description:
+            p.description = p.description.replace("``", "")
     return parser
 
 

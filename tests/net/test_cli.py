@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import socket
 import subprocess
@@ -34,6 +35,21 @@ def test_host_defaults_listen_everywhere_and_announce() -> None:
                   "--rules", "oklahoma", "--big-gin", "--name", "Ann")
     assert (args.listen, args.port, args.no_announce) == ("127.0.0.1", 0, True)
     assert (args.rules, args.big_gin, args.name) == ("oklahoma", True, "Ann")
+
+
+@pytest.mark.parametrize("name", ["play", "host", "join", "bot", "resume", "verify", "games",
+                                  "replay", "stats"])
+def test_every_command_helps_in_plain_words(name: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _parse(name, "--help")
+    text = capsys.readouterr().out
+    assert "``" not in text  # docstring markup stays out of --help
+    # every option says what it does (on its line, or the next when the option is long)
+    for line, after in itertools.pairwise([*text.splitlines(), ""]):
+        option = line.strip()
+        if option.startswith("-") and "  " not in option and not after.startswith(" " * 10):
+            pytest.fail(f"{name}: {option} has no help text")
 
 
 def test_bot_options() -> None:
