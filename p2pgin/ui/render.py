@@ -705,10 +705,15 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
     out.add(f" {who}", "class:title").nl()
     out.add(f" Totals: {table.names[table.me]} {m.totals[table.me]}, "
             f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
+    # NB: wrapped at word boundaries here; the window would cut words at its edge.
     for line in m.lines:
-        out.add(f"  {asciify(line) if ui.ascii else line}").nl()
+        for part in textwrap.wrap(asciify(line) if ui.ascii else line,
+                                  width=MIN_COLUMNS - 4, subsequent_indent="  "):
+            out.add(f"  {part}").nl()
     for line in m.notes:
-        out.add(f" {asciify(line) if ui.ascii else line}", "class:label").nl()
+        for part in textwrap.wrap(asciify(line) if ui.ascii else line,
+                                  width=MIN_COLUMNS - 3, subsequent_indent="  "):
+            out.add(f" {part}", "class:label").nl()
     if "rematch" in table.actions:
         out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
     return out.frags

@@ -482,6 +482,27 @@ def test_quit_question_stands_while_the_opponent_moves() -> None:
         assert built.console.quit_requested
 
 
+def test_long_match_end_notes_wrap_between_words() -> None:
+    rules = Rules.preset("standard", target=1)
+    game = knock_game(stock="2C", rules=rules)
+    from p2pgin.engine import PassUpcard
+
+    note = ("bot-easy (oz4i-z2wt-luqm-mizb): matches 1/1 won, hands 1/1 won, gins 0, "
+            "undercuts 1 (suffered 0), knocks 0, avg deadwood at knock -")
+    with console_session(game, match_notes=lambda: [note], columns=80,
+                         rows=40) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        game.opponent_move(legal_moves(game.full)[0])
+        rows = screen_text(built)
+    start = next(i for i, r in enumerate(rows) if "bot-easy (oz4i" in r)
+    shown = " ".join(r.strip() for r in rows[start:start + 3])
+    assert note in shown, "\n".join(rows)  # whole words on every row
+
+
 def test_reconnecting_banner_and_key_change_warning() -> None:
     game = LocalGame(3)
     game.link = "reconnecting"
