@@ -99,6 +99,11 @@ _ROLE: Final = ("host", "joiner")
 _S = State
 
 
+def _count(n: int, one: str, many: str = "") -> str:
+    """``n`` and the noun, singular or plural (``1 hand``, ``3 hands``)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Failure:
     """The first thing that does not hold.
@@ -219,14 +224,14 @@ class Report:
                 out.append(f"result   tie {totals[0]} to {totals[1]}")
             else:
                 out.append(f"result   {names[winner]} wins {totals[winner]} to "
-                           f"{totals[1 - winner]} ({res.hands_played} hands)")
+                           f"{totals[1 - winner]} ({_count(res.hands_played, 'hand')})")
         elif self.status != "match_over":
             out.append(f"status   {self.status}")
         out += [f"note     {n}" for n in self.notes]
         if self.failure is None:
-            out.append(f"verdict  OK: {self.entries} signed entries and {len(self.hands)} "
-                       "audited hands check out (signatures, chain, handshake, toss, "
-                       "deck proofs, audits, moves, scores, result)")
+            out.append(f"verdict  OK: {_count(self.entries, 'signed entry', 'signed entries')}"
+                       f" and {_count(len(self.hands), 'audited hand')} check out (signatures, "
+                       "chain, handshake, toss, deck proofs, audits, moves, scores, result)")
         else:
             f = self.failure
             who = ("nobody signed it: the file was altered" if f.peer is None

@@ -343,3 +343,13 @@ def test_the_golden_session_transcript_verifies() -> None:
     report = verify_transcript(parse_transcript(path.read_bytes()))
     assert report.ok, report.failure
     assert report.status == "match_over" and len(report.hands) >= 1
+
+
+def test_the_report_counts_in_words_one_hand_or_many() -> None:
+    from verify_helpers import play_transcript
+
+    t = play_transcript(31, target=1)  # the first hand won ends the match
+    lines = verify_transcript(t).lines()
+    assert t.result["hands_played"] == 1
+    assert any(line.endswith("(1 hand)") for line in lines), lines
+    assert any("signed entries and 1 audited hand check out" in line for line in lines)
