@@ -627,7 +627,13 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    """A computer opponent as an ordinary peer: serves (or joins) match after match."""
+    """A computer opponent as an ordinary peer: serves (or joins) match after match. It is
+    another player than you: its own key, name (default bot-LEVEL), game files and
+    statistics, under the data directory's bot/ folder."""
+    # NB: the whole process is the bot, so its data directory is set once, for every layer.
+    os.environ["P2PGIN_HOME"] = str(_bot_home())
+    if args.name is None:
+        args.name = f"bot-{args.level}"
     played = 0
     status = 0
     while args.matches is None or played < args.matches:
@@ -661,7 +667,9 @@ def _play_once(args: argparse.Namespace) -> int:
     if args.target:
         cmd += ["--target", str(args.target)]
     env = dict(os.environ)
-    env["P2PGIN_HOME"] = str(_bot_home())  # the bot is another player: its own identity
+    from p2pgin.log.identity import data_dir
+
+    env["P2PGIN_HOME"] = str(data_dir())  # NB: the bot keeps its own data in its bot/ folder
     bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                            env=env)
     try:
@@ -686,6 +694,7 @@ def _play_once(args: argparse.Namespace) -> int:
 
 
 def _bot_home() -> Path:
+    """Where a computer opponent of this user keeps its identity, games and statistics."""
     from p2pgin.log.identity import data_dir
 
     return data_dir() / "bot"

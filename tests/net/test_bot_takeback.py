@@ -80,7 +80,7 @@ async def test_a_bot_process_grants_the_take_back_of_a_discard(tmp_path: Path) -
             await asyncio.gather(connect, return_exceptions=True)
         bot.terminate()
         bot.wait(10)
-        (game,) = (tmp_path / "bot" / "games").glob("*.log")
+        (game,) = (tmp_path / "bot" / "bot" / "games").glob("*.log")  # the bot's own folder
         theirs = [e.to_bytes() for e in read_game_file(game) if e.type != "hello"]
         assert len(theirs) >= len(mine) - 1
         assert theirs[: len(mine) - 1] == mine[: len(mine) - 1]

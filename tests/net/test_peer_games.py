@@ -70,10 +70,12 @@ def test_a_hard_bot_peer_completes_an_oklahoma_match_against_a_random_player(
 ) -> None:
     r0, r1, h0, h1 = play(tmp, ("bot", "--level", "hard", "--matches", "1",
                                 "--rules", "oklahoma", "--target", "15"), seeds=(3, 4))
-    check_same_match(r0, r1, h0, h1)
-    assert read_game_file(game_files(h0)[0])[0].body["rules"]["oklahoma"] is True
+    bot = h0 / "bot"  # a bot is another player than its user: its own data directory
+    assert game_files(h0) == [] and not (h0 / "identity.json").exists()
+    check_same_match(r0, r1, bot, h1)
+    assert read_game_file(game_files(bot)[0])[0].body["rules"]["oklahoma"] is True
     # bots save transcripts like any player
-    assert len(list((h0 / "transcripts").glob("*.jsonl"))) == 1
+    assert len(list((bot / "transcripts").glob("*.jsonl"))) == 1
 
 
 def test_two_bot_peers_play_the_number_of_matches_asked_then_exit(tmp: Path) -> None:
@@ -92,11 +94,11 @@ def test_two_bot_peers_play_the_number_of_matches_asked_then_exit(tmp: Path) -> 
     results = [[line for line in p.output.splitlines() if line.startswith("RESULT ")]
                for p in (server, joiner)]
     assert len(results[0]) == len(results[1]) == 2
-    assert sorted(game_files(tmp / "server")) != []
-    for home in (tmp / "server", tmp / "joiner"):
+    homes = (tmp / "server" / "bot", tmp / "joiner" / "bot")  # each bot's own folder
+    for home in homes:
         assert len(game_files(home)) == 2
-    names = [sorted(g.name for g in game_files(tmp / h)) for h in ("server", "joiner")]
+    names = [sorted(g.name for g in game_files(h)) for h in homes]
     assert names[0] == names[1]
     for name in names[0]:
-        assert (tmp / "server" / "games" / name).read_bytes() == (
-            tmp / "joiner" / "games" / name).read_bytes()
+        assert (homes[0] / "games" / name).read_bytes() == (
+            homes[1] / "games" / name).read_bytes()
