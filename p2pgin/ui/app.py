@@ -68,7 +68,11 @@ def create_console_app(
         text = command_buffer.text
         close_command()
         if text.strip():
-            console.run_command(text)
+            lines = console.run_command(text)
+            # NB: a read-out (:status, :hand, :score, :log) answers on the message line
+            # here; --plain prints the same lines.
+            if lines and not console.ui.message and not console.ui.overlay:
+                console.say("; ".join(lines))
 
     def after() -> None:
         if console.quit_requested and app is not None and app.is_running and not app.is_done:

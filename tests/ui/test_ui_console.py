@@ -414,6 +414,16 @@ def test_command_line_discard_and_errors() -> None:
         assert game.sent[-1].position == game.view.hand.position_of(card)
 
 
+def test_typed_read_outs_answer_on_the_message_line() -> None:
+    with console_session(LocalGame(3)) as (built, _inp, _out):
+        rows = press(built, ":score\r")
+        assert "Alice 0 points, 0 boxes; Bob 0 points, 0 boxes; target 100" in text(rows)
+        rows = press(built, ":status\r")
+        assert "Your turn: type take for the upcard 6♣, or pass" in text(rows)
+        rows = press(built, ":hand\r")
+        assert "; deadwood " in text(rows)
+
+
 def test_colon_opens_a_line_that_escape_cancels() -> None:
     with console_session(LocalGame(3)) as (built, _inp, _out):
         rows = press(built, ":pa")
