@@ -209,6 +209,8 @@ class Peer:
         #: Optional hook called with (frames) right after they are written (benchmarks).
         self.on_sent: Callable[[list[bytes]], None] | None = None
         self._sync()  # whatever a restored session wants stored, on disk now
+        # NB: a restored session's own news (MatchResumed) comes before any link event.
+        self._events.extend(session.events())
         view = session.view
         other = 1 - view.me
         if view.names[other] and view.fingerprints[other]:  # a restored session

@@ -292,3 +292,31 @@ async def _drain(link: Link) -> bytes | None:
     except ConnectionError:
         return None
     return data
+
+
+def test_a_restored_session_reports_its_resumption_before_any_link_event(
+    tmp_path: Path,
+) -> None:
+    # Two sessions in memory play into the first hand; the joiner's process "dies" and a
+    # new peer is built from what it stored: its first event says the match resumed.
+    from p2pgin.session import MatchResumed
+
+    keys = SigningKey.generate(), SigningKey.generate()
+    host = Session.create(keys[0], role=HOST, name="h", rng=random.Random(1))
+    join = Session.create(keys[1], role=JOIN, name="j", rng=random.Random(2))
+    stored: list[Entry] = []
+    secrets: Any = None
+    host.connection_made()
+    join.connection_made()
+    while join.view.stage != "play" or host.view.stage != "play":
+        for src, dst in ((host, join), (join, host)):
+            for frame in src.frames_to_send():
+                dst.receive_frame(frame)
+        stored += join.entries_to_persist()
+        secrets = join.secrets_to_persist() or secrets
+    restored = Session.restore(keys[1], stored, secrets)
+    files = GameFiles({"role": JOIN}, directory=tmp_path,
+                      current_session=lambda: restored.view.session_id)
+    peer = Peer(restored, files)
+    events = peer.drain_events()
+    assert events and events[0] == MatchResumed(hand_no=1, entries=len(join.log))
