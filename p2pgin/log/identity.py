@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import enum
+import errno
 import getpass
 import hashlib
 import os
@@ -63,6 +64,9 @@ def data_dir(*, create: bool = True) -> Path:
         base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
         path = base / "p2pgin"
     if create:
+        if path.exists() and not path.is_dir():  # NB: mkdir would say only "File exists"
+            raise NotADirectoryError(errno.ENOTDIR, "the data directory is not a directory "
+                                     "(set P2PGIN_HOME to a directory)", str(path))
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 

@@ -36,6 +36,18 @@ def test_data_dir_prefers_p2pgin_home_then_xdg_then_local_share(
     assert data_dir(create=False) == tmp_path / "user" / ".local" / "share" / "p2pgin"
 
 
+def test_a_data_directory_that_is_a_file_is_named_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    not_a_dir = tmp_path / "notes.txt"
+    not_a_dir.write_text("mine")
+    monkeypatch.setenv("P2PGIN_HOME", str(not_a_dir))
+    with pytest.raises(NotADirectoryError) as caught:
+        data_dir()
+    assert "not a directory" in str(caught.value) and caught.value.filename == str(not_a_dir)
+    assert not_a_dir.read_text() == "mine"
+
+
 def test_identity_is_created_once_with_mode_0600(home: Path) -> None:
     first = load_or_create_identity("ann")
     path = home / "identity.json"
