@@ -222,8 +222,8 @@ async def _drive(
 
     def on_event(event: Any) -> None:
         name = type(event).__name__
-        if name in ("PeerHello", "LinkUp", "LinkDown", "PeerError", "CheatDetected",
-                    "MatchEnded", "AuditDone") or args.verbose:
+        if name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
+                    "CheatDetected", "MatchEnded", "AuditDone") or args.verbose:
             _say(f"event: {name} {_short(event)}")
         if name == "PeerHello" and peer.peer_info is not None:
             _say(peer.peer_info.message)

@@ -33,7 +33,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -53,6 +55,7 @@ __all__ = [
     "GameHandle",
     "GameStore",
     "LinkDown",
+    "LinkFailed",
     "LinkState",
     "LinkUp",
     "Peer",
@@ -66,6 +69,18 @@ LinkState = Literal["connecting", "connected", "reconnecting", "closed"]
 FINAL_STAGES = frozenset({"match_over", "closed"})
 #: Seconds an abandoning peer waits for the other to read the record and hang up.
 ABANDON_LINGER = 3.0
+
+
+def _connect_failure(exc: OSError) -> str:
+    """Why a connection could not be made, in the system's words ("Connection refused",
+    "No route to host", "Name or service not known", "timed out")."""
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, socket.gaierror):
+        return exc.strerror or str(exc)
+    if exc.errno:
+        return os.strerror(exc.errno)
+    return str(exc) or type(exc).__name__
 
 
 #: Who is on the other end (name, fingerprint, known-peers status and its message),
@@ -85,6 +100,15 @@ class LinkDown(Event):
 
     reason: str
     reconnecting: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkFailed(Event):
+    """A connection to ``address`` could not be made; the peer keeps trying. Reported
+    once per kind of failure, not at every retry."""
+
+    address: str
+    reason: str
 
 
 class GameStore(Protocol):
@@ -720,6 +744,11 @@ class Peer:
                 if give_up_after is not None and time.monotonic() - down_since > give_up_after:
                     self.give_up(f"cannot reach {host}:{port}: {exc}")
                     return
+                reason = _connect_failure(exc)
+                if reason != told:  # NB: once per kind of failure, not every retry
+                    told = reason
+                    self._events.append(LinkFailed(address=f"{host}:{port}", reason=reason))
+                    self._changed()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, max_backoff)
                 continue

@@ -257,6 +257,9 @@ def event_line(event: Any, view: Any) -> LogLine | None:
     if name == "LinkDown":
         again = "; reconnecting" if event.reconnecting else ""
         return LogLine(parts=(f"Link lost ({event.reason}){again}.",))
+    if name == "LinkFailed":
+        return LogLine(parts=(f"Cannot reach {event.address} ({event.reason}); trying "
+                              "again.",))
     if name == "LinkUp":
         return LogLine(parts=("Link up.",))
     if name == "TakeBackDone":

@@ -320,3 +320,26 @@ def test_a_restored_session_reports_its_resumption_before_any_link_event(
     peer = Peer(restored, files)
     events = peer.drain_events()
     assert events and events[0] == MatchResumed(hand_no=1, entries=len(join.log))
+
+
+async def test_a_host_that_cannot_be_reached_is_reported_once_while_the_joiner_retries(
+    tmp_path: Path,
+) -> None:
+    import socket
+
+    from p2pgin.net.peer import LinkFailed
+    from p2pgin.ui.adapter import event_line
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _, joiner = make_pair(tmp_path)
+    connect = asyncio.create_task(joiner.connect("127.0.0.1", port, max_backoff=0.05))
+    await asyncio.sleep(0.5)  # several attempts
+    connect.cancel()
+    await asyncio.gather(connect, return_exceptions=True)
+    failed = [e for e in joiner.drain_events() if isinstance(e, LinkFailed)]
+    assert len(failed) == 1 and failed[0].address == f"127.0.0.1:{port}", failed
+    assert failed[0].reason == "Connection refused"
+    line = event_line(failed[0], joiner.view)
+    assert line is not None and line.parts[0].startswith(f"Cannot reach 127.0.0.1:{port} (")
