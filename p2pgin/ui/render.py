@@ -304,14 +304,19 @@ def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
     for line in table.lobby:
         out.add(f" {line}", "class:value").nl()
     if not table.lobby:
-        out.add(f" {table.waiting_for or 'Setting up the match...'}", "class:label")
+        waiting = table.waiting_for
+        if waiting and not waiting.startswith("closed"):
+            waiting = f"Waiting for {waiting}"
+        out.add(f" {waiting or 'Setting up the match...'}", "class:label")
     return out.frags
 
 
 def _render_rules(table: Table, width: int) -> StyleAndTextTuples:
     """The rules on offer, all of them, where the hand will be once dealt."""
     out = _Out()
-    for line in textwrap.wrap(f"Rules: {table.rules_text}", width=max(20, width - 2)):
+    # NB: before the host's hello a joiner sees its own proposal; the host's rules stand.
+    label = "Rules you ask for" if not table.opp_fingerprint and table.me == 1 else "Rules"
+    for line in textwrap.wrap(f"{label}: {table.rules_text}", width=max(20, width - 2)):
         out.add(f" {line}").nl()
     return out.frags
 
@@ -382,7 +387,9 @@ def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
     """Running totals, boxes (hands won), the target, and the audit mark of the last hand."""
     out = _Out()
     me, opp = table.me, table.opp
-    a, b = table.names[me][:10], table.names[opp][:10]
+    # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
+    them = table.names[opp] if table.opp_fingerprint else "opponent"
+    a, b = table.names[me][:10], them[:10]
     out.add(f" {'':7}{a:>11}{b:>11}", "class:label").nl()
     out.add(f" {'points':7}", "class:label")
     out.add(f"{table.scores[me]:>11}{table.scores[opp]:>11}", "class:value").nl()

@@ -48,6 +48,26 @@ def test_before_the_hello_the_intro_and_title_say_the_opponent_is_awaited() -> N
     assert "Alice vs (waiting for the opponent)" in title and "Player" not in title
 
 
+def test_a_joiner_waiting_for_the_hosts_hello_sees_what_it_waits_for() -> None:
+    from p2pgin.ui.model import Table
+    from p2pgin.ui.render import (
+        UiState,
+        plain_text,
+        render_hand,
+        render_scores,
+        render_table,
+    )
+
+    table = Table(me=1, names=("", "Bob"), stage="handshake", link="connecting",
+                  waiting_for="the peer's hello", rules_text="knock limit 10; match to 100")
+    ui = UiState()
+    assert plain_text(render_table(table, ui, width=60)).strip() == (
+        "Waiting for the peer's hello")
+    assert plain_text(render_hand(table, ui, width=60)).strip() == (
+        "Rules you ask for: knock limit 10; match to 100")
+    assert plain_text(render_scores(table, ui)).splitlines()[0].split() == ["Bob", "opponent"]
+
+
 def test_an_abandonment_is_told_with_who_and_why() -> None:
     view = LocalGame(3).view
     line = event_line(MatchAbandoned(player=1, reason="the player quit"), view)
