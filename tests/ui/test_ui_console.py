@@ -8,6 +8,7 @@ engine with the hidden-information split a session makes.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from ui_harness import LocalGame, deck_for
@@ -39,6 +40,20 @@ def knock_game(stock: str = "2C", **kw: object) -> LocalGame:
     """I (non-dealer) hold KNOCKER; the stock's top is ``stock``; upcard KS."""
     deck = deck_for(KNOCKER, OTHER, "KS", stock)
     return LocalGame(deck=deck, autoplay=False, **kw)  # type: ignore[arg-type]
+
+
+def knock_and_answer(built: Any, game: LocalGame) -> list[str]:
+    """In a ``knock_game``: I pass, the opponent passes, I draw and knock; the opponent
+    answers (its first legal move: show melds, lay off). Returns the screen."""
+    from p2pgin.engine import PassUpcard
+
+    press(built, "p")
+    game.opponent_move(PassUpcard())
+    press(built, "s")
+    press(built, "k")
+    press(built, "y")
+    game.opponent_move(legal_moves(game.full)[0])
+    return screen_text(built)
 
 
 def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
@@ -274,16 +289,8 @@ def test_layoff_marked_in_reveal_when_defender_lays_off() -> None:
     # Bob (dealer, player 1) holds 3♥ which fits my 4-5-6♥ run; I knock.
     deck = deck_for(KNOCKER, "3H 3S 9H TH JH QC KD 5C 9C 2H", "KS", "2C")
     game = LocalGame(deck=deck, autoplay=False)
-    from p2pgin.engine import PassUpcard, legal_moves
-
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "k")
-        press(built, "y")
-        game.opponent_move(legal_moves(game.full)[0])
-        screen = text(screen_text(built))
+        screen = text(knock_and_answer(built, game))
     assert game.last_result.layoffs
     assert "+3♥" in screen
     assert "on meld" in screen
@@ -292,7 +299,6 @@ def test_layoff_marked_in_reveal_when_defender_lays_off() -> None:
 def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
     rules = Rules.preset("standard", target=1)
     game = knock_game(stock="2C", rules=rules)
-    from p2pgin.engine import PassUpcard, legal_moves
 
     calls: list[int] = []
 
@@ -301,13 +307,7 @@ def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
         return ["Against Bob: 1 match played, 1 won"]
 
     with console_session(game, match_notes=notes) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "k")
-        press(built, "y")
-        game.opponent_move(legal_moves(game.full)[0])
-        rows = screen_text(built)
+        rows = knock_and_answer(built, game)
         screen = text(rows)
         assert built.console.ui.overlay == "match"
         assert "Against Bob: 1 match played, 1 won" in screen
@@ -495,19 +495,11 @@ def test_quit_question_stands_while_the_opponent_moves() -> None:
 def test_long_match_end_notes_wrap_between_words() -> None:
     rules = Rules.preset("standard", target=1)
     game = knock_game(stock="2C", rules=rules)
-    from p2pgin.engine import PassUpcard
-
     note = ("bot-easy (oz4i-z2wt-luqm-mizb): matches 1/1 won, hands 1/1 won, gins 0, "
             "undercuts 1 (suffered 0), knocks 0, avg deadwood at knock -")
     with console_session(game, match_notes=lambda: [note], columns=80,
                          rows=40) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "k")
-        press(built, "y")
-        game.opponent_move(legal_moves(game.full)[0])
-        rows = screen_text(built)
+        rows = knock_and_answer(built, game)
     start = next(i for i, r in enumerate(rows) if "bot-easy (oz4i" in r)
     shown = " ".join(r.strip() for r in rows[start:start + 3])
     assert note in shown, "\n".join(rows)  # whole words on every row
