@@ -498,8 +498,10 @@ def why_not(table: Table, action: str) -> str:
     return f"{action} is not possible now"
 
 
-def describe_move(table: Table, move: Any, *, ascii: bool = False) -> tuple[str, Card | None]:
-    """A hint's text and the card it is about (to put the cursor on)."""
+def describe_move(table: Table, move: Any, *, ascii: bool = False,
+                  typed: bool = False) -> tuple[str, Card | None]:
+    """A hint's text and the card it is about (to put the cursor on). ``typed``: name
+    the command to type (``--plain``) instead of the key."""
     from p2pgin.ui.style import card_label
 
     kind = move_kind(move)
@@ -509,17 +511,29 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False) -> tuple[str,
         card = next((c for c, p in table.positions.items() if p == position), None)
     label = card_label(card, ascii=ascii) if card is not None else "?"
     top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
-    texts = {
-        "take_upcard": f"take the upcard {top} (d)",
-        "pass_upcard": "pass the upcard (p)",
-        "draw_stock": "draw from the stock (s)",
-        "draw_discard": f"take {top} from the discard pile (d)",
-        "discard": f"discard {label} (Enter)",
-        "knock": f"knock, discarding {label} (k)",
-        "big_gin": "big gin (g)",
-        "lay_off": "lay off (Enter)",
+    gin = kind == "knock" and card is not None and deadwood_after(table, card) == 0
+    typed_card = str(card).lower() if card is not None else ""
+    how = {  # (key, typed command) per move
+        "take_upcard": ("d", "take"),
+        "pass_upcard": ("p", "pass"),
+        "draw_stock": ("s", "s"),
+        "draw_discard": ("d", "take"),
+        "discard": ("Enter", f"d {typed_card}"),
+        "knock": ("g" if gin else "k", f"{'gin' if gin else 'knock'} {typed_card}"),
+        "big_gin": ("g", "gin"),
+        "lay_off": ("Enter", "layoff"),
     }
-    text = texts.get(kind, kind)
-    if kind == "knock" and card is not None and deadwood_after(table, card) == 0:
-        text = f"gin, discarding {label} (g)"
-    return text, card
+    texts = {
+        "take_upcard": f"take the upcard {top}",
+        "pass_upcard": "pass the upcard",
+        "draw_stock": "draw from the stock",
+        "draw_discard": f"take {top} from the discard pile",
+        "discard": f"discard {label}",
+        "knock": f"{'gin' if gin else 'knock'}, discarding {label}",
+        "big_gin": "big gin",
+        "lay_off": "lay off",
+    }
+    if kind not in texts:
+        return kind, card
+    key, command = how[kind]
+    return f"{texts[kind]} ({'type ' + command if typed else key})", card

@@ -365,7 +365,8 @@ class Console:
         except Exception as exc:
             self.say(f"hint failed: {exc}", error=True)
             return
-        text, card = adapter.describe_move(self.table, move, ascii=self.ui.ascii)
+        text, card = adapter.describe_move(self.table, move, ascii=self.ui.ascii,
+                                           typed=self.ui.typed)
         if card is not None and card in self.table.hand:
             self.cursor = card
             self._sync_selected()

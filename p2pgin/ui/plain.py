@@ -26,6 +26,7 @@ class PlainConsole:
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
                  match_notes: Callable[[], Sequence[str]] | None = None) -> None:
         self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
+        self.console.ui.typed = True
         self.ascii = ascii
         self._logged = 0
         self._status = ""

@@ -83,6 +83,7 @@ class UiState:
     error: bool = False
     hint: str = ""
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
+    typed: bool = False  # the player types commands (--plain): advice names them, not keys
 
 
 @dataclass(frozen=True, slots=True)

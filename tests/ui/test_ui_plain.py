@@ -82,6 +82,21 @@ def test_a_resumed_match_says_so_in_the_log() -> None:
         "Resumed from the game file at hand 3 (118 entries checked again).",)
 
 
+def test_a_hint_in_plain_mode_names_the_command_and_typing_it_plays_it() -> None:
+    import re
+
+    game = LocalGame(3)
+    plain = PlainConsole(game)
+    plain.intro()
+    for _ in range(3):  # the upcard decision, then a draw, then a discard
+        (line,) = [x for x in plain.feed("hint") if x.startswith("Hint: ")]
+        typed = re.fullmatch(r"Hint: .* \(type ([a-z0-9 ]+)\)", line)
+        assert typed, line  # a command to type, never a key like (d) or (Enter)
+        before = len(game.sent)
+        plain.feed(typed.group(1))
+        assert len(game.sent) == before + 1, (line, plain.feed("status"))
+
+
 def test_typed_commands_play_and_each_event_is_one_line() -> None:
     game = LocalGame(3)
     plain = PlainConsole(game)
