@@ -71,7 +71,6 @@ class PlainConsole:
         if t.match_end is not None and t.match_end != self._ended:
             self._ended = t.match_end
             lines += list(t.match_end.lines) + list(t.match_end.notes)
-            lines.append("Type rematch for another match, or quit.")
         if t.cheat:
             lines.append(f"ALARM: {t.cheat}")
         if t.hand != self._hand and t.my_turn:

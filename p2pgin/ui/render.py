@@ -445,7 +445,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"Game stopped: {table.cheat}"
     if table.stage == "closed":
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
-        return f"The game is closed{': ' + why if why else ''}. q: quit"
+        leave = "Type quit." if typed else "q: quit"
+        return f"The game is closed{': ' + why if why else ''}. {leave}"
     if "accept_rematch" in table.actions:
         if typed:
             return f"{opp} offers a rematch (same rules). Type rematch to accept or decline."
@@ -453,10 +454,12 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if table.match_end is not None:
         won = table.match_end.winner == table.me
         who = "You won" if won else f"{opp} won"
+        if typed:
+            return f"Match over: {who}. Type rematch for another match, or quit."
         return f"Match over: {who}. r: rematch, q: quit"
     if table.reveal is not None and table.stage in ("hand_over", "audit"):
         if "next" in table.actions:
-            return "Hand over. n: next hand"
+            return "Hand over. Type next for the next hand." if typed else "Hand over. n: next hand"
         return f"Hand over. Waiting for {table.waiting_for or opp}"
     if "accept" in table.actions:
         if typed:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from nacl.signing import SigningKey
 from ui_harness import LocalGame, deck_for
 from ui_screens import console_session, screen_text
@@ -83,7 +85,6 @@ def test_a_resumed_match_says_so_in_the_log() -> None:
 
 
 def test_a_hint_in_plain_mode_names_the_command_and_typing_it_plays_it() -> None:
-    import re
 
     game = LocalGame(3)
     plain = PlainConsole(game)
@@ -95,6 +96,25 @@ def test_a_hint_in_plain_mode_names_the_command_and_typing_it_plays_it() -> None
         before = len(game.sent)
         plain.feed(typed.group(1))
         assert len(game.sent) == before + 1, (line, plain.feed("status"))
+
+
+def test_plain_mode_advice_names_commands_never_keys() -> None:
+    from p2pgin.ui.model import MatchEnd, Reveal, Table
+    from p2pgin.ui.render import UiState, status_text
+
+    ui = UiState(typed=True)
+    base = {"me": 0, "names": ("Alice", "Bob"), "opp_fingerprint": "f"}
+    closed = Table(**base, stage="closed")
+    over = Table(**base, stage="match_over",
+                 match_end=MatchEnd(winner=0, totals=(125, 0), lines=()))
+    reveal = Reveal(hand_no=1, kind="knock", knocker=0, winner=0, points=10,
+                    melds=((), ()), deadwood=((), ()))
+    between = Table(**base, stage="hand_over", reveal=reveal, actions=frozenset({"next"}))
+    said = [status_text(t, ui, typed=True) for t in (closed, over, between)]
+    assert said == ["The game is closed. Type quit.",
+                    "Match over: You won. Type rematch for another match, or quit.",
+                    "Hand over. Type next for the next hand."]
+    assert not any(re.search(r"\b[a-z]: ", line) for line in said)  # no "q: quit" keys
 
 
 def test_typed_commands_play_and_each_event_is_one_line() -> None:
