@@ -85,7 +85,6 @@ def test_a_resumed_match_says_so_in_the_log() -> None:
 
 
 def test_a_hint_in_plain_mode_names_the_command_and_typing_it_plays_it() -> None:
-
     game = LocalGame(3)
     plain = PlainConsole(game)
     plain.intro()
