@@ -155,6 +155,38 @@ def _game_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
+def _unfinished_entry(game: Path) -> dict[str, Any] | None:
+    """An interrupted match (a game file not marked finished) in the shape of
+    :func:`_game_entry`; None when it never got past the hellos (nothing to resume)."""
+    import time
+
+    from p2pgin.log.entry import Entry, session_id, verify_hello
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.identity import fingerprint
+    from p2pgin.net.gamefile import read_meta
+
+    try:
+        with game.open("rb") as file:
+            hellos = [Entry.from_bytes(file.readline().rstrip(b"\n")) for _ in range(2)]
+        keys = [verify_hello(h, sender=i) for i, h in enumerate(hellos)]
+        role = read_meta(game).get("role")
+    except (OSError, LogError, ValueError):
+        return None
+    me = {"host": 0, "join": 1}.get(str(role))
+    players = [{"name": str(h.body.get("name", "")), "fingerprint": fingerprint(k)}
+               for h, k in zip(hellos, keys, strict=True)]
+    saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(game.stat().st_mtime))
+    entry: dict[str, Any] = {
+        "file": str(game), "session": session_id(hellos[0], hellos[1]), "date": saved,
+        "me": me, "result": "unfinished", "totals": None, "players": players,
+        "resumable": True,
+    }
+    if me is not None:
+        entry["opponent"] = players[1 - me]["name"]
+        entry["opponent_fingerprint"] = players[1 - me]["fingerprint"]
+    return entry
+
+
 def _open_outcome(t: Any, me: int | None) -> str:
     """How a match without a result ended, as its last entry says: abandoned (by whom),
     rules declined, or still unfinished (``p2pgin resume`` may continue it)."""
@@ -169,11 +201,15 @@ def _open_outcome(t: Any, me: int | None) -> str:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    """List the saved games (transcripts under the data directory): date, opponent and
-    fingerprint, result (as the header claims it; ``p2pgin verify FILE`` proves it), file."""
+    """List the saved games (transcripts under the data directory) and the interrupted
+    ones ``p2pgin resume`` continues: date, opponent and fingerprint, result (as the
+    header claims it; ``p2pgin verify FILE`` proves it), file."""
     from p2pgin.log.transcript import iter_transcripts
+    from p2pgin.net.gamefile import find_unfinished
 
     games = [_game_entry(p) for p in iter_transcripts()]
+    # NB: an interrupted match has no transcript yet; its game file says where it stands.
+    games += [g for g in map(_unfinished_entry, find_unfinished()) if g is not None]
     games.sort(key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
     if args.json:
         print(json.dumps(games, sort_keys=True))
@@ -194,7 +230,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
             score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
         elif g["totals"] is not None:
             score = f" {g['totals'][0]}-{g['totals'][1]}"
-        print(f"{g['date'] or '-':<21} {who}  {g['result']}{score}  {g['file']}")
+        result = g["result"]
+        if g.get("resumable"):
+            result += " (p2pgin resume continues it)"
+        print(f"{g['date'] or '-':<21} {who}  {result}{score}  {g['file']}")
     return 0
 
 

@@ -165,3 +165,35 @@ def test_games_says_who_abandoned_a_match(home: Path) -> None:
         (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
         assert listed["result"] == {0: "abandoned by you", 1: "abandoned by them",
                                     None: "abandoned by player 0"}[me]
+
+
+def test_games_lists_an_interrupted_match_that_resume_would_continue(home: Path) -> None:
+    # The joiner's process died mid-hand: no transcript yet, only its game file.
+    import random
+
+    from nacl.signing import SigningKey
+
+    from p2pgin.log.identity import fingerprint
+    from p2pgin.net.gamefile import GameFiles
+    from p2pgin.session import HOST, JOIN, Session
+
+    keys = SigningKey(bytes([7]) * 32), SigningKey(bytes([8]) * 32)
+    host = Session.create(keys[0], role=HOST, name="Ann", rng=random.Random(1))
+    join = Session.create(keys[1], role=JOIN, name="Ben", rng=random.Random(2))
+    files = GameFiles({"role": "join", "host": "127.0.0.1", "port": 7531},
+                      directory=home / "games", current_session=lambda: join.view.session_id)
+    host.connection_made()
+    join.connection_made()
+    while join.view.stage != "play":
+        for src, dst in ((host, join), (join, host)):
+            for frame in src.frames_to_send():
+                dst.receive_frame(frame)
+        files.extend(join.entries_to_persist())
+    files.close()
+    (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
+    assert (listed["result"], listed["resumable"], listed["me"]) == ("unfinished", True, 1)
+    assert listed["opponent"] == "Ann"
+    assert listed["opponent_fingerprint"] == fingerprint(keys[0].verify_key)
+    assert listed["session"] == join.view.session_id
+    text = p2pgin(home, "games").stdout
+    assert "vs Ann" in text and "unfinished (p2pgin resume continues it)" in text
