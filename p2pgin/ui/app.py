@@ -85,6 +85,7 @@ def create_console_app(
         run_command=run_command,
         close_command=close_command,
         after=after,
+        scroll_overlay=parts.scroll_overlay,
     )
     app = Application(
         layout=layout,

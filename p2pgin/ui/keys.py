@@ -33,6 +33,7 @@ def build_key_bindings(
     run_command: Callable[[], None],
     close_command: Callable[[], None],
     after: Callable[[], None],
+    scroll_overlay: Callable[[int], None] = lambda pages: None,
 ) -> KeyBindings:
     """The console's key bindings.
 
@@ -40,6 +41,7 @@ def build_key_bindings(
         console: the actions.
         command_active / open_command / run_command / close_command: the ``:`` line.
         after: called after every handled key (exits the app when quit was confirmed).
+        scroll_overlay: PgUp/PgDn in an open overlay (pages, negative: up).
     """
     kb = KeyBindings()
     typing = Condition(command_active)
@@ -81,6 +83,9 @@ def build_key_bindings(
     bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))
     bind("escape")(console.close_overlay)
+    overlay_open = playing & Condition(lambda: bool(console.ui.overlay))
+    bind("pagedown", filter=overlay_open)(lambda: scroll_overlay(1))
+    bind("pageup", filter=overlay_open)(lambda: scroll_overlay(-1))
     bind("n")(console.next_hand)
     bind("r")(console.rematch)
     bind("u")(console.undo)

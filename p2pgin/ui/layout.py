@@ -27,6 +27,7 @@ from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
@@ -148,14 +149,18 @@ class ConsoleLayout:
                 ),
             ]
         )
+        #: The overlay line kept in view after PgUp/PgDn (None: the top), and for which.
+        self._overlay_cursor: int | None = None
+        self._overlay_for = ""
+        self.overlay_window = Window(
+            text(self._overlay_text),
+            style="class:overlay",
+            char=" ",
+            wrap_lines=True,
+        )
         self.overlay = HSplit([
             Window(height=1, char=hline, style="class:overlay class:frame"),
-            Window(
-                text(self._overlay_text),
-                style="class:overlay",
-                char=" ",
-                wrap_lines=True,
-            ),
+            self.overlay_window,
             Window(height=1, char=hline, style="class:overlay class:frame"),
         ])
         self.table_screen = FloatContainer(
@@ -213,7 +218,35 @@ class ConsoleLayout:
                 body = [*body, ("", "\n"), *render.render_reveal(table, ui)]
         else:
             body = []
-        return [*body, ("", "\n\n"), ("class:label", " Esc or Enter: close")]
+        frags: StyleAndTextTuples = [*body, ("", "\n\n"),
+                                     ("class:label", " Esc or Enter: close")]
+        if ui.overlay != self._overlay_for:  # another overlay: start at its top
+            self._overlay_for, self._overlay_cursor = ui.overlay, None
+        if self._overlay_cursor is None:
+            return frags
+        # NB: prompt_toolkit scrolls a window to keep its cursor line in view (wrapped
+        # lines included): the cursor goes where PgUp/PgDn asked.
+        lines = list(split_lines(frags))
+        out: StyleAndTextTuples = []
+        for number, line in enumerate(lines):
+            if number:
+                out.append(("", "\n"))
+            if number == min(self._overlay_cursor, len(lines) - 1):
+                out.append(("[SetCursorPosition]", ""))
+            out.extend(line)
+        return out
+
+    def scroll_overlay(self, pages: int) -> None:
+        """PgDn (``pages`` > 0) / PgUp (< 0): move the open overlay by whole windows."""
+        info = self.overlay_window.render_info
+        if info is None or not self.console.ui.overlay:
+            return
+        step = max(1, info.window_height - 1)
+        if pages > 0:
+            last = info.ui_content.line_count - 1
+            self._overlay_cursor = min(last, info.last_visible_line() + step * pages)
+        else:
+            self._overlay_cursor = max(0, info.first_visible_line() + step * pages)
 
 
 def build_layout(console: Console, command_buffer: Buffer) -> tuple[Layout, ConsoleLayout]:

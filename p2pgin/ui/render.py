@@ -526,7 +526,7 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     if ui.confirm:
         return [("y", "yes"), ("n", "no")]
     if ui.overlay:
-        return [("Esc", "close"), ("q", "quit")]
+        return [("Esc", "close"), ("PgDn/PgUp", "scroll"), ("q", "quit")]
     acts = table.actions
     keys: list[tuple[str, str]] = []
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else ""
@@ -596,7 +596,7 @@ HELP_KEYS = (
     ("n / r", "next hand / rematch when offered"),
     ("u", "take back your last move (computer opponent only)"),
     (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
-    ("? / Esc", "this help / close"),
+    ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
     ("q", "quit (asks first)"),
 )
 

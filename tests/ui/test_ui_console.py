@@ -424,6 +424,23 @@ def test_typed_read_outs_answer_on_the_message_line() -> None:
         assert "; deadwood " in text(rows)
 
 
+def test_a_long_overlay_scrolls_with_page_keys_at_the_smallest_size() -> None:
+    page_down, page_up = "\x1b[6~", "\x1b[5~"
+    with console_session(LocalGame(3), columns=72, rows=20) as (built, _inp, _out):
+        rows = press(built, ":help\r")  # the command list: longer than the window
+        assert "Commands (type : first" in text(rows)
+        assert "Esc or Enter: close" not in text(rows)
+        assert "PgDn/PgUp scroll" in rows[-1]
+        rows = press(built, page_down)
+        assert "Esc or Enter: close" in text(rows)  # the end is in view
+        assert "Commands (type : first" not in text(rows)
+        rows = press(built, page_up)
+        assert "Commands (type : first" in text(rows)  # back at the top
+        press(built, "\x1b")
+        rows = press(built, "?")  # another overlay starts at its top
+        assert " Keys" in text(rows)
+
+
 def test_colon_opens_a_line_that_escape_cancels() -> None:
     with console_session(LocalGame(3)) as (built, _inp, _out):
         rows = press(built, ":pa")
