@@ -210,7 +210,9 @@ class ReplayViewer:
         self._hand(out, 0)
         out.append(("", "\n"))
         first = self.at - step.index
-        for i in range(max(first, self.at - 6), self.at + 1):
+        # NB: with the hand's result below, fewer past moves, so the scoring fits too.
+        shown = 2 if step.result is not None else 6
+        for i in range(max(first, self.at - shown), self.at + 1):
             s = self.steps[i]
             mark = ">" if i == self.at else " "
             out.append(("class:log.latest" if i == self.at else "class:log",
@@ -222,14 +224,19 @@ class ReplayViewer:
             if step.match.over:
                 for line in step.match.result().explain(self.names):
                     out.append(("class:value", f"  {line}\n"))
-        if self.typed:
-            out.append(("class:confirm", f"\n go to hand: {self.typed}_"))
-        out.append(("", "\n"))
-        for key, what in (("<- ->", "move"), ("PgUp PgDn", "hand"), ("1-9 Enter", "go to hand"),
-                          ("Home End", "first/last"), ("q", "quit")):
-            out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         if self.ascii:
             out = [(f[0], asciify(f[1])) for f in out]
+        return out
+
+    def render_keys(self) -> StyleAndTextTuples:
+        """The bottom row: a typed hand number, else the keys (never pushed off the
+        screen by a long hand result)."""
+        if self.typed:
+            return [("class:confirm", f" go to hand: {self.typed}_  (Enter: go, Esc: cancel)")]
+        out: StyleAndTextTuples = []
+        for key, what in (("<- ->", "move"), ("PgUp PgDn", "hand"), ("1-9 Enter", "hand N"),
+                          ("Home End", "ends"), ("q", "quit")):
+            out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         return out
 
 
@@ -273,7 +280,10 @@ def _bindings(viewer: ReplayViewer) -> KeyBindings:
 def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> Application[None]:
     """The replay application (built inside the app session that runs it)."""
     return Application(
-        layout=Layout(HSplit([Window(FormattedTextControl(viewer.render), wrap_lines=True)])),
+        layout=Layout(HSplit([
+            Window(FormattedTextControl(viewer.render), wrap_lines=True),
+            Window(FormattedTextControl(viewer.render_keys), height=1),
+        ])),
         key_bindings=_bindings(viewer),
         style=build_style(four_colour=four_colour),
         full_screen=True,

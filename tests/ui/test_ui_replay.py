@@ -101,3 +101,24 @@ def test_replay_keys_in_the_application() -> None:
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+def test_the_replay_keys_stay_on_the_last_row_at_the_smallest_size() -> None:
+    from types import SimpleNamespace
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from ui_screens import _draw
+
+    from p2pgin.ui.render import MIN_COLUMNS, MIN_ROWS
+    from p2pgin.ui.replay import create_replay_app
+
+    rules = Rules.preset("standard", target=60)
+    steps = build_steps(rules, 0, played_match(5, rules), NAMES)
+    viewer = ReplayViewer(steps, NAMES)
+    viewer.go_to(len(steps) - 1)  # the match's end: the longest screen (scoring, totals)
+    output = SizedOutput(MIN_COLUMNS, MIN_ROWS)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        rows, _ = _draw(SimpleNamespace(app=create_replay_app(viewer)))
+    assert rows[-1].strip().startswith("<- -> move") and rows[-1].endswith("q quit"), rows
+    assert "Scoring" in "\n".join(rows)
