@@ -65,6 +65,17 @@ def _looks_like_transcript(data: bytes) -> bool:
     return isinstance(obj, dict) and obj.get("format") == TRANSCRIPT_FORMAT
 
 
+def _is_game_file(data: bytes) -> bool:
+    """Line 1 is a signed hello: a peer's game file (the live log), not a transcript."""
+    from p2pgin.log.entry import Entry
+    from p2pgin.log.errors import LogError
+
+    try:
+        return Entry.from_bytes(data.split(b"\n", 1)[0]).is_hello
+    except LogError:
+        return False
+
+
 def load_and_verify(path: Path) -> tuple[int, dict[str, Any], list[str], Any]:
     """Read and verify ``path``: ``(exit code, JSON object, report lines, Report or None)``."""
     try:
@@ -88,6 +99,10 @@ def verify_bytes(data: bytes, path: Path | str = "-") -> tuple[int, dict[str, An
         detail = getattr(exc, "detail", str(exc))
         if not _looks_like_transcript(data):
             msg = f"{path} is not a p2pgin transcript ({detail})"
+            if _is_game_file(data):
+                msg = (f"{path} is a game file (a match's live log), not a transcript: a "
+                       "transcript is saved when the match ends (p2pgin games lists them); "
+                       "p2pgin resume continues an unfinished match")
             return EXIT_UNREADABLE, {"ok": False, "file": str(path), "error": msg}, [msg], None
         line = 1
         if detail.startswith("line ") and detail[5:].split(":", 1)[0].isdigit():

@@ -197,3 +197,8 @@ def test_games_lists_an_interrupted_match_that_resume_would_continue(home: Path)
     assert listed["session"] == join.view.session_id
     text = p2pgin(home, "games").stdout
     assert "vs Ann" in text and "unfinished (p2pgin resume continues it)" in text
+    # verify is for transcripts; given the game file it says what that file is
+    run = p2pgin(home, "verify", listed["file"])
+    assert run.returncode == 2
+    assert "is a game file" in run.stdout + run.stderr
+    assert "p2pgin resume" in run.stdout + run.stderr
