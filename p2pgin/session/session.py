@@ -814,9 +814,7 @@ class Session:
         self._head = entry.hash()
         self._persist.append(entry)
         self._peer_last_seq = entry.seq
-        self._state = S.ABANDONED
-        self.closed = True
-        self._events.append(MatchAbandoned(player=entry.sender, reason=msg.reason))
+        self._end_abandoned(entry.sender, msg.reason)
         self._changed()
 
     def _receive_control(self, obj: dict[str, Any]) -> None:
@@ -1183,11 +1181,16 @@ class Session:
             raise MalformedFrame("abandon cites an entry that is not in the log")
 
         def commit() -> None:
-            self._state = S.ABANDONED
-            self.closed = True
-            self._events.append(MatchAbandoned(player=sender, reason=msg.reason))
+            self._end_abandoned(sender, msg.reason)
 
         return commit
+
+    def _end_abandoned(self, player: int, reason: str) -> None:
+        """The match ends on ``player``'s abandonment record (accepted in its place or in
+        the place of my unseen moves)."""
+        self._state = S.ABANDONED
+        self.closed = True
+        self._events.append(MatchAbandoned(player=player, reason=reason))
 
     def _h_toss(self, msg: Message, sender: int) -> Commit:
         assert isinstance(msg, TossCommit | TossReveal)
