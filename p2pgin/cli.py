@@ -550,16 +550,15 @@ def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
 def _host_fingerprint(game: Path) -> str | None:
     """The fingerprint of the host's identity key in a game file (its first line: the
     file starts with the host's hello; only that line is read)."""
-    from p2pgin.log.entry import Entry, verify_hello
     from p2pgin.log.errors import LogError
     from p2pgin.log.identity import fingerprint
+    from p2pgin.net.gamefile import read_hello_keys
 
     try:
-        with game.open("rb") as file:
-            first = file.readline().rstrip(b"\n")
-        return fingerprint(verify_hello(Entry.from_bytes(first), sender=0))
+        ((_, key),) = read_hello_keys(game, 1)
     except (OSError, LogError):
         return None
+    return fingerprint(key)
 
 
 def _unfinished_with(role: str, host: str | None, port: int,

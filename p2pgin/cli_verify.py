@@ -175,18 +175,16 @@ def _unfinished_entry(game: Path) -> dict[str, Any] | None:
     :func:`_game_entry`; None when it never got past the hellos (nothing to resume)."""
     import time
 
-    from p2pgin.log.entry import Entry, session_id, verify_hello
+    from p2pgin.log.entry import session_id
     from p2pgin.log.errors import LogError
     from p2pgin.log.identity import fingerprint
-    from p2pgin.net.gamefile import read_meta
+    from p2pgin.net.gamefile import read_hello_keys, read_meta
 
     try:
-        with game.open("rb") as file:
-            hellos = [Entry.from_bytes(file.readline().rstrip(b"\n")) for _ in range(2)]
-        keys = [verify_hello(h, sender=i) for i, h in enumerate(hellos)]
-        role = read_meta(game).get("role")
-    except (OSError, LogError, ValueError):
+        hellos, keys = zip(*read_hello_keys(game), strict=True)
+    except (OSError, LogError):
         return None
+    role = read_meta(game).get("role")
     me = {"host": 0, "join": 1}.get(str(role))
     players = [{"name": str(h.body.get("name", "")), "fingerprint": fingerprint(k)}
                for h, k in zip(hellos, keys, strict=True)]

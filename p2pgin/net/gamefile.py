@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from p2pgin.log.entry import Entry, session_id
+from p2pgin.log.entry import Entry, session_id, verify_hello
 from p2pgin.log.identity import atomic_write
 from p2pgin.log.store import GAME_SUFFIX, GameStore, game_path, games_dir
 
-__all__ = ["META_SUFFIX", "GameFiles", "find_unfinished", "read_meta"]
+__all__ = ["META_SUFFIX", "GameFiles", "find_unfinished", "read_hello_keys", "read_meta"]
 
 META_SUFFIX: Final = ".peer.json"
 
@@ -143,6 +143,22 @@ def read_meta(game: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def read_hello_keys(game: Path, count: int = 2) -> list[tuple[Entry, bytes]]:
+    """The first ``count`` hellos of a game file (host's, then joiner's), each checked
+    and with its identity key; only those lines are read.
+
+    Raises:
+        OSError: the file cannot be read.
+        LogError: a line is not the expected player's valid hello (or is missing).
+    """
+    out = []
+    with game.open("rb") as file:
+        for player in range(count):
+            hello = Entry.from_bytes(file.readline().rstrip(b"\n"))
+            out.append((hello, bytes(verify_hello(hello, sender=player))))
+    return out
 
 
 def find_unfinished(directory: Path | None = None) -> list[Path]:
