@@ -25,7 +25,7 @@ def _start_bot(home: Path) -> tuple[subprocess.Popen[str], int]:
     env = dict(os.environ, P2PGIN_HOME=str(home))
     cmd = [sys.executable, "-m", "p2pgin", "bot", "--level", "easy", "--listen", "127.0.0.1",
            "--port", "0", "--no-announce", "--matches", "1", "--delay", "0.2",
-           "--name", "robot", "--target", "25"]
+           "--name", "robot", "--target", "10000"]  # NB: no match ends before the take-back
     bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                            env=env)
     assert bot.stdout is not None
