@@ -46,6 +46,7 @@ __all__ = [
     "DECK_SIZE",
     "DeckPeer",
     "HandVerifier",
+    "Received",
     "card_points",
     "initial_deal",
     "verify_hand",
@@ -158,11 +159,13 @@ class _Public:
         return pos, src, key
 
     def check_share(
-        self, peer: int, pos: int, src: int | None, key: bytes, payload: dict[str, Any]
+        self, peer: int, pos: int, src: int | None, key: bytes, payload: dict[str, Any],
+        pending: dict[int, tuple[int, dict[str, Any]]] | None = None,
     ) -> bool:
         """Check a share against the committed decks without recording it.
 
         Returns False if the very same share is already recorded (a harmless re-send).
+        ``pending``: D1 source -> (position, payload) of shares checked, not recorded.
 
         Raises:
             CheatDetected: ``bad_share`` if it does not open the decks, ``duplicate_card``
@@ -193,12 +196,15 @@ class _Public:
                                 {"position": pos, "share": payload,
                                  "earlier": self.share_payloads[(peer, pos)]})
         other_pos = self.sources.get(src)
+        earlier = None if other_pos is None else self.share_payloads[(peer, other_pos)]
+        if other_pos is None and pending is not None and src in pending:
+            other_pos, earlier = pending[src]
         if other_pos is not None:
             raise CheatDetected(
                 peer, Cheat.DUPLICATE_CARD,
                 f"positions {other_pos} and {pos} both claim D1[{src}]",
                 {"position": pos, "share": payload,
-                 "earlier": self.share_payloads[(peer, other_pos)]},
+                 "earlier": earlier},
             )
         got = mult(key, self.d1[src], peer=self.a, field="deck.mask", index=src)
         if got != self.d2[pos]:
@@ -309,6 +315,38 @@ def _verify_audit(pub: _Public, peer: int, payload: object) -> tuple[list[int], 
             if got != pub.d2[j]:
                 raise _step_failure(peer, "remask", j, pub.d2[j], got)
     return perm, keys
+
+
+class Received:
+    """Shares of the other player's that passed every check, not recorded yet.
+
+    Made by :meth:`DeckPeer.check_received`: :attr:`cards` holds what they reveal, and
+    :meth:`commit` records them in the deck (once; later calls do nothing).
+    """
+
+    __slots__ = ("_peer", "_records", "cards", "sources")
+
+    def __init__(self, peer: DeckPeer) -> None:
+        self._peer = peer
+        self._records: list[tuple[int, int | None, bytes, dict[str, Any]]] = []
+        #: Every checked position and its card (re-sent shares included).
+        self.cards: dict[int, Card] = {}
+        #: D1 source -> (position, payload) the pending shares claim (role A's check).
+        self.sources: dict[int, tuple[int, dict[str, Any]]] = {}
+
+    def add(self, pos: int, src: int | None, key: bytes, p: dict[str, Any],
+            card: Card) -> None:
+        self._records.append((pos, src, key, p))
+        self.cards[pos] = card
+        if src is not None:
+            self.sources[src] = (pos, p)
+
+    def commit(self) -> None:
+        """Record the checked shares and learnt cards in the deck."""
+        peer, records, self._records = self._peer, self._records, []
+        for pos, src, key, p in records:
+            peer._pub.record_share(peer.other, pos, src, key, p)
+            peer._cards[pos] = self.cards[pos]
 
 
 class DeckPeer:
@@ -474,48 +512,73 @@ class DeckPeer:
                 card; the error names the peer and carries the evidence.
             ProtocolMisuse: the deck is not ready.
         """
-        self._require_ready()
-        self._check_position(position)
-        p = self._pub.check(payload, "deck.deal", self.other)
-        if type(p.get("to")) is not int or p.get("to") != self.player:
-            raise CheatDetected(self.other, Cheat.OUT_OF_ORDER, "deal addressed to another player",
-                                {"position": position, "share": p})
-        if position in self._sent or position in self._cards:
-            raise CheatDetected(self.other, Cheat.OUT_OF_ORDER,
-                                f"position {position} is not hidden any more",
-                                {"position": position, "share": p})
-        return self._learn(position, p)
+        received = self.check_received("deck.deal", [(position, payload)])
+        received.commit()
+        return received.cards[position]
 
     def receive_open(self, position: int, payload: object) -> Card:
         """The other player opens ``position`` publicly: check its share, return the card."""
-        self._require_ready()
-        self._check_position(position)
-        p = self._pub.check(payload, "deck.open", self.other)
-        return self._learn(position, p)
+        received = self.check_received("deck.open", [(position, payload)])
+        received.commit()
+        return received.cards[position]
 
-    def _learn(self, position: int, p: dict[str, Any]) -> Card:
+    def check_received(
+        self, kind: str, items: Sequence[tuple[int, object]]
+    ) -> Received:
+        """Check the other player's shares of several positions, recording nothing yet.
+
+        ``kind`` is ``"deck.deal"`` (private deals to us) or ``"deck.open"``. The caller
+        learns the cards from :attr:`Received.cards` and calls :meth:`Received.commit`
+        only once everything else about the message holds too (the rules engine may
+        still refuse the move), so a refused message needs no undo.
+
+        Raises:
+            CheatDetected / MalformedValue: as :meth:`receive_share`, for any item; a
+                duplicate among the items counts as one against the recorded cards.
+            ProtocolMisuse: the deck is not ready, a position is out of range or listed
+                twice, or ``kind`` is neither.
+        """
+        self._require_ready()
+        if kind not in ("deck.deal", "deck.open"):
+            raise ProtocolMisuse(f"check_received takes deck.deal or deck.open, not {kind}")
+        received = Received(self)
+        for position, payload in items:
+            self._check_position(position)
+            if position in received.cards:
+                raise ProtocolMisuse(f"position {position} listed twice")
+            p = self._pub.check(payload, kind, self.other)
+            if kind == "deck.deal":
+                if type(p.get("to")) is not int or p.get("to") != self.player:
+                    raise CheatDetected(self.other, Cheat.OUT_OF_ORDER,
+                                        "deal addressed to another player",
+                                        {"position": position, "share": p})
+                if position in self._sent or position in self._cards:
+                    raise CheatDetected(self.other, Cheat.OUT_OF_ORDER,
+                                        f"position {position} is not hidden any more",
+                                        {"position": position, "share": p})
+            self._check_learn(position, p, received)
+        return received
+
+    def _check_learn(self, position: int, p: dict[str, Any], received: Received) -> None:
         pub = self._pub
         pos, src, key = pub.parse_share(p, self.other, position)
-        if not pub.check_share(self.other, pos, src, key, p):
-            return self._cards[pos]  # identical re-send of a share we already hold
+        if not pub.check_share(self.other, pos, src, key, p, received.sources):
+            received.cards[pos] = self._cards[pos]  # identical re-send of a share we hold
+            return
         if self.role == "A":
             assert src is not None
             card = CARDS[self._perm[src]]
         else:
             card = pub.unmask(pos, key, self._keys[pos],
                               lambda: {"share": p, "proof": self._share("deck.open", pos)})
-            for other_pos, known in self._cards.items():
+            for known_pos, known in (*self._cards.items(), *received.cards.items()):
                 if known == card:
                     raise CheatDetected(
                         self.other, Cheat.DUPLICATE_CARD,
-                        f"card {card} at positions {other_pos} and {pos}",
+                        f"card {card} at positions {known_pos} and {pos}",
                         {"position": pos, "share": p, "proof": self._share("deck.open", pos)},
                     )
-        # NB: state changes only now, after every check passed: a refused payload
-        # leaves this object exactly as it was.
-        pub.record_share(self.other, pos, src, key, p)
-        self._cards[pos] = card
-        return card
+        received.add(pos, src, key, p, card)
 
     def card(self, position: int) -> Card | None:
         """The card at ``position`` if we know it (dealt to us or opened), else ``None``."""

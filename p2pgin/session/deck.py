@@ -8,14 +8,17 @@ All of a driver's randomness comes from a ``HashDrbg`` seeded with 32 fresh byte
 are this peer's only stored secret for the toss or the hand (``secrets()``): a restarted
 peer re-creates exactly the same masks, permutation and keys and so continues the hand.
 
-The deck objects of ``p2pgin.mental`` update themselves while checking a payload; to let
-the session refuse a bad entry with its state exactly as before, :meth:`HandDeck.snapshot`
-and :meth:`HandDeck.rollback` save and restore their (shallow) attribute state.
+A bad entry must leave the session's state exactly as before. Shares and opens (every
+move that shows a card) are checked in two steps: ``check_shares``/``check_open`` return
+the cards and a call that records them, which the session makes only when it commits the
+entry. The shuffle, the deal and the audit update the deck objects of ``p2pgin.mental``
+while checking; for those few entries a hand, :meth:`HandDeck.snapshot` and
+:meth:`HandDeck.rollback` save and restore their (shallow) attribute state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from p2pgin.engine.cards import Card
@@ -64,6 +67,10 @@ def _items(payload: dict[str, Any], key: str, count: int) -> list[Any]:
 
 
 _CONTAINERS: Final = (dict, list, set)
+
+
+def _nothing() -> None:
+    """Nothing to record (our own payload, re-made and compared)."""
 
 
 def _save(obj: Any) -> dict[str, Any]:
@@ -232,31 +239,47 @@ class HandDeck:
         self, player: int, payload: dict[str, Any], positions: Sequence[int]
     ) -> dict[int, Card]:
         """Private shares from ``player`` for ``positions``; returns the cards we learn."""
-        if player == self.me:
-            if payload != self.make_shares(positions):
-                raise MalformedFrame("my own deal shares do not match my stored seed")
-            return {}
-        items = _items(payload, "shares", len(positions))
-        try:
-            return {p: self._peer.receive_share(p, item)
-                    for p, item in zip(positions, items, strict=True)}
-        except DeckError as exc:
-            raise deck_error(exc) from None
+        cards, record = self.check_shares(player, payload, positions)
+        record()
+        return cards
 
     def take_open(
         self, player: int, payload: dict[str, Any], positions: Sequence[int]
     ) -> dict[int, Card]:
         """Opening shares from ``player`` for ``positions``; returns the cards we learn."""
+        cards, record = self.check_open(player, payload, positions)
+        record()
+        return cards
+
+    def check_shares(
+        self, player: int, payload: dict[str, Any], positions: Sequence[int]
+    ) -> tuple[dict[int, Card], Callable[[], None]]:
+        """:meth:`take_shares` in two steps: the cards we would learn, and the call that
+        records them (nothing changes before it; the session calls it when it commits)."""
+        if player == self.me:
+            if payload != self.make_shares(positions):
+                raise MalformedFrame("my own deal shares do not match my stored seed")
+            return {}, _nothing
+        return self._check(_items(payload, "shares", len(positions)), positions, "deck.deal")
+
+    def check_open(
+        self, player: int, payload: dict[str, Any], positions: Sequence[int]
+    ) -> tuple[dict[int, Card], Callable[[], None]]:
+        """:meth:`take_open` in two steps (see :meth:`check_shares`)."""
         if player == self.me:
             if payload != self.make_open(positions):
                 raise MalformedFrame("my own open shares do not match my stored seed")
-            return {}
-        items = _items(payload, "opens", len(positions))
+            return {}, _nothing
+        return self._check(_items(payload, "opens", len(positions)), positions, "deck.open")
+
+    def _check(
+        self, items: list[Any], positions: Sequence[int], kind: str
+    ) -> tuple[dict[int, Card], Callable[[], None]]:
         try:
-            return {p: self._peer.receive_open(p, item)
-                    for p, item in zip(positions, items, strict=True)}
+            received = self._peer.check_received(kind, list(zip(positions, items, strict=True)))
         except DeckError as exc:
             raise deck_error(exc) from None
+        return received.cards, received.commit
 
     # -- audit
 

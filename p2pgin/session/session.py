@@ -1027,10 +1027,9 @@ class Session:
     def _checked(self, msg: Message, sender: int) -> Commit:
         """Run the handler; undo whatever the deck layer recorded if it refuses."""
         deck = self._deck
-        # NB: only a peer's payload can fail inside the deck layer; moves without opens
-        # never touch it. Skipping the snapshot otherwise keeps a plain move cheap.
-        touches = sender != self.me and deck is not None and (
-            msg.TYPE in _DECK_TYPES or (isinstance(msg, MoveMessage) and msg.open is not None))
+        # NB: only a peer's shuffle, deal or audit changes the deck while it is checked;
+        # moves and draw shares check first and record in their commit (no snapshot).
+        touches = sender != self.me and deck is not None and msg.TYPE in _SNAPSHOT_TYPES
         saved = deck.snapshot() if touches and deck is not None else None
         try:
             return _HANDLERS[msg.TYPE](self, msg, sender)
@@ -1300,10 +1299,11 @@ class Session:
                                     f"{_ROLE_NAMES[sender]}'s hand")
         positions = self._open_positions(move, sender)
         learnt: dict[int, Card] = {}
+        record = _nothing
         if positions:
             if msg.open is None:
                 raise MalformedFrame(f"{move.kind} must open positions {list(positions)}")
-            learnt = deck.take_open(sender, msg.open, positions)
+            learnt, record = deck.check_open(sender, msg.open, positions)
         elif msg.open is not None:
             raise MalformedFrame(f"{move.kind} opens nothing here; 'open' must be null")
         try:
@@ -1321,6 +1321,7 @@ class Session:
         card = new.known(move.position) if isinstance(move, Discard) else None
 
         def commit() -> None:
+            record()
             self._hand = new
             self._public = frozenset(public)
             self._hand_moves.append((len(self._log) - 1, sender, move))
@@ -1343,7 +1344,7 @@ class Session:
         if msg.position != hand.last_drawn:
             raise MalformedFrame(f"share for position {msg.position}, "
                                  f"the drawn position is {hand.last_drawn}")
-        learnt = deck.take_shares(sender, msg.share, (msg.position,))
+        learnt, record = deck.check_shares(sender, msg.share, (msg.position,))
         try:
             new = hand.reveal_many(learnt.items()) if learnt else hand
         except RevealError as exc:
@@ -1351,6 +1352,7 @@ class Session:
         card = learnt.get(msg.position)
 
         def commit() -> None:
+            record()
             self._hand = new
             self._state = S.PLAY
             if card is not None:
@@ -1682,7 +1684,8 @@ def _nothing() -> None:
 #: Hand seeds drawn ahead of use, in one block (see ``_start_hand``).
 SEEDS_AHEAD: Final = 8
 
-_DECK_TYPES: Final = frozenset({"shuffle", "deal", "draw_share", "audit"})
+#: Entries whose deck checks change the deck objects as they go (see ``_checked``).
+_SNAPSHOT_TYPES: Final = frozenset({"shuffle", "deal", "audit"})
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
 

@@ -404,3 +404,18 @@ def test_dealer_substitution_in_its_own_hand_is_caught_when_it_shows_the_card() 
         hand.open(5, by=(1,))  # a discard, or the showdown
     assert (info.value.peer, info.value.reason) == (1, Cheat.NOT_A_CARD)
     assert verifier_blames(hand).peer == 1
+
+
+def test_a_duplicate_card_inside_one_batch_of_opens_is_caught() -> None:
+    """B copies D1 into two positions of its own hand and shows both at once (a knock):
+    the second share claims the source the first one, still unrecorded, claimed."""
+    hand = new_hand(dealer=0, label="dup-batch")
+    a, b = hand.peers
+    b._perm[3] = b._perm[1]
+    hand.shuffle()
+    shares = [(pos, hand.send(1, b.open_public(pos))) for pos in (1, 3)]
+    with pytest.raises(CheatDetected) as info:
+        a.check_received("deck.open", shares)
+    assert (info.value.peer, info.value.reason) == (1, Cheat.DUPLICATE_CARD)
+    assert info.value.evidence["earlier"] == shares[0][1]
+    assert a.known == {}

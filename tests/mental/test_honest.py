@@ -120,3 +120,20 @@ def test_any_honest_hand_is_a_permutation_matching_every_card_seen(
     v = verify_hand(session_id=hand.session_id, hand_no=hand_no, seed=hand.seed, dealer=dealer,
                     entries=hand.log)
     assert v.deck == deck0
+
+
+def test_checked_shares_are_recorded_only_when_committed() -> None:
+    hand = new_hand(dealer=1, label="two-step")
+    hand.shuffle()
+    a, b = hand.peers
+    deal = hand.send(1, b.disclose(4, to=0))
+    opens = [(pos, hand.send(1, b.open_public(pos))) for pos in (20, 21)]
+    received = a.check_received("deck.deal", [(4, deal)])
+    shown = a.check_received("deck.open", opens)
+    assert a.known == {} and a.card(4) is None
+    received.commit()
+    shown.commit()
+    assert a.known == {4: received.cards[4], **shown.cards}
+    assert len(set(a.known.values())) == 3
+    # the same shares again are harmless re-sends: same cards, nothing new to record
+    assert a.check_received("deck.open", opens).cards == shown.cards

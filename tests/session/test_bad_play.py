@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 from session_harness import Peer, forge, make_pair, run_match, snapshot
 
-from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock, PassUpcard, TakeUpcard
+from p2pgin.engine.moves import (
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    PassUpcard,
+    TakeUpcard,
+)
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry, sign_entry
@@ -188,3 +195,22 @@ def test_a_move_racing_the_movers_own_entry_is_out_of_turn() -> None:
     mover.flush()
     mover.outbox.clear()  # the move is in flight when the racing entry arrives
     _refused(mover, racing, OutOfTurn, "turn")
+
+
+def test_a_knock_with_genuine_opens_but_too_much_deadwood_changes_nothing() -> None:
+    """The shares check out, so only the rules engine refuses the knock: the deck must
+    not keep the shown cards of a move that was never accepted."""
+    for seed in range(31, 60):
+        a, b = _playing("discard", seed=seed)
+        mover, other = _roles(a, b)
+        view = mover.session.view
+        positions = sorted(view.hand.hand_of(mover.session.me))
+        if not any(isinstance(m, Knock) for m in view.legal_moves):
+            break
+    else:  # pragma: no cover - the seeds above include such hands
+        pytest.fail("no hand with deadwood over the knock limit")
+    move = Knock(position=positions[0], melds=())
+    opened = [p for p in positions if p not in mover.session._public]
+    body = {"move": move.to_dict(), "open": mover.session._deck.make_open(opened)}
+    _refused(other, forge(mover, "move", body, at=other.session), IllegalRemoteMove,
+             "illegal")
