@@ -28,6 +28,8 @@ API for the session layer::
     card = deck.receive_share(pos, recv())                 # a private deal to us -> Card
     send(deck.open_public(pos)); card = deck.receive_open(pos, recv())  # deck.open (upcard,
                                                            # discards, shown hands) -> Card
+    got = deck.check_received("deck.open", [(pos, payload), ...])  # several at once,
+    got.cards; got.commit()                                # recorded only on commit
     deck.card(pos), deck.known                             # what we know so far
 
     send(deck.audit_payload())                             # deck.audit, once the hand is over
@@ -58,6 +60,7 @@ from p2pgin.mental.deck import (
     DECK_SIZE,
     DeckPeer,
     HandVerifier,
+    Received,
     card_points,
     initial_deal,
     verify_hand,
@@ -77,6 +80,7 @@ __all__ = [
     "HashDrbg",
     "MalformedValue",
     "ProtocolMisuse",
+    "Received",
     "Rng",
     "card_points",
     "initial_deal",
