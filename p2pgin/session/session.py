@@ -213,6 +213,15 @@ AGENT_STEPS: Final = frozenset({
     (S.MATCH_OVER, "rematch"), (S.REMATCH, "rematch_answer"),
 })
 
+#: Per state, the transitions ``_due_step`` may take without the agent: all but the
+#: abandonment and the agent's choices (except the rules answer, which is automatic when
+#: the joiner does not ask its player). Checked on every change, so kept this short.
+_AUTOMATIC: Final[dict[State, tuple[tuple[str, str], ...]]] = {
+    state: tuple((type_, role) for type_, (role, _) in row.items()
+                 if type_ != "abandon" and (state is S.RULES or (state, type_) not in AGENT_STEPS))
+    for state, row in TRANSITIONS.items()
+}
+
 _STAGES: Final[dict[State, str]] = {
     S.HELLO: "handshake", S.RULES: "handshake",
     S.TOSS_COMMIT_HOST: "handshake", S.TOSS_COMMIT_JOINER: "handshake",
@@ -1067,8 +1076,8 @@ class Session:
 
     def _due_step(self) -> Message | None:
         state = self._state
-        for type_, (role, _) in TRANSITIONS[state].items():
-            if type_ == "abandon" or self._speaker(role) != self.me:
+        for type_, role in _AUTOMATIC[state]:
+            if self._speaker(role) != self.me:
                 continue
             if (state, type_) in AGENT_STEPS:
                 if state is S.RULES and not self._asks_rules():
