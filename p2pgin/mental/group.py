@@ -45,6 +45,7 @@ __all__ = [
     "scalar_invert",
     "scalar_mul",
     "tagged_hash",
+    "tagged_prefix",
     "u64",
 ]
 
@@ -74,10 +75,10 @@ def tagged_hash(tag: str, *parts: bytes) -> bytes:
     ``SHA-512(len(tag) as 1 byte || tag || for each part: len as 4 bytes BE || part)``;
     the prefixes make the split between fields unambiguous.
     """
-    return _tagged_prefix(tag, *parts).digest()
+    return tagged_prefix(tag, *parts).digest()
 
 
-def _tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
+def tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
     """The SHA-512 state of :func:`tagged_hash` after ``tag`` and ``parts`` (more parts
     may follow, each length-prefixed the same way)."""
     tag_bytes = tag.encode("ascii")
@@ -109,9 +110,15 @@ class HashDrbg:
         self._seed = bytes(seed)
         self._counter = 0
         # NB: every block hashes the same tag and seed first; hash them once and copy.
-        self._prefix = _tagged_prefix(self.TAG, self._seed)
+        self._prefix = tagged_prefix(self.TAG, self._seed)
 
     def token_bytes(self, nbytes: int) -> bytes:
+        if nbytes <= 64:  # NB: one block (a scalar's 64 bytes, randbelow's 8): no buffer
+            h = self._prefix.copy()
+            h.update(_COUNTER_LEN)
+            h.update(self._counter.to_bytes(8, "big"))
+            self._counter += 1
+            return h.digest()[:nbytes]
         out = bytearray()
         while len(out) < nbytes:
             h = self._prefix.copy()
