@@ -100,7 +100,7 @@ from p2pgin.engine.moves import Discard  # noqa: E402
 from p2pgin.engine.rules import Rules  # noqa: E402
 from p2pgin.net.gamefile import GameFiles  # noqa: E402
 from p2pgin.net.peer import Peer  # noqa: E402
-from p2pgin.net.transport import Link, open_link  # noqa: E402
+from p2pgin.net.transport import Link, open_link, serve_links  # noqa: E402
 from p2pgin.session import HOST, JOIN, AuditDone, Session  # noqa: E402
 
 _SEQ = b',"seq":'
@@ -120,13 +120,12 @@ def _seq(frame: bytes) -> int:
 
 async def _floor(samples: int = 200) -> float:
     """Median echo time of a small frame over the same transport, no session."""
-    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        link = Link(reader, writer)
+    async def echo(link: Link) -> None:
         while (data := await link.recv()) is not None:
             link.send([data])
         await link.close()
 
-    server = await asyncio.start_server(echo, "127.0.0.1", 0)
+    server = await serve_links(echo, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     link = await open_link("127.0.0.1", port)
     times = []

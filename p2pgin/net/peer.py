@@ -44,7 +44,14 @@ from typing import Any, Literal, Protocol
 
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.framing import FrameError
-from p2pgin.net.transport import DEAD_AFTER, PING_INTERVAL, Link, LinkDead, open_link
+from p2pgin.net.transport import (
+    DEAD_AFTER,
+    PING_INTERVAL,
+    Link,
+    LinkDead,
+    open_link,
+    serve_links,
+)
 from p2pgin.session.errors import PeerClosed, ProtocolError, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
 from p2pgin.session.gate import ResumeGate
@@ -545,36 +552,40 @@ class Peer:
         try:
             self._resyncing = bool(self.view.session_id)
             self._step(self.session.connection_made)
-            pending = list(first)
-            while not self.finished:
-                payload: bytes | None
-                if pending:
-                    payload = pending.pop(0)
-                else:
-                    payload = await link.recv()
-                if payload is None or self.finished:
+            outcome: list[tuple[str, bool]] = []  # (reason, fatal) when a frame ends it
+
+            def take(payload: bytes) -> bool:
+                """One frame for the session; False ends this connection."""
+                if self.finished:
                     # NB: after our own abandonment the session takes nothing more; we
                     # stop reading and half-close gracefully (below) so the peer gets
                     # the record before our end of stream.
-                    break
+                    return False
                 try:
                     self._step(self.session.receive_frame, payload, defer=True)
                     self._resyncing = False
                 except RemoteProtocolError as exc:
                     if not isinstance(exc, PeerClosed):  # the peer's own verdict: no evidence
                         self._keep_evidence(exc.evidence or payload, exc)
-                    reason = str(exc)
                     if self.fresh_session is not None and not self.view.session_id:
                         # Junk before any match began (a port scan, a wrong program):
                         # drop that connection and wait for a player with a clean session.
                         self.session = self.fresh_session()
                         self._peer_info = None
                         self.session.events()
-                        break
+                        outcome.append((str(exc), False))
+                        return False
                     self.error = exc
-                    fatal = True
-                    break
-                await link.drain()
+                    outcome.append((str(exc), True))
+                    return False
+                return not self.finished
+
+            # NB: frames are handed to the session as they arrive (no task wakes up per
+            # frame); the ones read while the connection was being admitted go first.
+            if all(take(payload) for payload in first) and not self.finished:
+                await link.deliver(take)
+            if outcome:
+                reason, fatal = outcome[0]
         except FrameError as exc:
             # Broken framing (oversize, truncated): the byte stream is lost; keep what
             # we know and drop this connection. The session is untouched.
@@ -667,16 +678,13 @@ class Peer:
         tasks: set[asyncio.Task[None]] = set()
         gating: set[asyncio.Task[None]] = set()  # connections waiting to show a hello
 
-        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        async def accept(link: Link) -> None:
             if self._done.is_set() or (self._link is not None and not self._link.closed):
                 # NB: one player at a time. A live link is never replaced by a newcomer
                 # (who could be anyone on the LAN); a peer coming back after a drop is let
                 # in once its old link has been seen dead (at most ``dead_after``).
-                writer.close()
+                await link.close()
                 return
-            link = Link(
-                reader, writer, ping_interval=self.ping_interval, dead_after=self.dead_after
-            )
             task = asyncio.current_task()
             assert task is not None
             tasks.add(task)
@@ -701,7 +709,8 @@ class Peer:
             finally:
                 tasks.discard(task)
 
-        server = await asyncio.start_server(accept, host, port)
+        server = await serve_links(accept, host, port, ping_interval=self.ping_interval,
+                                   dead_after=self.dead_after)
         self.port = server.sockets[0].getsockname()[1]
         if on_listening is not None:
             on_listening(self.port)

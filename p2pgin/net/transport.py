@@ -1,4 +1,4 @@
-"""One framed TCP connection with keepalive: the only code that touches asyncio streams.
+"""One framed TCP connection with keepalive: the only code that touches sockets.
 
 A :class:`Link` reads and writes length-prefixed frames (:mod:`p2pgin.net.framing`).
 The zero-length frame is the keepalive: a link sends one whenever it has sent nothing
@@ -8,15 +8,19 @@ player thinking for a minute is not mistaken for a dead peer; a pulled cable or 
 frozen process is noticed within ``dead_after`` seconds.
 
 Keepalives never reach the session (they are not logged, not signed): :meth:`Link.recv`
-swallows them and returns only real payloads.
+swallows them and returns only real payloads. The link is its own asyncio protocol, so
+:meth:`Link.deliver` can hand payloads to the session as the bytes arrive.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 import time
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from p2pgin.net.framing import MAX_FRAME, FrameDecoder, FrameError, encode_frame
@@ -27,7 +31,9 @@ __all__ = [
     "PING_INTERVAL",
     "Link",
     "LinkDead",
+    "Sink",
     "open_link",
+    "serve_links",
 ]
 
 #: Seconds of send silence after which a keepalive goes out.
@@ -36,53 +42,196 @@ PING_INTERVAL: Final = 1.0
 DEAD_AFTER: Final = 5.0
 #: The keepalive frame on the wire (an empty payload).
 KEEPALIVE: Final = encode_frame(b"")
-_READ_CHUNK: Final = 64 * 1024
+#: Payloads queued for :meth:`Link.recv` beyond which the socket stops being read.
+_QUEUE_LIMIT: Final = 64
 
 
 class LinkDead(ConnectionError):
     """The peer sent nothing (not even a keepalive) for too long."""
 
 
-def _tune(writer: asyncio.StreamWriter) -> None:
+def _tune(transport: asyncio.BaseTransport) -> None:
     # NB: moves are tiny frames sent one at a time; Nagle would add up to 40 ms each.
-    sock = writer.get_extra_info("socket")
+    sock = transport.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+#: What :meth:`Link.deliver` hands each payload to; it returns False to stop delivery.
+Sink = Callable[[bytes], bool]
+
+
+class _FrameProtocol(asyncio.Protocol):
+    """The connection's asyncio protocol: decodes frames as bytes arrive.
+
+    Payloads are queued for :meth:`Link.recv`, or, while :meth:`Link.deliver` runs,
+    handed to its sink at once, inside ``data_received``: no task wakes up per frame.
+    """
+
+    def __init__(self, max_frame: int) -> None:
+        self.decoder = FrameDecoder(max_size=max_frame)
+        self.transport: asyncio.Transport | None = None
+        self.queue: deque[bytes] = deque()
+        self.eof = False
+        self.error: BaseException | None = None
+        self.last_data = time.monotonic()
+        #: Woken when a payload, the end of stream or an error arrives (for recv).
+        self.waiter: asyncio.Future[None] | None = None
+        self.sink: Sink | None = None
+        self.delivery: asyncio.Future[None] | None = None
+        self.discard = False  # finishing: drop payloads, wait for the end of stream
+        self._write_paused = False
+        self._read_paused_for_write = False
+        self._drain_waiters: list[asyncio.Future[None]] = []
+        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    # -- asyncio callbacks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        _tune(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.last_data = time.monotonic()
+        if self.error is not None:
+            return
+        try:
+            payloads = self.decoder.feed(data)
+        except FrameError as exc:
+            self._fail(exc)
+            return
+        if self.discard:
+            return
+        self.queue.extend(p for p in payloads if p)  # NB: b"" is a keepalive
+        self._dispatch()
+        if len(self.queue) > _QUEUE_LIMIT and self.transport is not None:
+            self.transport.pause_reading()  # resumed as recv() takes them (no flood)
+
+    def eof_received(self) -> bool:
+        try:
+            self.decoder.close()
+        except FrameError as exc:
+            self._fail(exc)
+            return True
+        self.eof = True
+        self._dispatch()
+        return True  # NB: our side may still write (a half-close, see Link.finish)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is None:
+            if not self.eof and self.error is None:
+                self.eof_received()
+        else:
+            self._fail(exc)
+        for waiter in self._drain_waiters:
+            if not waiter.done():
+                waiter.set_exception(ConnectionResetError("connection lost"))
+        self._drain_waiters.clear()
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._write_paused = True
+        if self.sink is not None and self.transport is not None:
+            # NB: a peer that does not read makes us stop reading too (back-pressure).
+            self.transport.pause_reading()
+            self._read_paused_for_write = True
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        for waiter in self._drain_waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._drain_waiters.clear()
+        self._resume_reading()
+
+    def _resume_reading(self) -> None:
+        if self._read_paused_for_write and self.transport is not None:
+            self._read_paused_for_write = False
+            if not self.transport.is_closing():
+                self.transport.resume_reading()
+
+    # -- for Link
+
+    async def drain(self) -> None:
+        if self.lost.done():
+            raise ConnectionResetError("connection lost")
+        if self._write_paused:
+            waiter = asyncio.get_running_loop().create_future()
+            self._drain_waiters.append(waiter)
+            await waiter
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.error is None:
+            self.error = exc
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand queued payloads to the sink (or wake recv), then report the end."""
+        sink = self.sink
+        if sink is not None:
+            delivery = self.delivery
+            assert delivery is not None
+            while self.queue and self.sink is sink:
+                payload = self.queue.popleft()
+                try:
+                    go_on = sink(payload)
+                except Exception as exc:  # a bug in the sink: end delivery with it
+                    self._end_delivery(exc)
+                    return
+                if not go_on:
+                    self._end_delivery(None)
+                    return
+            if self.sink is sink and (self.error is not None or self.eof):
+                self._end_delivery(self.error)
+            return
+        waiter = self.waiter
+        if waiter is not None and not waiter.done() and (
+                self.queue or self.eof or self.error is not None):
+            waiter.set_result(None)
+
+    def _end_delivery(self, exc: BaseException | None) -> None:
+        delivery = self.delivery
+        self.sink = self.delivery = None
+        if delivery is not None and not delivery.done():
+            if exc is None:
+                delivery.set_result(None)
+            else:
+                delivery.set_exception(exc)
+        self._resume_reading()
+
+
 class Link:
     """A framed, kept-alive TCP connection.
 
+    Made by :func:`open_link` (connecting) or :func:`serve_links` (accepting).
+
     Args:
-        reader, writer: an open asyncio stream pair.
+        protocol: the connection's frame protocol (connected).
         ping_interval: send a keepalive after this long without sending.
         dead_after: :meth:`recv` raises :class:`LinkDead` after this long without input.
-        max_frame: largest payload accepted (bigger announced frames raise ``FrameTooLarge``).
     """
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        protocol: _FrameProtocol,
         *,
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
-        max_frame: int = MAX_FRAME,
     ) -> None:
-        self._reader = reader
-        self._writer = writer
+        assert protocol.transport is not None, "the protocol must be connected"
+        self._protocol = protocol
+        self._transport = protocol.transport
         self.ping_interval = ping_interval
         self.dead_after = dead_after
-        self._decoder = FrameDecoder(max_size=max_frame)
-        self._pending: list[bytes] = []
         self._last_sent = time.monotonic()
-        #: When :meth:`recv` began waiting on an empty stream (None: not waiting).
+        #: When a reader (recv or deliver) began waiting (None: nobody waits).
         self._waiting_since: float | None = None
         self._closed = False
-        _tune(writer)
         self._pinger = asyncio.get_running_loop().create_task(self._keepalive())
-        peer = writer.get_extra_info("peername")
+        peer = self._transport.get_extra_info("peername")
         self.peername: str = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
 
     @property
@@ -91,12 +240,13 @@ class Link:
         return self._closed
 
     async def _keepalive(self) -> None:
-        """Send keepalives, and be the receive watchdog: a :meth:`recv` that has waited
+        """Send keepalives, and be the receive watchdog: a reader that has waited
         ``dead_after`` seconds with nothing arriving fails with :class:`LinkDead`.
 
         NB: one timer task per link instead of a timeout around every read (a hand reads
         a few hundred times); the watchdog wakes when either deadline is due.
         """
+        protocol = self._protocol
         try:
             while not self._closed:
                 now = time.monotonic()
@@ -107,9 +257,9 @@ class Link:
                 wake = self.ping_interval - idle
                 since = self._waiting_since
                 if since is not None:
-                    silent = now - since
+                    silent = now - max(since, protocol.last_data)
                     if silent >= self.dead_after:
-                        self._reader.set_exception(LinkDead(
+                        protocol._fail(LinkDead(
                             f"no frame from {self.peername} for {self.dead_after:g} s"))
                         return
                     wake = min(wake, self.dead_after - silent)
@@ -118,9 +268,9 @@ class Link:
             self._closed = True
 
     def _write(self, data: bytes) -> None:
-        if self._closed or self._writer.is_closing():
+        if self._closed or self._transport.is_closing():
             raise ConnectionResetError("link is closed")
-        self._writer.write(data)
+        self._transport.write(data)
         self._last_sent = time.monotonic()
 
     def send(self, payloads: list[bytes]) -> None:
@@ -134,8 +284,12 @@ class Link:
             self._write(b"".join(encode_frame(p) for p in payloads))
 
     async def drain(self) -> None:
-        """Wait until the kernel has taken what was sent."""
-        await self._writer.drain()
+        """Wait until the kernel has taken what was sent.
+
+        Raises:
+            ConnectionResetError: the connection was lost.
+        """
+        await self._protocol.drain()
 
     async def recv(self) -> bytes | None:
         """The next payload (keepalives skipped); ``None`` on a clean end of stream.
@@ -145,20 +299,51 @@ class Link:
             FrameTooLarge / MalformedFrame: the byte stream is not valid framing.
             ConnectionError: the connection failed.
         """
+        protocol = self._protocol
+        if protocol.sink is not None:
+            raise RuntimeError("recv() while deliver() runs")
         while True:
-            while self._pending:
-                payload = self._pending.pop(0)
-                if payload:
-                    return payload
+            if protocol.queue:
+                if len(protocol.queue) == _QUEUE_LIMIT and not self._transport.is_closing():
+                    self._transport.resume_reading()
+                return protocol.queue.popleft()
+            if protocol.error is not None:
+                raise protocol.error
+            if protocol.eof:
+                return None
+            waiter = asyncio.get_running_loop().create_future()
+            protocol.waiter = waiter
             self._waiting_since = time.monotonic()  # NB: the keepalive task watches this
             try:
-                data = await self._reader.read(_READ_CHUNK)
+                await waiter
             finally:
+                protocol.waiter = None
                 self._waiting_since = None
-            if not data:
-                self._decoder.close()
-                return None
-            self._pending.extend(self._decoder.feed(data))
+
+    async def deliver(self, sink: Sink) -> None:
+        """Hand every payload to ``sink`` as it arrives, until ``sink`` returns False or
+        the peer ends the stream cleanly (payloads queued earlier go first).
+
+        The sink runs inside the event loop's read callback: the cheapest path from the
+        socket to the session. It must not block; an exception it raises ends delivery
+        and is raised here.
+
+        Raises:
+            LinkDead / FrameError / ConnectionError: as :meth:`recv`.
+        """
+        protocol = self._protocol
+        if protocol.sink is not None or protocol.waiter is not None:
+            raise RuntimeError("a link has one reader at a time")
+        delivery: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        protocol.sink, protocol.delivery = sink, delivery
+        self._waiting_since = time.monotonic()
+        try:
+            protocol._dispatch()
+            await delivery
+        finally:
+            self._waiting_since = None
+            if protocol.delivery is delivery:  # cancelled: stop handing payloads over
+                protocol.sink = protocol.delivery = None
 
     async def close(self) -> None:
         """Close the connection (safe to repeat)."""
@@ -166,9 +351,9 @@ class Link:
         self._pinger.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._pinger
-        self._writer.close()
+        self._transport.close()
         with contextlib.suppress(ConnectionError, OSError):
-            await self._writer.wait_closed()
+            await asyncio.shield(self._protocol.lost)
 
     async def finish(self, timeout: float = 3.0) -> None:
         """Half-close, wait (bounded) for the peer's end of stream, then close.
@@ -177,14 +362,23 @@ class Link:
         waiting for the peer's FIN lets it read our last frames before we go.
         """
         self._pinger.cancel()
+        protocol = self._protocol
+        protocol.discard = True
+        protocol.queue.clear()
         with contextlib.suppress(ConnectionError, OSError, RuntimeError):
-            await self._writer.drain()
-            if self._writer.can_write_eof():
-                self._writer.write_eof()
-        with contextlib.suppress(ConnectionError, OSError, FrameError, TimeoutError):
+            await protocol.drain()
+            if self._transport.can_write_eof() and not self._transport.is_closing():
+                self._transport.write_eof()
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
-                while await self._reader.read(_READ_CHUNK):
-                    pass
+                while not (protocol.eof or protocol.error is not None or protocol.lost.done()):
+                    waiter = asyncio.get_running_loop().create_future()
+                    protocol.waiter = waiter
+                    try:
+                        await asyncio.wait([waiter, protocol.lost],
+                                           return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        protocol.waiter = None
         await self.close()
 
 
@@ -195,12 +389,48 @@ async def open_link(
     timeout: float = 5.0,
     ping_interval: float = PING_INTERVAL,
     dead_after: float = DEAD_AFTER,
+    max_frame: int = MAX_FRAME,
 ) -> Link:
     """Connect to ``host:port`` and wrap the connection in a :class:`Link`.
 
     Raises:
         OSError / TimeoutError: the connection could not be made within ``timeout``.
     """
+    loop = asyncio.get_running_loop()
     async with asyncio.timeout(timeout):
-        reader, writer = await asyncio.open_connection(host, port)
-    return Link(reader, writer, ping_interval=ping_interval, dead_after=dead_after)
+        _, protocol = await loop.create_connection(lambda: _FrameProtocol(max_frame), host, port)
+    return Link(protocol, ping_interval=ping_interval, dead_after=dead_after)
+
+
+async def serve_links(
+    on_link: Callable[[Link], Awaitable[None]],
+    host: str | None,
+    port: int,
+    *,
+    ping_interval: float = PING_INTERVAL,
+    dead_after: float = DEAD_AFTER,
+    max_frame: int = MAX_FRAME,
+) -> asyncio.Server:
+    """Listen on ``host:port``; run ``on_link`` in a task of its own for every connection.
+
+    The server is listening when this returns (its sockets name the port).
+    """
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+
+    class _Accepted(_FrameProtocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            link = Link(self, ping_interval=ping_interval, dead_after=dead_after)
+            task = loop.create_task(_run(link))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def _run(link: Link) -> None:
+        try:
+            await on_link(link)
+        except Exception:  # NB: like asyncio.start_server: log, do not kill the server
+            logging.getLogger(__name__).exception("connection handler failed")
+            await link.close()
+
+    return await loop.create_server(lambda: _Accepted(max_frame), host, port)

@@ -144,7 +144,7 @@ async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path)
                 cuts += 1
                 link = joiner._link
                 assert link is not None
-                link._writer.transport.abort()
+                link._transport.abort()
         return record
 
     tasks = await start(host, joiner)
@@ -174,8 +174,8 @@ async def test_a_silent_peer_is_noticed_but_a_slow_player_is_not(tmp_path: Path)
     link = joiner._link
     assert link is not None
     link._pinger.cancel()
-    link._writer.transport.pause_reading()
-    link._writer.write = lambda data: None  # type: ignore[method-assign]
+    link._transport.pause_reading()
+    link._transport.write = lambda data: None  # type: ignore[method-assign]
     started = asyncio.get_running_loop().time()
     down: list[LinkDown] = []
 

@@ -204,7 +204,7 @@ def test_an_oversize_frame_drops_the_connection_and_the_match_goes_on(tmp: Path)
         async def scenario() -> Client:
             client = await connect(port)
             await client.play_until(in_play)
-            client.link._writer.write(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
+            client.link._transport.write(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
             # The host hangs up; frames already in flight are dropped here (the resume
             # exchange sends them again).
             while await client.link.recv() is not None:

@@ -20,7 +20,7 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps
 from p2pgin.net.gamefile import GameFiles
 from p2pgin.net.peer import LinkDown, Peer
-from p2pgin.net.transport import Link, LinkDead, open_link
+from p2pgin.net.transport import Link, LinkDead, open_link, serve_links
 from p2pgin.session import HOST, JOIN, Session
 
 
@@ -131,15 +131,14 @@ async def test_a_returning_joiner_refuses_an_impostor_at_the_hosts_address(
     host_hello = host.session.my_hello.to_bytes()
     heard: list[bytes] = []
 
-    async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        link = Link(reader, writer)
+    async def impostor(link: Link) -> None:
         link.send([host_hello, b'{"ctl":"head","hash":"00","next":0,"session":"00"}'])
         with contextlib.suppress(Exception):
             while (frame := await link.recv()) is not None:
                 heard.append(frame)
         await link.close()
 
-    server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+    server = await serve_links(impostor, "127.0.0.1", 0)
     fake_port = server.sockets[0].getsockname()[1]
     await asyncio.wait_for(joiner.connect("127.0.0.1", fake_port, give_up_after=1.0), 20)
     server.close()

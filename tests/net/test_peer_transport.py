@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from p2pgin.net.framing import FrameTooLarge, MalformedFrame
-from p2pgin.net.transport import Link, LinkDead, open_link
+from p2pgin.net.transport import Link, LinkDead, open_link, serve_links
 
 
 async def _pair(
@@ -18,10 +18,10 @@ async def _pair(
 ) -> tuple[Link, Link, asyncio.AbstractServer]:
     accepted: asyncio.Queue[Link] = asyncio.Queue()
 
-    async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await accepted.put(Link(reader, writer, ping_interval=ping, dead_after=dead))
+    async def on_accept(link: Link) -> None:
+        await accepted.put(link)
 
-    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)
+    server = await serve_links(on_accept, "127.0.0.1", 0, ping_interval=ping, dead_after=dead)
     port = server.sockets[0].getsockname()[1]
     client = await open_link("127.0.0.1", port, ping_interval=ping, dead_after=dead)
     return client, await accepted.get(), server
@@ -65,7 +65,7 @@ async def test_a_silent_peer_is_declared_dead_within_the_timeout() -> None:
     async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         silent.append(writer)  # accepts, never writes (a frozen process)
 
-    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)
+    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)  # a plain TCP server
     port = server.sockets[0].getsockname()[1]
     link = await open_link("127.0.0.1", port, ping_interval=0.05, dead_after=0.3)
     start = time.monotonic()
@@ -86,7 +86,7 @@ async def test_a_clean_close_is_none_and_a_cut_frame_is_malformed(
     assert await srv.recv() is None
 
     client2, srv2, server = await _pair()
-    client2._writer.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
+    client2._transport.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
     await client2.close()
     with pytest.raises(MalformedFrame):
         await srv2.recv()
@@ -98,8 +98,66 @@ async def test_an_oversize_frame_is_refused_before_it_is_buffered(
     pair: tuple[Link, Link],
 ) -> None:
     client, srv = pair
-    client._writer.write(struct.pack(">I", (1 << 20) + 1))
+    client._transport.write(struct.pack(">I", (1 << 20) + 1))
     with pytest.raises(FrameTooLarge):
         await srv.recv()
     with pytest.raises(FrameTooLarge):
         client.send([b"x" * ((1 << 20) + 1)])
+
+
+async def test_deliver_hands_payloads_over_in_order_until_the_sink_stops(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client.send([b"early"])
+    assert await srv.recv() == b"early"
+    got: list[bytes] = []
+
+    def sink(payload: bytes) -> bool:
+        got.append(payload)
+        return payload != b"stop"
+
+    client.send([b"a", b"b"])
+    await asyncio.sleep(0.05)  # queued before delivery starts: they go first
+    delivery = asyncio.ensure_future(srv.deliver(sink))
+    await asyncio.sleep(0.2)  # keepalives go by, invisible to the sink
+    assert got == [b"a", b"b"] and not delivery.done()
+    client.send([b"c", b"stop", b"after"])
+    await asyncio.wait_for(delivery, 2)
+    assert got == [b"a", b"b", b"c", b"stop"]
+    assert await srv.recv() == b"after"  # what the sink did not take stays for recv
+
+
+async def test_deliver_ends_at_the_end_of_stream_and_raises_what_the_sink_raised() -> None:
+    client, srv, server = await _pair()
+    client.send([b"x"])
+    await client.finish(timeout=0.1)
+    seen: list[bytes] = []
+    await asyncio.wait_for(srv.deliver(lambda p: seen.append(p) is None), 2)
+    assert seen == [b"x"]
+    await srv.close()
+    server.close()
+
+    client, srv, server = await _pair()
+
+    def broken(payload: bytes) -> bool:
+        raise ValueError(f"cannot take {payload!r}")
+
+    client.send([b"y"])
+    with pytest.raises(ValueError, match="cannot take"):
+        await asyncio.wait_for(srv.deliver(broken), 2)
+    await client.close()
+    await srv.close()
+    server.close()
+
+
+async def test_a_silent_peer_ends_delivery_as_dead() -> None:
+    client, srv, server = await _pair(ping=0.05, dead=0.3)
+    client._pinger.cancel()  # the client's process freezes: not even keepalives
+    start = time.monotonic()
+    with pytest.raises(LinkDead):
+        await asyncio.wait_for(srv.deliver(lambda p: True), 5)
+    assert 0.25 < time.monotonic() - start < 2.0
+    await client.close()
+    await srv.close()
+    server.close()
