@@ -256,25 +256,25 @@ class HandDeck:
     ) -> tuple[dict[int, Card], Callable[[], None]]:
         """:meth:`take_shares` in two steps: the cards we would learn, and the call that
         records them (nothing changes before it; the session calls it when it commits)."""
-        if player == self.me:
-            if payload != self.make_shares(positions):
-                raise MalformedFrame("my own deal shares do not match my stored seed")
-            return {}, _nothing
-        return self._check(_items(payload, "shares", len(positions)), positions, "deck.deal")
+        return self._check(player, payload, positions, "deck.deal")
 
     def check_open(
         self, player: int, payload: dict[str, Any], positions: Sequence[int]
     ) -> tuple[dict[int, Card], Callable[[], None]]:
         """:meth:`take_open` in two steps (see :meth:`check_shares`)."""
-        if player == self.me:
-            if payload != self.make_open(positions):
-                raise MalformedFrame("my own open shares do not match my stored seed")
-            return {}, _nothing
-        return self._check(_items(payload, "opens", len(positions)), positions, "deck.open")
+        return self._check(player, payload, positions, "deck.open")
 
     def _check(
-        self, items: list[Any], positions: Sequence[int], kind: str
+        self, player: int, payload: dict[str, Any], positions: Sequence[int], kind: str
     ) -> tuple[dict[int, Card], Callable[[], None]]:
+        deal = kind == "deck.deal"
+        if player == self.me:  # our own entry, replayed: it must be what we would make
+            made = self.make_shares(positions) if deal else self.make_open(positions)
+            if payload != made:
+                raise MalformedFrame(f"my own {'deal' if deal else 'open'} shares do not "
+                                     "match my stored seed")
+            return {}, _nothing
+        items = _items(payload, "shares" if deal else "opens", len(positions))
         try:
             received = self._peer.check_received(kind, list(zip(positions, items, strict=True)))
         except DeckError as exc:
