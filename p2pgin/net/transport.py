@@ -1,4 +1,4 @@
-"""One framed TCP connection with keepalive: the only code that touches sockets.
+"""One framed TCP connection with keepalive: the only code that reads or writes one.
 
 A :class:`Link` reads and writes length-prefixed frames (:mod:`p2pgin.net.framing`).
 The zero-length frame is the keepalive: a link sends one whenever it has sent nothing
