@@ -8,8 +8,8 @@ verifier checked, with the engine's scoring explanation at each hand's end.
 
 Keys: Right/Space/``l`` next move, Left/``h`` previous, PageDown/``n`` next hand,
 PageUp/``p`` previous hand, Home/End first/last, ``1``-``9`` then Enter (or
-``:hand N``) jump to hand N, ``q`` quit. :func:`replay_lines` is the plain mode:
-one line per move.
+``:hand N``) jump to hand N, Down/Up (``j``/``k``) scroll a screen taller than the
+terminal, ``q`` quit. :func:`replay_lines` is the plain mode: one line per move.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
@@ -136,6 +137,11 @@ class ReplayViewer:
         self.ascii = ascii
         self.at = 0
         self.typed = ""
+        #: The body line to keep in view (Down/Up), for step ``cursor_step``; None: top.
+        self.cursor: int | None = None
+        self.cursor_step = 0
+        #: Whether the body does not fit its window (set by the app; shown in the keys).
+        self.overflows: Any = lambda: False
 
     @property
     def step(self) -> ReplayStep:
@@ -226,7 +232,24 @@ class ReplayViewer:
                     out.append(("class:value", f"  {line}\n"))
         if self.ascii:
             out = [(f[0], asciify(f[1])) for f in out]
-        return out
+        if self.cursor_step != self.at:  # another step: start at its top
+            self.cursor, self.cursor_step = None, self.at
+        if self.cursor is None:
+            return out
+        # NB: prompt_toolkit scrolls a window to keep its cursor line in view.
+        lines = list(split_lines(out))
+        scrolled: StyleAndTextTuples = []
+        for number, row in enumerate(lines):
+            if number:
+                scrolled.append(("", "\n"))
+            if number == min(self.cursor, len(lines) - 1):
+                scrolled.append(("[SetCursorPosition]", ""))
+            scrolled.extend(row)
+        return scrolled
+
+    def scroll_to(self, line: int) -> None:
+        """Keep body line ``line`` of the current step in view (Down/Up)."""
+        self.cursor, self.cursor_step = max(0, line), self.at
 
     def render_keys(self) -> StyleAndTextTuples:
         """The bottom row: a typed hand number, else the keys (never pushed off the
@@ -234,13 +257,16 @@ class ReplayViewer:
         if self.typed:
             return [("class:confirm", f" go to hand: {self.typed}_  (Enter: go, Esc: cancel)")]
         out: StyleAndTextTuples = []
+        # NB: at 72 columns there is room for five keys: a screen taller than the
+        # terminal shows how to scroll it in place of Home/End.
+        ends = ("Up Dn", "more") if self.overflows() else ("Home End", "ends")
         for key, what in (("<- ->", "move"), ("PgUp PgDn", "hand"), ("1-9 Enter", "hand N"),
-                          ("Home End", "ends"), ("q", "quit")):
+                          ends, ("q", "quit")):
             out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         return out
 
 
-def _bindings(viewer: ReplayViewer) -> KeyBindings:
+def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
     kb = KeyBindings()
 
     def bind(keys: Sequence[str], action: Any) -> None:
@@ -253,6 +279,8 @@ def _bindings(viewer: ReplayViewer) -> KeyBindings:
     bind(["pageup", "p"], lambda: viewer.next_hand(-1))
     bind(["home"], lambda: viewer.go_to(0))
     bind(["end"], lambda: viewer.go_to(len(viewer.steps) - 1))
+    bind(["down", "j"], lambda: scroll(1))
+    bind(["up", "k"], lambda: scroll(-1))
     for digit in "0123456789":
         bind([digit], lambda d=digit: setattr(viewer, "typed", viewer.typed + d))
 
@@ -279,12 +307,37 @@ def _bindings(viewer: ReplayViewer) -> KeyBindings:
 
 def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> Application[None]:
     """The replay application (built inside the app session that runs it)."""
+    body = Window(FormattedTextControl(viewer.render), wrap_lines=True)
+
+    def overflows() -> bool:
+        info = body.render_info
+        return info is not None and (info.first_visible_line() > 0 or
+                                     info.last_visible_line() < info.ui_content.line_count - 1)
+
+    def scroll(lines: int) -> None:
+        """Down (``lines`` > 0) / Up: move the body by lines when it does not fit."""
+        info = body.render_info
+        if info is None:
+            return
+        # NB: keys typed ahead arrive before the next redraw: count from the line asked
+        # for last (on this step) when it is further than what the screen shows.
+        asked = viewer.cursor if viewer.cursor_step == viewer.at else None
+        if lines > 0:
+            base = info.last_visible_line() if asked is None else max(
+                asked, info.last_visible_line())
+            viewer.scroll_to(min(info.ui_content.line_count - 1, base + lines))
+        else:
+            base = info.first_visible_line() if asked is None else min(
+                asked, info.first_visible_line())
+            viewer.scroll_to(base + lines)
+
+    viewer.overflows = overflows
     return Application(
         layout=Layout(HSplit([
-            Window(FormattedTextControl(viewer.render), wrap_lines=True),
+            body,
             Window(FormattedTextControl(viewer.render_keys), height=1),
         ])),
-        key_bindings=_bindings(viewer),
+        key_bindings=_bindings(viewer, scroll),
         style=build_style(four_colour=four_colour),
         full_screen=True,
     )

@@ -122,3 +122,39 @@ def test_the_replay_keys_stay_on_the_last_row_at_the_smallest_size() -> None:
         rows, _ = _draw(SimpleNamespace(app=create_replay_app(viewer)))
     assert rows[-1].strip().startswith("<- -> move") and rows[-1].endswith("q quit"), rows
     assert "Scoring" in "\n".join(rows)
+
+
+def test_a_screen_taller_than_the_terminal_scrolls_with_down_and_up() -> None:
+    """At the smallest size the match's last step (scoring and match totals) does not fit:
+    the key row says how to scroll, Down brings the totals into view, another step starts
+    at its top again."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from ui_screens import _draw, press
+
+    from p2pgin.ui.render import MIN_COLUMNS, MIN_ROWS
+    from p2pgin.ui.replay import create_replay_app
+
+    rules = Rules.preset("standard", target=60)
+    steps = build_steps(rules, 0, played_match(5, rules), NAMES)
+    viewer = ReplayViewer(steps, NAMES)
+    output = SizedOutput(MIN_COLUMNS, MIN_ROWS)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        built = SimpleNamespace(app=create_replay_app(viewer))
+        rows, _ = _draw(built)
+        assert "Home End ends" in rows[-1]  # the deal fits: nothing to scroll
+        viewer.go_to(len(steps) - 1)
+        rows, _ = _draw(built)
+        screen = "\n".join(rows)
+        assert "wins the match by" not in screen and "Up Dn more" in rows[-1], screen
+        for _ in range(10):
+            rows = press(built, "\x1b[B")  # Down
+        screen = "\n".join(rows)
+        assert "wins the match by" in screen and rows[-1].endswith("q quit"), screen
+        rows = press(built, "\x1b[A" * 30)  # Up, back to the top
+        assert rows[0].lstrip().startswith("p2pgin replay"), rows
+        press(built, "\x1b[B" * 10 + "\x1b[D")  # scrolled down, then one step back
+        rows, _ = _draw(built)
+        assert rows[0].lstrip().startswith("p2pgin replay"), rows
