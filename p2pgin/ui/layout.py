@@ -27,7 +27,6 @@ from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
@@ -224,17 +223,7 @@ class ConsoleLayout:
             self._overlay_for, self._overlay_cursor = ui.overlay, None
         if self._overlay_cursor is None:
             return frags
-        # NB: prompt_toolkit scrolls a window to keep its cursor line in view (wrapped
-        # lines included): the cursor goes where PgUp/PgDn asked.
-        lines = list(split_lines(frags))
-        out: StyleAndTextTuples = []
-        for number, line in enumerate(lines):
-            if number:
-                out.append(("", "\n"))
-            if number == min(self._overlay_cursor, len(lines) - 1):
-                out.append(("[SetCursorPosition]", ""))
-            out.extend(line)
-        return out
+        return render.with_cursor_at(frags, self._overlay_cursor)  # where PgUp/PgDn asked
 
     def scroll_overlay(self, pages: int) -> None:
         """PgDn (``pages`` > 0) / PgUp (< 0): move the open overlay by whole windows."""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import fragment_list_width
+from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pgin.engine.cards import Card
@@ -59,6 +59,7 @@ __all__ = [
     "render_title",
     "render_too_small",
     "status_text",
+    "with_cursor_at",
 ]
 
 MIN_COLUMNS = 72
@@ -66,6 +67,21 @@ MIN_ROWS = 20
 SORTS = ("melds", "rank", "suit")
 PICK_KEYS = "1234567890-"
 """Digit keys that pick the 1st..11th card of the hand as displayed."""
+
+def with_cursor_at(frags: StyleAndTextTuples, line: int) -> StyleAndTextTuples:
+    """``frags`` with the cursor on ``line`` (clamped to the last): prompt_toolkit scrolls
+    a window to keep its cursor line in view, wrapped lines included, so this is how a
+    long text is scrolled to a line."""
+    lines = list(split_lines(frags))
+    out: StyleAndTextTuples = []
+    for number, row in enumerate(lines):
+        if number:
+            out.append(("", "\n"))
+        if number == min(line, len(lines) - 1):
+            out.append(("[SetCursorPosition]", ""))
+        out.extend(row)
+    return out
+
 
 SLOT = CARD_WIDTH + 1  # a card and its marker column ("*" marks the card just drawn)
 

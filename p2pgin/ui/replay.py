@@ -20,7 +20,6 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
@@ -28,6 +27,7 @@ from p2pgin.engine import HandResult, HandState, MatchState, Rules, best_melds
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.ui.adapter import move_kind
+from p2pgin.ui.render import with_cursor_at
 from p2pgin.ui.style import asciify, build_style, card_class, card_label, terminal_is_utf8
 
 __all__ = [
@@ -236,16 +236,7 @@ class ReplayViewer:
             self.cursor, self.cursor_step = None, self.at
         if self.cursor is None:
             return out
-        # NB: prompt_toolkit scrolls a window to keep its cursor line in view.
-        lines = list(split_lines(out))
-        scrolled: StyleAndTextTuples = []
-        for number, row in enumerate(lines):
-            if number:
-                scrolled.append(("", "\n"))
-            if number == min(self.cursor, len(lines) - 1):
-                scrolled.append(("[SetCursorPosition]", ""))
-            scrolled.extend(row)
-        return scrolled
+        return with_cursor_at(out, self.cursor)
 
     def scroll_to(self, line: int) -> None:
         """Keep body line ``line`` of the current step in view (Down/Up)."""
