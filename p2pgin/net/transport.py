@@ -82,7 +82,7 @@ class _FrameProtocol(asyncio.Protocol):
         self.delivery: asyncio.Future[None] | None = None
         self.discard = False  # finishing: drop payloads, wait for the end of stream
         self._write_paused = False
-        self._read_paused_for_write = False
+        self._reading_paused = False
         self._drain_waiters: list[asyncio.Future[None]] = []
         self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -106,8 +106,7 @@ class _FrameProtocol(asyncio.Protocol):
             return
         self.queue.extend(p for p in payloads if p)  # NB: b"" is a keepalive
         self._dispatch()
-        if len(self.queue) > _QUEUE_LIMIT and self.transport is not None:
-            self.transport.pause_reading()  # resumed as recv() takes them (no flood)
+        self.update_reading()
 
     def eof_received(self) -> bool:
         try:
@@ -134,10 +133,7 @@ class _FrameProtocol(asyncio.Protocol):
 
     def pause_writing(self) -> None:
         self._write_paused = True
-        if self.sink is not None and self.transport is not None:
-            # NB: a peer that does not read makes us stop reading too (back-pressure).
-            self.transport.pause_reading()
-            self._read_paused_for_write = True
+        self.update_reading()
 
     def resume_writing(self) -> None:
         self._write_paused = False
@@ -145,13 +141,20 @@ class _FrameProtocol(asyncio.Protocol):
             if not waiter.done():
                 waiter.set_result(None)
         self._drain_waiters.clear()
-        self._resume_reading()
+        self.update_reading()
 
-    def _resume_reading(self) -> None:
-        if self._read_paused_for_write and self.transport is not None:
-            self._read_paused_for_write = False
-            if not self.transport.is_closing():
-                self.transport.resume_reading()
+    def update_reading(self) -> None:
+        """Read the socket unless too many payloads wait for :meth:`Link.recv` (a flood)
+        or, while delivering, the peer does not read what we send (back-pressure)."""
+        paused = len(self.queue) > _QUEUE_LIMIT or (self._write_paused and self.sink is not None)
+        transport = self.transport
+        if paused == self._reading_paused or transport is None or transport.is_closing():
+            return
+        self._reading_paused = paused
+        if paused:
+            transport.pause_reading()
+        else:
+            transport.resume_reading()
 
     # -- for Link
 
@@ -186,6 +189,7 @@ class _FrameProtocol(asyncio.Protocol):
                     return
             if self.sink is sink and (self.error is not None or self.eof):
                 self._end_delivery(self.error)
+            self.update_reading()
             return
         waiter = self.waiter
         if waiter is not None and not waiter.done() and (
@@ -200,7 +204,7 @@ class _FrameProtocol(asyncio.Protocol):
                 delivery.set_result(None)
             else:
                 delivery.set_exception(exc)
-        self._resume_reading()
+        self.update_reading()
 
 
 class Link:
@@ -304,9 +308,9 @@ class Link:
             raise RuntimeError("recv() while deliver() runs")
         while True:
             if protocol.queue:
-                if len(protocol.queue) == _QUEUE_LIMIT and not self._transport.is_closing():
-                    self._transport.resume_reading()
-                return protocol.queue.popleft()
+                payload = protocol.queue.popleft()
+                protocol.update_reading()
+                return payload
             if protocol.error is not None:
                 raise protocol.error
             if protocol.eof:

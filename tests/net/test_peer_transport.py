@@ -161,3 +161,23 @@ async def test_a_silent_peer_ends_delivery_as_dead() -> None:
     await client.close()
     await srv.close()
     server.close()
+
+
+async def test_a_flood_waits_in_the_socket_and_all_of_it_is_delivered_later(
+    pair: tuple[Link, Link],
+) -> None:
+    """Frames nobody reads pile up only to a limit (the rest stays in the kernel); a
+    delivery that starts afterwards gets every one of them, in order."""
+    client, srv = pair
+    sent = [f"frame {i} ".encode() * 200 for i in range(1000)]  # ~2 MB, many reads
+    client.send(sent)
+    await asyncio.sleep(0.3)  # nobody takes them: the link stops reading after a few
+    assert 0 < len(srv._protocol.queue) < 500
+    got: list[bytes] = []
+
+    def sink(payload: bytes) -> bool:
+        got.append(payload)
+        return payload != sent[-1]
+
+    await asyncio.wait_for(srv.deliver(sink), 5)
+    assert got == sent
