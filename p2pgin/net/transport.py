@@ -369,6 +369,7 @@ class Link:
         protocol = self._protocol
         protocol.discard = True
         protocol.queue.clear()
+        protocol.update_reading()  # NB: a flood may have paused reading; the FIN is behind it
         with contextlib.suppress(ConnectionError, OSError, RuntimeError):
             await protocol.drain()
             if self._transport.can_write_eof() and not self._transport.is_closing():

@@ -181,3 +181,16 @@ async def test_a_flood_waits_in_the_socket_and_all_of_it_is_delivered_later(
 
     await asyncio.wait_for(srv.deliver(sink), 5)
     assert got == sent
+
+
+async def test_finish_reads_past_a_flood_to_the_peers_end_of_stream(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client.send([b"x" * 2000] * 1000)  # more than the link keeps unread
+    await asyncio.sleep(0.3)
+    closing = asyncio.ensure_future(client.finish(timeout=5))
+    start = time.monotonic()
+    await srv.finish(timeout=5)  # must see the client's FIN behind the flood at once
+    assert time.monotonic() - start < 2.0
+    await closing
