@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import struct
 import time
 from collections.abc import AsyncIterator
@@ -13,9 +14,9 @@ from p2pgin.net.framing import FrameTooLarge, MalformedFrame
 from p2pgin.net.transport import Link, LinkDead, open_link, serve_links
 
 
-async def _pair(
-    ping: float = 0.05, dead: float = 0.6
-) -> tuple[Link, Link, asyncio.AbstractServer]:
+@contextlib.asynccontextmanager
+async def _paired(ping: float = 0.05, dead: float = 0.6) -> AsyncIterator[tuple[Link, Link]]:
+    """(client, server side) of one loopback connection; both closed afterwards."""
     accepted: asyncio.Queue[Link] = asyncio.Queue()
 
     async def on_accept(link: Link) -> None:
@@ -24,16 +25,19 @@ async def _pair(
     server = await serve_links(on_accept, "127.0.0.1", 0, ping_interval=ping, dead_after=dead)
     port = server.sockets[0].getsockname()[1]
     client = await open_link("127.0.0.1", port, ping_interval=ping, dead_after=dead)
-    return client, await accepted.get(), server
+    srv = await accepted.get()
+    try:
+        yield client, srv
+    finally:
+        await client.close()
+        await srv.close()
+        server.close()
 
 
 @pytest.fixture
 async def pair() -> AsyncIterator[tuple[Link, Link]]:
-    client, srv, server = await _pair()
-    yield client, srv
-    await client.close()
-    await srv.close()
-    server.close()
+    async with _paired() as links:
+        yield links
 
 
 async def test_frames_arrive_in_order_and_keepalives_are_invisible(
@@ -85,13 +89,11 @@ async def test_a_clean_close_is_none_and_a_cut_frame_is_malformed(
     assert await srv.recv() == b"last"
     assert await srv.recv() is None
 
-    client2, srv2, server = await _pair()
-    client2._transport.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
-    await client2.close()
-    with pytest.raises(MalformedFrame):
-        await srv2.recv()
-    await srv2.close()
-    server.close()
+    async with _paired() as (client2, srv2):
+        client2._transport.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
+        await client2.close()
+        with pytest.raises(MalformedFrame):
+            await srv2.recv()
 
 
 async def test_an_oversize_frame_is_refused_before_it_is_buffered(
@@ -129,38 +131,29 @@ async def test_deliver_hands_payloads_over_in_order_until_the_sink_stops(
 
 
 async def test_deliver_ends_at_the_end_of_stream_and_raises_what_the_sink_raised() -> None:
-    client, srv, server = await _pair()
-    client.send([b"x"])
-    await client.finish(timeout=0.1)
-    seen: list[bytes] = []
-    await asyncio.wait_for(srv.deliver(lambda p: seen.append(p) is None), 2)
-    assert seen == [b"x"]
-    await srv.close()
-    server.close()
-
-    client, srv, server = await _pair()
+    async with _paired() as (client, srv):
+        client.send([b"x"])
+        await client.finish(timeout=0.1)
+        seen: list[bytes] = []
+        await asyncio.wait_for(srv.deliver(lambda p: seen.append(p) is None), 2)
+        assert seen == [b"x"]
 
     def broken(payload: bytes) -> bool:
         raise ValueError(f"cannot take {payload!r}")
 
-    client.send([b"y"])
-    with pytest.raises(ValueError, match="cannot take"):
-        await asyncio.wait_for(srv.deliver(broken), 2)
-    await client.close()
-    await srv.close()
-    server.close()
+    async with _paired() as (client, srv):
+        client.send([b"y"])
+        with pytest.raises(ValueError, match="cannot take"):
+            await asyncio.wait_for(srv.deliver(broken), 2)
 
 
 async def test_a_silent_peer_ends_delivery_as_dead() -> None:
-    client, srv, server = await _pair(ping=0.05, dead=0.3)
-    client._pinger.cancel()  # the client's process freezes: not even keepalives
-    start = time.monotonic()
-    with pytest.raises(LinkDead):
-        await asyncio.wait_for(srv.deliver(lambda p: True), 5)
-    assert 0.25 < time.monotonic() - start < 2.0
-    await client.close()
-    await srv.close()
-    server.close()
+    async with _paired(ping=0.05, dead=0.3) as (client, srv):
+        client._pinger.cancel()  # the client's process freezes: not even keepalives
+        start = time.monotonic()
+        with pytest.raises(LinkDead):
+            await asyncio.wait_for(srv.deliver(lambda p: True), 5)
+        assert 0.25 < time.monotonic() - start < 2.0
 
 
 async def test_a_flood_waits_in_the_socket_and_all_of_it_is_delivered_later(
