@@ -36,6 +36,7 @@ from p2pgin.mental.group import (
     random_scalar,
     scalar_invert,
     scalar_mul,
+    tagged_hash_more,
     tagged_prefix,
     u64,
 )
@@ -67,18 +68,10 @@ def card_points(session_id: bytes, seed: bytes, hand_no: int) -> tuple[bytes, ..
     """
     # NB: the 52 hashes share everything but the last part: hash that prefix once.
     prefix = tagged_prefix(CARD_TAG, session_id, seed, u64(hand_no))
-    pts = tuple(hash_to_point(_with_part(prefix, u64(c))[:32]) for c in range(DECK_SIZE))
+    pts = tuple(hash_to_point(tagged_hash_more(prefix, u64(c))[:32]) for c in range(DECK_SIZE))
     if all_distinct(pts) is not None:  # pragma: no cover - needs a SHA-512 collision
         raise ValueError("card points collide")
     return pts
-
-
-def _with_part(prefix: Any, part: bytes) -> bytes:
-    """``tagged_hash`` of the prefix's parts plus ``part``, from the prefix's state."""
-    h = prefix.copy()
-    h.update(len(part).to_bytes(4, "big"))
-    h.update(part)
-    return bytes(h.digest())
 
 
 def initial_deal(dealer: int) -> tuple[tuple[int, int | None], ...]:

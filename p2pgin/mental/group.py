@@ -45,6 +45,7 @@ __all__ = [
     "scalar_invert",
     "scalar_mul",
     "tagged_hash",
+    "tagged_hash_more",
     "tagged_prefix",
     "u64",
 ]
@@ -78,6 +79,15 @@ def tagged_hash(tag: str, *parts: bytes) -> bytes:
     return tagged_prefix(tag, *parts).digest()
 
 
+def tagged_hash_more(prefix: hashlib._Hash, part: bytes) -> bytes:
+    """:func:`tagged_hash` of the prefix's tag and parts plus ``part``, from the state
+    :func:`tagged_prefix` returned (which stays as it was, for the next call)."""
+    h = prefix.copy()
+    h.update(len(part).to_bytes(4, "big"))
+    h.update(part)
+    return h.digest()
+
+
 def tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
     """The SHA-512 state of :func:`tagged_hash` after ``tag`` and ``parts`` (more parts
     may follow, each length-prefixed the same way)."""
@@ -89,10 +99,6 @@ def tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
         h.update(len(part).to_bytes(4, "big"))
         h.update(part)
     return h
-
-
-#: The length prefix of a HashDrbg block's counter (``u64``: 8 bytes).
-_COUNTER_LEN = (8).to_bytes(4, "big")
 
 
 class HashDrbg:
@@ -112,21 +118,14 @@ class HashDrbg:
         # NB: every block hashes the same tag and seed first; hash them once and copy.
         self._prefix = tagged_prefix(self.TAG, self._seed)
 
+    def _block(self) -> bytes:
+        block = tagged_hash_more(self._prefix, u64(self._counter))
+        self._counter += 1
+        return block
+
     def token_bytes(self, nbytes: int) -> bytes:
-        if nbytes <= 64:  # NB: one block (a scalar's 64 bytes, randbelow's 8): no buffer
-            h = self._prefix.copy()
-            h.update(_COUNTER_LEN)
-            h.update(self._counter.to_bytes(8, "big"))
-            self._counter += 1
-            return h.digest()[:nbytes]
-        out = bytearray()
-        while len(out) < nbytes:
-            h = self._prefix.copy()
-            h.update(_COUNTER_LEN)
-            h.update(self._counter.to_bytes(8, "big"))
-            out += h.digest()
-            self._counter += 1
-        return bytes(out[:nbytes])
+        # NB: whole blocks; the tail of the last one is dropped
+        return b"".join([self._block() for _ in range(-(-nbytes // 64))])[:nbytes]
 
     def randbelow(self, exclusive_upper_bound: int) -> int:
         """Uniform int in ``[0, n)``: 8 bytes big-endian, rejection above a multiple of n."""
@@ -135,7 +134,7 @@ class HashDrbg:
             raise ValueError("upper bound must be positive")
         limit = (1 << 64) // n * n
         while True:
-            x = int.from_bytes(self.token_bytes(8), "big")
+            x = int.from_bytes(self._block()[:8], "big")  # token_bytes(8)
             if x < limit:
                 return x % n
 
