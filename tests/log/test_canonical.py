@@ -33,11 +33,41 @@ def test_round_trip_returns_equal_value_and_same_bytes(value: object) -> None:
     assert canonical_dumps(canonical_loads(data)) == data
 
 
+def _stdlib_spelling(value: object) -> bytes:
+    """The definition in protocol/wire.md, spelled by the standard library."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
 @given(json_values)
 def test_encoding_is_sorted_compact_utf8(value: object) -> None:
+    assert canonical_dumps(value) == _stdlib_spelling(value)
+
+
+def test_every_kind_of_character_and_key_order_is_spelled_as_the_definition_says() -> None:
+    # control characters, DEL and C1, line separators, BOM, non-characters, astral
+    # planes, quote and backslash; keys that sort differently by code point and UTF-16
+    chars = "".join(chr(c) for c in [*range(0x100), 0x2028, 0x2029, 0xFEFF, 0xFFFE,
+                                     0xFFFF, 0x10000, 0x1F600, 0x10FFFF])
+    value = {chars: [chars], "\uffff": 1, "\U00010000": 2, "\ue000": 3, "": None}
     data = canonical_dumps(value)
-    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    assert data == expected.encode("utf-8")
+    assert data == _stdlib_spelling(value)
+    assert canonical_loads(data) == value
+
+
+def test_float_like_text_inside_strings_is_accepted() -> None:
+    value = {"a": "x:1.5", "b": ["[2e3", ",-7E1", "1.0"], "c": 12}
+    data = canonical_dumps(value)
+    assert canonical_loads(data) == value
+    assert canonical_loads(bytearray(data)) == value
+    assert canonical_loads(memoryview(data)) == value
+
+
+@pytest.mark.parametrize("data", [b"1.5", b"[1,2.0]", b'{"a":-0.0}', b'{"a":[3E2]}',
+                                  b'{"a":1e400}', b"18446744073709551616"])
+def test_a_number_that_is_not_a_safe_integer_is_refused(data: bytes) -> None:
+    with pytest.raises(CanonicalError):
+        canonical_loads(data)
 
 
 @given(st.dictionaries(texts, safe_ints, min_size=2, max_size=6))
@@ -146,12 +176,17 @@ def _reference_loads(data: bytes) -> object:
     def no_float(text: str) -> object:
         raise CanonicalError(text)
 
+    def safe_int(text: str) -> int:
+        if abs(int(text)) > MAX_SAFE_INT:
+            raise CanonicalError(text)
+        return int(text)
+
     try:
-        value = json.loads(data.decode("utf-8"), object_pairs_hook=pairs,
+        value = json.loads(data.decode("utf-8"), object_pairs_hook=pairs, parse_int=safe_int,
                            parse_float=no_float, parse_constant=no_float)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise CanonicalError("not JSON") from None
-    if canonical_dumps(value) != data:
+    if _stdlib_spelling(value) != data:
         raise CanonicalError("not canonical")
     return value
 
