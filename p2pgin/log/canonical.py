@@ -14,7 +14,6 @@ The full definition is in ``protocol/wire.md``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -44,8 +43,6 @@ JsonValue = Any  # None | bool | int | str | list[JsonValue] | dict[str, JsonVal
 # tests check value by value against this encoder. Anything orjson is unsure of (an
 # error, a float, a mismatch) is decided by the stdlib path, with its error messages.
 _FAST: Final = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
-#: Where a float could start in canonical text (also inside a string: then look closer).
-_FLOAT_START: Final = re.compile(rb"(?:^|[:,\[])-?[0-9]+[.eE]")
 
 # NB: no circular-reference check: _check walks every value first and stops any cycle at
 # MAX_DEPTH, and decoded values cannot contain one.
@@ -220,11 +217,27 @@ def canonical_loads(data: bytes) -> JsonValue:
         same = orjson.dumps(value, option=_FAST) == raw
     except (orjson.JSONDecodeError, TypeError):
         same = False
-    if same and _FLOAT_START.search(raw) is None:
+    if same and not _has_float(value):
         if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
             _check(value)
         return value
     return _reference_loads(raw)
+
+
+def _has_float(value: JsonValue) -> bool:
+    """True if a decoded value holds a float anywhere (the types of each container's
+    items are collected in C; only containers holding containers are walked into)."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return kind is float
+    items = value.values() if kind is dict else value
+    kinds = set(map(type, items))
+    if float in kinds:
+        return True
+    if dict in kinds or list in kinds:
+        return any(_has_float(item) for item in items
+                   if type(item) is dict or type(item) is list)
+    return False
 
 
 def _reference_loads(data: bytes) -> JsonValue:
