@@ -235,8 +235,10 @@ def _has_float(value: JsonValue) -> bool:
     if float in kinds:
         return True
     if dict in kinds or list in kinds:
-        return any(_has_float(item) for item in items
-                   if type(item) is dict or type(item) is list)
+        for item in items:
+            inner = type(item)
+            if (inner is dict or inner is list) and _has_float(item):
+                return True
     return False
 
 
