@@ -6,12 +6,11 @@ cannot make us allocate unbounded memory. A zero-length frame is valid (the
 connection layer may use it as a keepalive).
 
 :class:`FrameDecoder` is sans-IO (bytes in, payloads out) so it is tested with plain
-bytes; :func:`read_frame` / :func:`write_frame` are the thin asyncio adapters.
+bytes; the transport (:mod:`p2pgin.net.transport`) feeds it from its asyncio protocol.
 """
 
 from __future__ import annotations
 
-import asyncio
 import struct
 from typing import ClassVar, Final
 
@@ -23,8 +22,6 @@ __all__ = [
     "FrameTooLarge",
     "MalformedFrame",
     "encode_frame",
-    "read_frame",
-    "write_frame",
 ]
 
 #: Largest payload accepted or sent: 1 MiB (a whole shuffle proof fits many times over).
@@ -121,37 +118,3 @@ class FrameDecoder:
             self._error = MalformedFrame(f"stream ended inside a frame ({self.buffered} bytes)")
             raise self._error
 
-
-async def read_frame(reader: asyncio.StreamReader, *, max_size: int = MAX_FRAME) -> bytes | None:
-    """Read one frame; ``None`` on a clean end of stream between frames.
-
-    Raises:
-        FrameTooLarge: the header announces more than ``max_size`` bytes.
-        MalformedFrame: the stream ended inside a frame.
-    """
-    try:
-        header = await reader.readexactly(HEADER_SIZE)
-    except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            return None
-        raise MalformedFrame("stream ended inside a frame header") from None
-    (length,) = _HEADER.unpack(header)
-    if length > max_size:
-        raise FrameTooLarge(f"frame of {length} bytes exceeds {max_size}")
-    try:
-        return await reader.readexactly(length)
-    except asyncio.IncompleteReadError as exc:
-        raise MalformedFrame(f"stream ended after {len(exc.partial)} of {length} bytes") from None
-
-
-async def write_frame(
-    writer: asyncio.StreamWriter, payload: bytes, *, max_size: int = MAX_FRAME, drain: bool = True
-) -> None:
-    """Send one frame (and wait for the buffer to drain unless ``drain=False``).
-
-    Raises:
-        FrameTooLarge: ``len(payload) > max_size``.
-    """
-    writer.write(encode_frame(payload, max_size=max_size))
-    if drain:
-        await writer.drain()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
 import struct
 
 import pytest
@@ -17,8 +15,6 @@ from p2pgin.net.framing import (
     FrameTooLarge,
     MalformedFrame,
     encode_frame,
-    read_frame,
-    write_frame,
 )
 
 payloads = st.lists(st.binary(max_size=300), max_size=8)
@@ -81,40 +77,3 @@ def test_truncated_stream_is_malformed_on_close() -> None:
     with pytest.raises(MalformedFrame):
         decoder.close()
 
-
-async def _pair() -> tuple[asyncio.StreamReader, asyncio.StreamWriter, socket.socket]:
-    left, right = socket.socketpair()
-    reader, writer = await asyncio.open_connection(sock=left)
-    return reader, writer, right
-
-
-async def test_read_and_write_frame_over_a_real_socket() -> None:
-    a, b = socket.socketpair()
-    _ra, wa = await asyncio.open_connection(sock=a)
-    rb, wb = await asyncio.open_connection(sock=b)
-    for payload in [b"x", b"", bytes(200_000)]:
-        await write_frame(wa, payload)
-        assert await read_frame(rb) == payload
-    wa.close()
-    await wa.wait_closed()
-    assert await read_frame(rb) is None  # clean end between frames
-    wb.close()
-    await wb.wait_closed()
-
-
-@pytest.mark.parametrize(
-    ("raw", "error"),
-    [
-        (b"\x00\x00", MalformedFrame),
-        (b"\x00\x00\x00\x05abc", MalformedFrame),
-        (struct.pack(">I", MAX_FRAME + 1), FrameTooLarge),
-    ],
-)
-async def test_read_frame_typed_errors(raw: bytes, error: type[FrameError]) -> None:
-    reader, writer, other = await _pair()
-    other.sendall(raw)
-    other.close()
-    with pytest.raises(error):
-        await read_frame(reader)
-    writer.close()
-    await writer.wait_closed()
