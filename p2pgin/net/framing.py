@@ -117,4 +117,3 @@ class FrameDecoder:
         if self._buffer:
             self._error = MalformedFrame(f"stream ended inside a frame ({self.buffered} bytes)")
             raise self._error
-

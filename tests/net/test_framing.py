@@ -76,4 +76,3 @@ def test_truncated_stream_is_malformed_on_close() -> None:
     assert decoder.feed(encode_frame(b"hello")[:-1]) == []
     with pytest.raises(MalformedFrame):
         decoder.close()
-
