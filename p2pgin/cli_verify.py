@@ -259,7 +259,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     move. The transcript is verified first: only a proven game is replayed."""
     import asyncio
 
-    from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
+    from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, replay_names, run_replay
     from p2pgin.ui.style import asciify
 
     code, _, lines, report = load_and_verify(args.file)
@@ -271,7 +271,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     hands = [ReplayHand(deck=tuple(int(c) for c in h.deck), moves=h.moves)
              for h in report.hands]
-    steps = build_steps(report.rules, report.first_dealer, hands, report.names)
+    names = replay_names(report.names)
+    steps = build_steps(report.rules, report.first_dealer, hands, names)
     if not 1 <= args.hand <= len(hands):
         print(f"no hand {args.hand}: the match has {len(hands)} hands")
         return EXIT_FAILED
@@ -283,12 +284,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             out = [s.line if s.index == 0 else f"  {s.index}. {s.line}" for s in chosen]
             final = chosen[-1].result
             if final is not None:
-                out += [f"    {line}" for line in explain_hand(final, report.names)]
+                out += [f"    {line}" for line in explain_hand(final, names)]
             print("\n".join(asciify(x) for x in out) if args.ascii else "\n".join(out))
         else:
-            print("\n".join(replay_lines(chosen, report.names, ascii=args.ascii)))
+            print("\n".join(replay_lines(chosen, names, ascii=args.ascii)))
         return EXIT_OK
-    asyncio.run(run_replay(steps, report.names, ascii=True if args.ascii else None,
+    asyncio.run(run_replay(steps, names, ascii=True if args.ascii else None,
                            start_hand=args.hand))
     return EXIT_OK
 

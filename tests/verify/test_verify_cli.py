@@ -110,6 +110,22 @@ def test_replay_plain_prints_a_line_per_move(games: list[Any], home: Path) -> No
     assert len(numbered) == moves
 
 
+def test_replay_tells_apart_two_players_of_the_same_name(home: Path, tmp_path: Path) -> None:
+    from verify_helpers import play_transcript
+
+    from p2pgin.log.transcript import write_transcript
+
+    t = play_transcript(15, target=10, names=("root", "root"))
+    path = tmp_path / f"{t.session}.jsonl"
+    write_transcript(path, t)
+    run = p2pgin(home, "replay", "--plain", "--ascii", str(path))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any("root (host)" in x for x in lines) and any("root (joiner)" in x for x in lines)
+    # every line that names a player says which one
+    assert not [x for x in lines if "root" in x and "root (" not in x]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
