@@ -186,7 +186,11 @@ def _reference_loads(data: bytes) -> object:
                            parse_float=no_float, parse_constant=no_float)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise CanonicalError("not JSON") from None
-    if _stdlib_spelling(value) != data:
+    try:
+        spelled = _stdlib_spelling(value)
+    except UnicodeEncodeError:  # a lone surrogate, from an escape
+        raise CanonicalError("not UTF-8") from None
+    if spelled != data:
         raise CanonicalError("not canonical")
     return value
 
