@@ -148,9 +148,8 @@ class ConsoleLayout:
                 ),
             ]
         )
-        #: The overlay line kept in view after PgUp/PgDn (None: the top), and for which.
-        self._overlay_cursor: int | None = None
-        self._overlay_for = ""
+        #: The overlay line kept in view after PgUp/PgDn, for the overlay open.
+        self._overlay_cursor = render.ScrollCursor()
         self.overlay_window = Window(
             text(self._overlay_text),
             style="class:overlay",
@@ -219,11 +218,7 @@ class ConsoleLayout:
             body = []
         frags: StyleAndTextTuples = [*body, ("", "\n\n"),
                                      ("class:label", " Esc or Enter: close")]
-        if ui.overlay != self._overlay_for:  # another overlay: start at its top
-            self._overlay_for, self._overlay_cursor = ui.overlay, None
-        if self._overlay_cursor is None:
-            return frags
-        return render.with_cursor_at(frags, self._overlay_cursor)  # where PgUp/PgDn asked
+        return self._overlay_cursor.apply(frags, ui.overlay)  # where PgUp/PgDn asked
 
     def scroll_overlay(self, pages: int) -> None:
         """PgDn (``pages`` > 0) / PgUp (< 0): move the open overlay by whole windows."""
@@ -232,10 +227,10 @@ class ConsoleLayout:
             return
         step = max(1, info.window_height - 1)
         if pages > 0:
-            last = info.ui_content.line_count - 1
-            self._overlay_cursor = min(last, info.last_visible_line() + step * pages)
+            line = min(info.ui_content.line_count - 1, info.last_visible_line() + step * pages)
         else:
-            self._overlay_cursor = max(0, info.first_visible_line() + step * pages)
+            line = info.first_visible_line() + step * pages
+        self._overlay_cursor.scroll_to(self.console.ui.overlay, line)
 
 
 def build_layout(console: Console, command_buffer: Buffer) -> tuple[Layout, ConsoleLayout]:

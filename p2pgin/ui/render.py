@@ -36,6 +36,7 @@ __all__ = [
     "SORTS",
     "Click",
     "Group",
+    "ScrollCursor",
     "UiState",
     "hand_groups",
     "hand_order",
@@ -68,6 +69,7 @@ SORTS = ("melds", "rank", "suit")
 PICK_KEYS = "1234567890-"
 """Digit keys that pick the 1st..11th card of the hand as displayed."""
 
+
 def with_cursor_at(frags: StyleAndTextTuples, line: int) -> StyleAndTextTuples:
     """``frags`` with the cursor on ``line`` (clamped to the last): prompt_toolkit scrolls
     a window to keep its cursor line in view, wrapped lines included, so this is how a
@@ -81,6 +83,32 @@ def with_cursor_at(frags: StyleAndTextTuples, line: int) -> StyleAndTextTuples:
             out.append(("[SetCursorPosition]", ""))
         out.extend(row)
     return out
+
+
+class ScrollCursor:
+    """The line of a text too tall for its window to keep in view, for one subject (an
+    overlay, a replay step); another subject starts at its top again."""
+
+    __slots__ = ("_line", "_subject")
+
+    def __init__(self) -> None:
+        self._line: int | None = None
+        self._subject: object = None
+
+    def line(self, subject: object) -> int | None:
+        """The line asked for ``subject`` (None: its top, nothing asked yet)."""
+        if subject != self._subject:
+            self._subject, self._line = subject, None
+        return self._line
+
+    def scroll_to(self, subject: object, line: int) -> None:
+        """Keep ``line`` of ``subject`` in view from the next redraw on."""
+        self._subject, self._line = subject, max(0, line)
+
+    def apply(self, frags: StyleAndTextTuples, subject: object) -> StyleAndTextTuples:
+        """``frags`` of ``subject``, with the cursor where the last scroll asked."""
+        line = self.line(subject)
+        return frags if line is None else with_cursor_at(frags, line)
 
 
 SLOT = CARD_WIDTH + 1  # a card and its marker column ("*" marks the card just drawn)

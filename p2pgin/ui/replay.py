@@ -27,7 +27,7 @@ from p2pgin.engine import HandResult, HandState, MatchState, Rules, best_melds
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.ui.adapter import move_kind
-from p2pgin.ui.render import with_cursor_at
+from p2pgin.ui.render import ScrollCursor
 from p2pgin.ui.style import asciify, build_style, card_class, card_label, terminal_is_utf8
 
 __all__ = [
@@ -147,9 +147,8 @@ class ReplayViewer:
         self.ascii = ascii
         self.at = 0
         self.typed = ""
-        #: The body line to keep in view (Down/Up), for step ``cursor_step``; None: top.
-        self.cursor: int | None = None
-        self.cursor_step = 0
+        #: The body line of the current step kept in view after Down/Up.
+        self.cursor = ScrollCursor()
         #: Whether the body does not fit its window (set by the app; shown in the keys).
         self.overflows: Any = lambda: False
 
@@ -242,15 +241,11 @@ class ReplayViewer:
                     out.append(("class:value", f"  {line}\n"))
         if self.ascii:
             out = [(f[0], asciify(f[1])) for f in out]
-        if self.cursor_step != self.at:  # another step: start at its top
-            self.cursor, self.cursor_step = None, self.at
-        if self.cursor is None:
-            return out
-        return with_cursor_at(out, self.cursor)
+        return self.cursor.apply(out, self.at)
 
     def scroll_to(self, line: int) -> None:
         """Keep body line ``line`` of the current step in view (Down/Up)."""
-        self.cursor, self.cursor_step = max(0, line), self.at
+        self.cursor.scroll_to(self.at, line)
 
     def render_keys(self) -> StyleAndTextTuples:
         """The bottom row: a typed hand number, else the keys (never pushed off the
@@ -322,7 +317,7 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
             return
         # NB: keys typed ahead arrive before the next redraw: count from the line asked
         # for last (on this step) when it is further than what the screen shows.
-        asked = viewer.cursor if viewer.cursor_step == viewer.at else None
+        asked = viewer.cursor.line(viewer.at)
         if lines > 0:
             base = info.last_visible_line() if asked is None else max(
                 asked, info.last_visible_line())
