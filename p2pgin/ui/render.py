@@ -761,14 +761,11 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
     out.add(f" Totals: {table.names[table.me]} {m.totals[table.me]}, "
             f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
     # NB: wrapped at word boundaries here; the window would cut words at its edge.
-    for line in m.lines:
-        for part in textwrap.wrap(asciify(line) if ui.ascii else line,
-                                  width=MIN_COLUMNS - 4, subsequent_indent="  "):
-            out.add(f"  {part}").nl()
-    for line in m.notes:
-        for part in textwrap.wrap(asciify(line) if ui.ascii else line,
-                                  width=MIN_COLUMNS - 3, subsequent_indent="  "):
-            out.add(f" {part}", "class:label").nl()
+    for lines, indent, style in ((m.lines, "  ", ""), (m.notes, " ", "class:label")):
+        for line in lines:
+            for part in textwrap.wrap(asciify(line) if ui.ascii else line, subsequent_indent="  ",
+                                      width=MIN_COLUMNS - 2 - len(indent)):
+                out.add(f"{indent}{part}", style).nl()
     if "rematch" in table.actions:
         out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
     return out.frags
