@@ -34,7 +34,7 @@ from p2pgin.session.errors import (
     RemoteProtocolError,
 )
 
-__all__ = ["HandDeck", "TossDriver", "deck_error"]
+__all__ = ["HandDeck", "TossDriver", "deck_error", "nothing_to_record"]
 
 _SHARE_CHEATS: Final = frozenset({Cheat.BAD_SHARE, Cheat.NOT_A_CARD, Cheat.DUPLICATE_CARD})
 
@@ -69,8 +69,9 @@ def _items(payload: dict[str, Any], key: str, count: int) -> list[Any]:
 _CONTAINERS: Final = (dict, list, set)
 
 
-def _nothing() -> None:
-    """Nothing to record (our own payload, re-made and compared)."""
+def nothing_to_record() -> None:
+    """The record call of a check that learnt nothing (our own payload, re-made and
+    compared; a move that opens no card)."""
 
 
 def _save(obj: Any) -> dict[str, Any]:
@@ -273,7 +274,7 @@ class HandDeck:
             if payload != made:
                 raise MalformedFrame(f"my own {'deal' if deal else 'open'} shares do not "
                                      "match my stored seed")
-            return {}, _nothing
+            return {}, nothing_to_record
         items = _items(payload, "shares" if deal else "opens", len(positions))
         try:
             received = self._peer.check_received(kind, list(zip(positions, items, strict=True)))

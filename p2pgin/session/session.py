@@ -56,7 +56,7 @@ from p2pgin.log.entry import (
 )
 from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.log.identity import fingerprint
-from p2pgin.session.deck import HandDeck, TossDriver
+from p2pgin.session.deck import HandDeck, TossDriver, nothing_to_record
 from p2pgin.session.errors import (
     CheatFound,
     ForgedEntry,
@@ -1308,7 +1308,7 @@ class Session:
                                     f"{_ROLE_NAMES[sender]}'s hand")
         positions = self._open_positions(move, sender)
         learnt: dict[int, Card] = {}
-        record = _nothing
+        record = nothing_to_record
         if positions:
             if msg.open is None:
                 raise MalformedFrame(f"{move.kind} must open positions {list(positions)}")
@@ -1684,10 +1684,6 @@ class Session:
             dealer=None if self._match is None else self._dealer,
             session_id=self.session_id,
         )
-
-
-def _nothing() -> None:
-    return None
 
 
 #: Hand seeds drawn ahead of use, in one block (see ``_start_hand``).
