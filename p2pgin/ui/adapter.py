@@ -513,27 +513,19 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
     top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
     gin = kind == "knock" and card is not None and deadwood_after(table, card) == 0
     typed_card = str(card).lower() if card is not None else ""
-    how = {  # (key, typed command) per move
-        "take_upcard": ("d", "take"),
-        "pass_upcard": ("p", "pass"),
-        "draw_stock": ("s", "s"),
-        "draw_discard": ("d", "take"),
-        "discard": ("Enter", f"d {typed_card}"),
-        "knock": ("g" if gin else "k", f"{'gin' if gin else 'knock'} {typed_card}"),
-        "big_gin": ("g", "gin"),
-        "lay_off": ("Enter", "layoff"),
+    finish = "gin" if gin else "knock"
+    advice = {  # (what, key, typed command) per move
+        "take_upcard": (f"take the upcard {top}", "d", "take"),
+        "pass_upcard": ("pass the upcard", "p", "pass"),
+        "draw_stock": ("draw from the stock", "s", "s"),
+        "draw_discard": (f"take {top} from the discard pile", "d", "take"),
+        "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
+        "knock": (f"{finish}, discarding {label}", "g" if gin else "k",
+                  f"{finish} {typed_card}"),
+        "big_gin": ("big gin", "g", "gin"),
+        "lay_off": ("lay off", "Enter", "layoff"),
     }
-    texts = {
-        "take_upcard": f"take the upcard {top}",
-        "pass_upcard": "pass the upcard",
-        "draw_stock": "draw from the stock",
-        "draw_discard": f"take {top} from the discard pile",
-        "discard": f"discard {label}",
-        "knock": f"{'gin' if gin else 'knock'}, discarding {label}",
-        "big_gin": "big gin",
-        "lay_off": "lay off",
-    }
-    if kind not in texts:
+    if kind not in advice:
         return kind, card
-    key, command = how[kind]
-    return f"{texts[kind]} ({'type ' + command if typed else key})", card
+    what, key, command = advice[kind]
+    return f"{what} ({'type ' + command if typed else key})", card
