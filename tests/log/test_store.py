@@ -10,7 +10,7 @@ from nacl.signing import SigningKey
 
 from p2pgin.log.entry import Chain, Entry, sign_hello
 from p2pgin.log.errors import CanonicalError, CorruptStore
-from p2pgin.log.store import GameStore, game_path, games_dir, read_game_file
+from p2pgin.log.store import AHEAD, GameStore, game_path, games_dir, read_game_file
 
 KEYS = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
 
@@ -113,3 +113,74 @@ def test_write_then_sync_is_the_same_file_as_extend(tmp_path: Path) -> None:
     assert (tmp_path / "a.log").read_bytes() == (tmp_path / "b.log").read_bytes()
     with GameStore(tmp_path / "a.log") as again:
         assert list(again.entries) == entries
+
+
+def lines(entries: list[Entry]) -> bytes:
+    return b"".join(e.to_bytes() + b"\n" for e in entries)
+
+
+def test_an_open_game_file_appends_into_zeros_written_ahead_and_closes_clean(
+    tmp_path: Path,
+) -> None:
+    entries = play(6)
+    path = tmp_path / "g.log"
+    with GameStore(path) as store:
+        store.extend(entries[:2])
+        size = path.stat().st_size
+        assert size >= AHEAD  # room written ahead, so appends do not grow the file
+        for entry in entries[2:]:
+            store.append(entry)
+            assert path.stat().st_size == size
+            data = path.read_bytes()
+            stored = lines(entries[: 1 + entries.index(entry)])
+            assert data.startswith(stored) and data[len(stored):].count(0) == size - len(stored)
+            assert read_game_file(path) == entries[: 1 + entries.index(entry)]
+    assert path.read_bytes() == lines(entries)
+
+
+def test_a_write_that_outgrows_the_room_ahead_writes_more_room(tmp_path: Path) -> None:
+    big = play(1)[0]
+    path = tmp_path / "g.log"
+    with GameStore(path) as store:
+        count = AHEAD // (len(big.to_bytes()) + 1) + 2
+        store.extend([big] * count)  # one write longer than the room ahead
+        assert path.stat().st_size > (len(big.to_bytes()) + 1) * count
+        store.append(big)
+    assert path.read_bytes() == lines([big] * (count + 1))
+
+
+def test_a_crash_torn_write_among_the_zeros_loses_only_that_write(tmp_path: Path) -> None:
+    entries = play(4)
+    path = tmp_path / "g.log"
+    stored, last = lines(entries[:-1]), entries[-1].to_bytes() + b"\n"
+    # A power loss mid-write: the device kept the last write's first and last blocks
+    # only, around a block still zero, and the zeros written ahead follow.
+    torn = last[:7] + bytes(9) + last[16:]
+    path.write_bytes(stored + torn + bytes(4096))
+    assert read_game_file(path) == entries[:-1]
+    with GameStore(path) as store:
+        assert list(store.entries) == entries[:-1]
+        assert store.dropped == len(last) - 9
+        assert path.read_bytes() == stored  # cut at the last stored line
+        store.append(entries[-1])
+    assert path.read_bytes() == lines(entries)
+
+
+def test_zeros_after_a_clean_end_are_not_counted_as_dropped(tmp_path: Path) -> None:
+    entries = play(2)
+    path = tmp_path / "g.log"
+    path.write_bytes(lines(entries) + bytes(1000))  # killed with the room ahead on disk
+    with GameStore(path) as store:
+        assert list(store.entries) == entries and store.dropped == 0
+    assert path.read_bytes() == lines(entries)
+
+
+def test_truncating_stored_entries_leaves_no_stale_lines_behind(tmp_path: Path) -> None:
+    entries = play(5)
+    path = tmp_path / "g.log"
+    with GameStore(path) as store:
+        store.extend(entries)
+        store.truncate(3)
+        store.append(entries[3])
+        assert read_game_file(path) == entries[:4]
+    assert path.read_bytes() == lines(entries[:4])

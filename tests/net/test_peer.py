@@ -86,6 +86,8 @@ async def test_a_match_over_tcp_sends_only_what_is_already_on_disk(tmp_path: Pat
     await asyncio.wait_for(asyncio.gather(*agents, *tasks), 60)
     assert host.view.stage == joiner.view.stage == "match_over"
     assert violations == []
+    for peer in (host, joiner):
+        peer.store.close()  # as the cli does at exit (cuts the zeros written ahead)
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     assert paths[0].read_bytes() == paths[1].read_bytes()
     assert host.link == joiner.link == "closed"
@@ -156,6 +158,8 @@ async def test_a_dropped_link_reconnects_and_the_match_completes(tmp_path: Path)
     ups = [e for e in seen["joiner"] if isinstance(e, LinkUp)]
     downs = [e for e in seen["joiner"] if isinstance(e, LinkDown) and e.reconnecting]
     assert len(ups) >= 3 and len(downs) >= 2
+    for peer in (host, joiner):
+        peer.store.close()  # as the cli does at exit (cuts the zeros written ahead)
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     assert paths[0].read_bytes() == paths[1].read_bytes()
 
@@ -212,6 +216,8 @@ async def test_abandoning_ends_the_match_on_both_sides_with_a_signed_record(
     await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
     assert host.link == joiner.link == "closed"
+    for peer in (host, joiner):
+        peer.store.close()  # as the cli does at exit (cuts the zeros written ahead)
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     entries = [read_game_file(p) for p in paths]
     assert entries[0] == entries[1]
@@ -231,6 +237,8 @@ async def test_an_abandonment_crossing_a_move_leaves_both_files_equal(tmp_path: 
     await asyncio.wait_for(asyncio.gather(host.closed(), joiner.closed()), 10)
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
     assert mover.error is None and leaver.error is None and mover.evidence == []
+    for peer in (host, joiner):
+        peer.store.close()  # as the cli does at exit (cuts the zeros written ahead)
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     entries = [read_game_file(p) for p in paths]
     assert entries[0] == entries[1]

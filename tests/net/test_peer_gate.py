@@ -104,6 +104,8 @@ async def test_strangers_during_a_drop_cannot_end_the_match(tmp_path: Path) -> N
     assert await refused(silent, [], within=5.0)  # dropped unheard (no hello in time)
     assert host.view.stage == joiner.view.stage == "match_over"
     assert host.error is None and joiner.error is None
+    for peer in (host, joiner):
+        peer.store.close()  # as the cli does at exit (cuts the zeros written ahead)
     paths = [p.store.path for p in (host, joiner)]  # type: ignore[union-attr]
     assert paths[0].read_bytes() == paths[1].read_bytes()
 
