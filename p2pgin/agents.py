@@ -101,34 +101,98 @@ async def run_agent(
         on_event: receives every drained event (else they are dropped).
         grant_take_backs: answer the player's take-back requests with a grant (at once,
             without ``delay``), else with a refusal.
+
+    Raises:
+        Whatever ``choose``, ``on_event`` or ``handle.act`` raised (the agent stops).
     """
-    wake = asyncio.Event()
-    handle.on_change(wake.set)
+    agent = _Agent(handle, choose, delay, on_event, grant_take_backs)
+    handle.on_change(agent.step)
     closed = asyncio.ensure_future(handle.closed())
-    closed.add_done_callback(lambda _: wake.set())
+    closed.add_done_callback(agent.finish)
     try:
-        while not closed.done():
-            for event in handle.drain_events():
-                if on_event is not None:
-                    on_event(event)
+        agent.step()
+        await agent.stopped  # NB: cancelling run_agent cancels this too: no more acting
+        agent.drain()
+    finally:
+        agent.cancel_timer()
+        if not closed.done():
+            closed.cancel()
+
+
+class _Agent:
+    """One :func:`run_agent`: it acts inside the handle's change notifications.
+
+    NB: not a task woken by each change: a hand has over a hundred changes, and a task
+    switch for each cost more than most of them do. Moves made in one notification go
+    out together (a draw from the discard pile and the discard after it share one write
+    and one flush).
+    """
+
+    def __init__(self, handle: Any, choose: Chooser, delay: float,
+                 on_event: Callable[[Any], None] | None, grant_take_backs: bool) -> None:
+        self.handle = handle
+        self.choose = choose
+        self.delay = delay
+        self.on_event = on_event
+        self.grant_take_backs = grant_take_backs
+        self.loop = asyncio.get_running_loop()
+        #: Done when the agent stops: the handle closed, or an error (its exception).
+        self.stopped: asyncio.Future[None] = self.loop.create_future()
+        self.timer: asyncio.TimerHandle | None = None
+        self.waiting_on: Any = None  # the view the running delay is for
+        self.acting = False
+
+    def drain(self) -> None:
+        for event in self.handle.drain_events():
+            if self.on_event is not None:
+                self.on_event(event)
+
+    def step(self, ready: Any = None) -> None:
+        """Drain events and act while it is the player's turn (a view ``ready`` has had
+        its delay). Errors stop the agent; :func:`run_agent` raises them."""
+        if self.stopped.done() or self.acting:
+            return  # NB: changes made by our own moves are seen by the loop below
+        self.acting = True
+        try:
+            self._act_while_my_turn(ready)
+        except Exception as exc:
+            if not self.stopped.done():
+                self.stopped.set_exception(exc)
+        finally:
+            self.acting = False
+
+    def _act_while_my_turn(self, ready: Any) -> None:
+        handle = self.handle
+        while True:
+            self.drain()
             # NB: most changes leave the player waiting; the view (legal moves and all)
             # is built only when there is a decision to make.
             view = handle.view if handle.my_turn else None
-            if view is not None and GrantTakeBack() in view.legal_moves:
-                handle.act(GrantTakeBack() if grant_take_backs else RefuseTakeBack())
+            if view is None or not view.legal_moves:
+                return
+            if GrantTakeBack() in view.legal_moves:
+                handle.act(GrantTakeBack() if self.grant_take_backs else RefuseTakeBack())
                 continue
-            if view is not None and view.legal_moves:
-                if delay:
-                    await asyncio.sleep(delay)
-                    if handle.view is not view:
-                        continue  # something changed while we waited: look again
-                handle.act(choose(view))
-                continue
-            wake.clear()
-            await wake.wait()
-        for event in handle.drain_events():
-            if on_event is not None:
-                on_event(event)
-    finally:
-        if not closed.done():
-            closed.cancel()
+            if self.delay and view is not ready:
+                if view is not self.waiting_on:  # a new decision (the view changed)
+                    self.cancel_timer()
+                    self.waiting_on = view
+                    self.timer = self.loop.call_later(self.delay, self._delayed)
+                return
+            ready = None
+            handle.act(self.choose(view))
+
+    def _delayed(self) -> None:
+        self.timer = None
+        view, self.waiting_on = self.waiting_on, None
+        self.step(ready=view)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def finish(self, _: object = None) -> None:
+        """The handle closed: the agent is done."""
+        if not self.stopped.done():
+            self.stopped.set_result(None)
