@@ -259,7 +259,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     move. The transcript is verified first: only a proven game is replayed."""
     import asyncio
 
-    from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, replay_names, run_replay
+    from p2pgin.ui.adapter import seat_names
+    from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
     from p2pgin.ui.style import asciify
 
     code, _, lines, report = load_and_verify(args.file)
@@ -271,7 +272,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     hands = [ReplayHand(deck=tuple(int(c) for c in h.deck), moves=h.moves)
              for h in report.hands]
-    names = replay_names(report.names)
+    names = seat_names(report.names)
     steps = build_steps(report.rules, report.first_dealer, hands, names)
     if not 1 <= args.hand <= len(hands):
         print(f"no hand {args.hand}: the match has {len(hands)} hands")

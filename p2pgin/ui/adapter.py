@@ -29,6 +29,7 @@ __all__ = [
     "event_line",
     "find_move",
     "move_kind",
+    "seat_names",
     "why_not",
 ]
 
@@ -191,9 +192,19 @@ class History:
                                                  detail="" if ok else str(verdict))
 
 
+def seat_names(names: Sequence[str]) -> tuple[str, str]:
+    """The players' names as the console and the replay show them: two players of the
+    same name (two logins that kept the default, their user name) are told apart by
+    their seats."""
+    first, second = names[0], names[1]
+    if first == second:
+        return f"{first} (host)", f"{second} (joiner)"
+    return first, second
+
+
 def _names(view: Any) -> tuple[str, str]:
     names = tuple(getattr(view, "names", ("", "")) or ("", ""))
-    return (names[0] or "Player 0", names[1] or "Player 1")
+    return seat_names((names[0] or "Player 0", names[1] or "Player 1"))
 
 
 def _who(view: Any, player: int) -> str:

@@ -36,18 +36,8 @@ __all__ = [
     "ReplayViewer",
     "build_steps",
     "replay_lines",
-    "replay_names",
     "run_replay",
 ]
-
-
-def replay_names(names: Sequence[str]) -> tuple[str, str]:
-    """The players' names as a replay shows them: two players of the same name (two
-    logins that kept the default, their user name) are told apart by their seats."""
-    first, second = names[0], names[1]
-    if first == second:
-        return f"{first} (host)", f"{second} (joiner)"
-    return first, second
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

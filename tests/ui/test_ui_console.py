@@ -56,6 +56,14 @@ def knock_and_answer(built: Any, game: LocalGame) -> list[str]:
     return screen_text(built)
 
 
+def test_two_players_of_the_same_name_are_told_apart_by_their_seats() -> None:
+    game = LocalGame(3, names=("root", "root"))
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+    assert "root (host) vs root (joiner)" in rows[0]
+    assert "root vs root" not in text(rows)
+
+
 def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
     game = LocalGame(3)
     with console_session(game) as (built, _inp, _out):
