@@ -25,6 +25,7 @@ replaced atomically, so a restarted peer can continue the hand it was in.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -127,7 +128,7 @@ class GameStore:
             raise
         self._entries = entries
         self._unsynced = False
-        #: Where the next line goes, and where the zeros written ahead end.
+        #: Where the next line goes, and where the zeros written ahead end (the size).
         self._end = self._ahead = good
 
     @classmethod
@@ -164,16 +165,33 @@ class GameStore:
         data = b"".join(e.to_bytes() + b"\n" for e in batch)
         end = self._end + len(data)
         if end > self._ahead:
-            # NB: zeros, not a hole or fallocate: blocks the file system has written are
-            # overwritten in place; reserved (unwritten) ones would still change metadata.
-            ahead = end + AHEAD
-            _write_at(self._fd, bytes(ahead - self._ahead), self._ahead)
-            self._ahead = ahead
-        _write_at(self._fd, data, self._end)
+            self._write_ahead(end + AHEAD)
+        try:
+            _write_at(self._fd, data, self._end)
+        except OSError:
+            # NB: nothing of a failed write (a full disk) stays after the stored lines
+            os.ftruncate(self._fd, self._end)
+            self._ahead = self._end
+            raise
         self._end = end
+        self._ahead = max(self._ahead, end)
         self._entries.extend(batch)
         self._unsynced = True
         return len(batch)
+
+    def _write_ahead(self, ahead: int) -> None:
+        """Zeros up to ``ahead``; with no room for them (a full disk or a file size
+        limit), as many as fit: the entries then grow the file themselves."""
+        # NB: zeros, not a hole or fallocate: blocks the file system has written are
+        # overwritten in place; reserved (unwritten) ones would still change metadata.
+        try:
+            _write_at(self._fd, bytes(ahead - self._ahead), self._ahead)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+                raise
+            self._ahead = os.fstat(self._fd).st_size  # the zeros that did fit
+        else:
+            self._ahead = ahead
 
     def sync(self) -> None:
         """Flush what :meth:`write` wrote to the disk (no-op when nothing is pending)."""

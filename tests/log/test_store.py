@@ -184,3 +184,53 @@ def test_truncating_stored_entries_leaves_no_stale_lines_behind(tmp_path: Path) 
         store.append(entries[3])
         assert read_game_file(path) == entries[:4]
     assert path.read_bytes() == lines(entries[:4])
+
+
+_FULL_DISK = """
+import errno, json, resource, signal, sys
+from pathlib import Path
+from nacl.signing import SigningKey
+from p2pgin.log.entry import Chain, sign_hello
+from p2pgin.log.store import GameStore, read_game_file
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+keys = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
+chain = Chain(sign_hello(keys[0], sender=0, body={"name": "ann"}),
+              sign_hello(keys[1], sender=1, body={"name": "bob"}))
+limit = 64 * 1024
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # a disk that fills up
+path = Path(sys.argv[1])
+stored, error = [*chain.hellos], None
+with GameStore(path) as store:
+    store.extend(stored)
+    while error is None:
+        entry = chain.sign_next(keys[0], sender=0, type="move", body={"pad": "x" * 3000})
+        try:
+            store.append(entry)
+        except OSError as exc:
+            error = errno.errorcode[exc.errno]
+        else:
+            chain.append(entry)
+            stored.append(entry)
+with GameStore(path) as again:
+    print(json.dumps({"error": error, "stored": len(stored), "dropped": again.dropped,
+                      "same": list(again.entries) == stored,
+                      "size": path.stat().st_size}))
+"""
+
+
+def test_a_full_disk_refuses_the_entry_that_does_not_fit_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    # NB: a file size limit (RLIMIT_FSIZE) fails writes past it as a full disk does;
+    # a child process, so the limit binds nothing else.
+    out = subprocess.run([sys.executable, "-c", _FULL_DISK, str(tmp_path / "g.log")],
+                         capture_output=True, text=True, timeout=60, check=True)
+    result = json.loads(out.stdout)
+    assert result["error"] == "EFBIG"  # no room for the zeros ahead, then none at all
+    assert result["stored"] > 15  # every entry that fitted went in without room ahead
+    assert result["same"] and result["dropped"] == 0
+    assert result["size"] <= 64 * 1024
