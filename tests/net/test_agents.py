@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from loopback import start
 from nacl.signing import SigningKey
 
 from p2pgin.agents import RandomPlayer, run_agent
@@ -26,11 +27,7 @@ async def pair() -> AsyncIterator[tuple[Peer, Peer]]:
                                rng=random.Random(1)), None)
     joiner = Peer(Session.create(SigningKey(bytes([2] * 32)), role=JOIN, name="joiner",
                                  rng=random.Random(2)), None)
-    ports: list[int] = []
-    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
-    while not ports:
-        await asyncio.sleep(0.01)
-    connect = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
+    serve, connect = await start(host, joiner)
     yield host, joiner
     for peer in (host, joiner):
         peer.give_up("test over")

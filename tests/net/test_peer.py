@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from loopback import start
 from nacl.signing import SigningKey
 
 from p2pgin.agents import RandomPlayer, run_agent
@@ -50,15 +51,6 @@ def make_pair(tmp: Path, target: int = 10, **timing: float) -> tuple[Peer, Peer]
                                current_session=lambda s=session: s.view.session_id)
         peers.append(Peer(session, files, evidence_dir=tmp, **timing))
     return peers[0], peers[1]
-
-
-async def start(host: Peer, joiner: Peer) -> tuple[asyncio.Task[None], asyncio.Task[None]]:
-    ports: list[int] = []
-    serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
-    while not ports:
-        await asyncio.sleep(0.001)
-    connect = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
-    return serve, connect
 
 
 def entry_frames(frames: list[bytes]) -> list[Entry]:
