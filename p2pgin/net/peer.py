@@ -16,7 +16,10 @@ Entries that only *arrived* (the session has nothing to send in reply) may wait 
 ``sync_delay`` (50 ms) to share the fsync of this peer's next batch: they are not lost
 in a crash, because the peer still has them and resends them in the resume exchange.
 A restarted peer (:meth:`Session.restore` from the game file) continues from the same
-state; the session's resume-head exchange sends each side whatever it missed.
+state; the session's resume-head exchange sends each side whatever it missed. If the
+game file cannot be written (a full disk), the peer stops at once
+(:class:`StorageFailed`): nothing more is stored or sent, so ``p2pgin resume`` continues
+from the file once there is room.
 
 Connections: the host keeps listening for the whole match (a dropped joiner comes back
 on the same port; one player at a time), the joiner reconnects with exponential
@@ -67,6 +70,7 @@ __all__ = [
     "LinkUp",
     "Peer",
     "PeerInfo",
+    "StorageFailed",
 ]
 
 _log = logging.getLogger(__name__)
@@ -169,6 +173,15 @@ class GameHandle(Protocol):
 CheckPeer = Callable[[PeerHello], PeerCheck]
 
 
+class StorageFailed(Exception):
+    """The game file could not be written (a full disk, a lost device): the peer stops.
+
+    Nothing is sent or stored after the failure, so the game file holds the game up to
+    its last stored entry and everything the other peer has seen follows from it:
+    ``p2pgin resume`` continues once there is room (the peer resends what it misses).
+    """
+
+
 class Peer:
     """A session pumped over TCP; implements :class:`GameHandle`.
 
@@ -231,8 +244,10 @@ class Peer:
         self._flush_handle: asyncio.Handle | None = None
         #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
         self.sync_delay = sync_delay
-        #: The error that ended the match early (a remote protocol error), if any.
+        #: The error that ended the match early (a remote protocol error, or
+        #: :class:`StorageFailed`), if any.
         self.error: BaseException | None = None
+        self._storage_failed: StorageFailed | None = None
         #: Paths of evidence files written.
         self.evidence: list[Path] = []
         #: The port actually listened on (host side), once listening.
@@ -343,7 +358,9 @@ class Peer:
 
     def _sync(self) -> None:
         """Take what the session wants stored; append + fsync the entries taken so far,
-        then write the secrets."""
+        then write the secrets. If the game file cannot be written, stop playing."""
+        if self._storage_failed is not None:
+            return  # NB: after a failed write nothing more is stored, nor sent
         self._take_pending()
         if self._sync_timer is not None:
             self._sync_timer.cancel()
@@ -352,10 +369,18 @@ class Peer:
         secrets, self._unsynced_secrets = self._unsynced_secrets, None
         if self.store is None:
             return
-        if entries:
-            self.store.extend(entries)
-        if secrets is not None:
-            self.store.write_secrets(secrets)
+        try:
+            if entries:
+                self.store.extend(entries)
+            if secrets is not None:
+                self.store.write_secrets(secrets)
+        except OSError as exc:
+            failed = StorageFailed(f"cannot write the game file ({exc.strerror or exc}); it "
+                                   "holds the game up to its last stored entry: make room, "
+                                   "then p2pgin resume")
+            self._storage_failed = failed
+            self.error = failed
+            self.give_up(str(failed))
 
     def _step(
         self,
@@ -414,7 +439,7 @@ class Peer:
     def _send(self, frames: list[bytes]) -> None:
         """Write ``frames`` to the link, if it is up (the caller persisted first)."""
         link = self._link
-        if frames and link is not None and not link.closed:
+        if frames and link is not None and not link.closed and self._storage_failed is None:
             try:
                 link.send(frames)
             except (ConnectionError, OSError) as exc:
@@ -556,7 +581,7 @@ class Peer:
 
             def take(payload: bytes) -> bool:
                 """One frame for the session; False ends this connection."""
-                if self.finished:
+                if self.finished or self._storage_failed is not None:
                     # NB: after our own abandonment the session takes nothing more; we
                     # stop reading and half-close gracefully (below) so the peer gets
                     # the record before our end of stream.
@@ -578,7 +603,7 @@ class Peer:
                     self.error = exc
                     outcome.append((str(exc), True))
                     return False
-                return not self.finished
+                return not self.finished and self._storage_failed is None
 
             # NB: frames are handed to the session as they arrive (no task wakes up per
             # frame); the ones read while the connection was being admitted go first.

@@ -1,0 +1,59 @@
+"""A peer whose disk fills up mid-match stops cleanly, and ``p2pgin resume`` finishes it.
+
+The host runs under a file size limit (``ulimit -f``: writes past it fail with EFBIG as
+writes to a full disk fail with ENOSPC), small enough that its game file hits it early
+in the match. It must stop at once with a clear error, having sent nothing it did not
+store; restarted without the limit, it resumes and the match ends exactly as the replay
+of the two (identical) game files says.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files
+
+from p2pgin.log.store import GameStore
+
+#: 120 blocks of 512 bytes (60 KiB): a hand's log is bigger. (No one hand reaches the
+#: target of 200 below, so the limit is always hit before the match ends.)
+LIMIT = ("sh", "-c", 'ulimit -f 120 && exec "$@"', "sh")
+
+
+@pytest.fixture
+def tmp(tmp_path: Path) -> Iterator[Path]:
+    with fast_dir(tmp_path) as path:
+        yield path
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX sh for ulimit")
+def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None:
+    homes = tmp / "host", tmp / "joiner"
+    port = free_port()
+    host = PeerProc(homes[0], "host", "--listen", "127.0.0.1", "--no-announce", "--port",
+                    str(port), "--agent", "random", "--target", "200", "--delay", "0.01",
+                    "--seed", "5", "-v", prefix=LIMIT)
+    procs = [host]
+    try:
+        joiner = PeerProc(homes[1], "join", f"127.0.0.1:{port}", "--agent", "random",
+                          "--delay", "0.01", "--seed", "6", "-v")
+        procs.append(joiner)
+        failed = host.result(timeout=60)
+        assert host.proc.returncode == 1
+        assert failed["stage"] != "match_over"  # (where in a hand depends on the deal)
+        assert "cannot write the game file" in failed["error"]
+        assert "reason='cannot write the game file" in host.output
+        (game,) = game_files(homes[0])
+        with GameStore(game) as store:  # whole lines only: nothing half written
+            assert store.dropped == 0 and len(store.entries) > 2
+        resumed = PeerProc(homes[0], "resume", "-v")
+        procs.append(resumed)
+        resumed.wait_line("resuming ")
+        r0, r1 = resumed.result(timeout=120), joiner.result(timeout=120)
+    finally:
+        for proc in procs:
+            proc.stop()
+    check_same_match(r0, r1, homes[0], homes[1])
