@@ -32,6 +32,7 @@ __all__ = [
     "free_port",
     "game_files",
     "replay_scores",
+    "stopped_at_exit",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,6 +145,17 @@ class PeerProc:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def stopped_at_exit() -> Iterator[list[PeerProc]]:
+    """A list to put the peers a test starts in; whatever still runs is killed at the end."""
+    procs: list[PeerProc] = []
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            proc.stop()
 
 
 def game_files(home: Path) -> list[Path]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from nacl.signing import SigningKey
-from peerproc import PeerProc, check_same_match, fast_dir, free_port
+from peerproc import PeerProc, check_same_match, fast_dir, free_port, stopped_at_exit
 
 from p2pgin import cli
 from p2pgin.log.identity import fingerprint
@@ -36,12 +36,12 @@ def test_new_opts_out_of_resuming() -> None:
 def test_joining_the_same_host_again_resumes_the_unfinished_match(tmp: Path) -> None:
     homes = tmp / "host", tmp / "joiner"
     port = free_port()
-    host = PeerProc(homes[0], "host", "--listen", "127.0.0.1", "--port", str(port),
-                    "--no-announce", "--agent", "random", "--target", "10", "--delay", "0.01",
-                    "-v", "--seed", "3")
     join_args = ("join", f"127.0.0.1:{port}", "--agent", "random", "--delay", "0.01", "-v")
-    procs = [host]
-    try:
+    with stopped_at_exit() as procs:
+        host = PeerProc(homes[0], "host", "--listen", "127.0.0.1", "--port", str(port),
+                        "--no-announce", "--agent", "random", "--target", "10", "--delay",
+                        "0.01", "-v", "--seed", "3")
+        procs.append(host)
         joiner = PeerProc(homes[1], *join_args, "--seed", "4")
         procs.append(joiner)
         joiner.wait_line("event: HandStarted", timeout=60)
@@ -52,9 +52,6 @@ def test_joining_the_same_host_again_resumes_the_unfinished_match(tmp: Path) -> 
         assert f"127.0.0.1:{port}" in line and "resuming" in line
         again.wait_line("resuming ")
         r0, r1 = host.result(timeout=120), again.result(timeout=120)
-    finally:
-        for proc in procs:
-            proc.stop()
     check_same_match(r0, r1, homes[0], homes[1])
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files
+from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files, stopped_at_exit
 
 from p2pgin.log.store import GameStore
 
@@ -33,11 +33,11 @@ def tmp(tmp_path: Path) -> Iterator[Path]:
 def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None:
     homes = tmp / "host", tmp / "joiner"
     port = free_port()
-    host = PeerProc(homes[0], "host", "--listen", "127.0.0.1", "--no-announce", "--port",
-                    str(port), "--agent", "random", "--target", "200", "--delay", "0.01",
-                    "--seed", "5", "-v", prefix=LIMIT)
-    procs = [host]
-    try:
+    with stopped_at_exit() as procs:
+        host = PeerProc(homes[0], "host", "--listen", "127.0.0.1", "--no-announce", "--port",
+                        str(port), "--agent", "random", "--target", "200", "--delay", "0.01",
+                        "--seed", "5", "-v", prefix=LIMIT)
+        procs.append(host)
         joiner = PeerProc(homes[1], "join", f"127.0.0.1:{port}", "--agent", "random",
                           "--delay", "0.01", "--seed", "6", "-v")
         procs.append(joiner)
@@ -53,7 +53,4 @@ def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None
         procs.append(resumed)
         resumed.wait_line("resuming ")
         r0, r1 = resumed.result(timeout=120), joiner.result(timeout=120)
-    finally:
-        for proc in procs:
-            proc.stop()
     check_same_match(r0, r1, homes[0], homes[1])

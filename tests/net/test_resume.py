@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files
+from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files, stopped_at_exit
 
 HOST_ARGS = ("host", "--listen", "127.0.0.1", "--no-announce",
              "--agent", "random", "--target", "10", "--delay", "0.01", "-v")
@@ -56,9 +56,10 @@ def test_a_killed_peer_resumes_and_the_match_ends_as_its_replay(
     rng = random.Random(f"{victim}{point}")
     homes = tmp / "host", tmp / "joiner"
     port = free_port()
-    host = PeerProc(homes[0], *HOST_ARGS, "--port", str(port), "--seed", str(rng.randrange(1000)))
-    procs = [host]
-    try:
+    with stopped_at_exit() as procs:
+        host = PeerProc(homes[0], *HOST_ARGS, "--port", str(port),
+                        "--seed", str(rng.randrange(1000)))
+        procs.append(host)
         joiner = PeerProc(homes[1], "join", f"127.0.0.1:{port}", "--agent", "random",
                           "--delay", "0.01", "--seed", str(rng.randrange(1000)), "-v")
         procs.append(joiner)
@@ -76,7 +77,4 @@ def test_a_killed_peer_resumes_and_the_match_ends_as_its_replay(
         else:
             joiner = resumed
         r0, r1 = host.result(timeout=120), joiner.result(timeout=120)
-    finally:
-        for proc in procs:
-            proc.stop()
     check_same_match(r0, r1, homes[0], homes[1])
