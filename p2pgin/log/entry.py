@@ -54,6 +54,7 @@ __all__ = [
     "ENTRY_DOMAIN",
     "GENESIS_PREV",
     "HELLO_TYPE",
+    "MAX_SEATS",
     "MAX_SEQ",
     "PRE_SESSION",
     "RESUME_DOMAIN",
@@ -84,6 +85,8 @@ PRE_SESSION: Final = "00" * 32
 HELLO_TYPE: Final = "hello"
 #: Largest sequence number (keeps seq a safe JSON integer with room to spare).
 MAX_SEQ: Final = 2**31 - 1
+#: Seats at a table (the ``sender`` of an entry is a seat ``0..MAX_SEATS-1``).
+MAX_SEATS: Final = 6
 
 _FIELDS: Final = frozenset({"session", "seq", "prev", "sender", "type", "body", "sig"})
 _TYPE_RE: Final = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
@@ -120,7 +123,7 @@ def _validate_simple(
     if (builtins.type(session) is str and _HEX32_RE.match(session)
             and builtins.type(prev) is str and _HEX32_RE.match(prev)
             and builtins.type(seq) is int and 0 <= seq <= MAX_SEQ
-            and (sender == 0 or sender == 1) and builtins.type(sender) is int
+            and builtins.type(sender) is int and 0 <= sender < MAX_SEATS
             and builtins.type(type) is str and _TYPE_RE.match(type)
             and builtins.type(sig) is str and _HEX64_RE.match(sig)):
         return
@@ -128,8 +131,8 @@ def _validate_simple(
     _hex32(prev, "prev")
     if not (builtins.type(seq) is int and 0 <= seq <= MAX_SEQ):
         raise MalformedEntry(f"seq must be an int in 0..{MAX_SEQ}, got {seq!r}")
-    if builtins.type(sender) is not int or sender not in (0, 1):
-        raise MalformedEntry(f"sender must be 0 or 1, got {sender!r}")
+    if builtins.type(sender) is not int or not 0 <= sender < MAX_SEATS:
+        raise MalformedEntry(f"sender must be a seat 0..{MAX_SEATS - 1}, got {sender!r}")
     if not isinstance(type, str) or not _TYPE_RE.match(type):
         raise MalformedEntry(f"type must match [a-z][a-z0-9_]{{0,31}}, got {type!r}")
     if not isinstance(sig, str) or len(sig) != 128:
@@ -211,6 +214,12 @@ class Entry:
         bytes received, which decoding proved canonical.
         """
         return self._bytes
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as a JSON object (its seven fields), e.g. to carry it as evidence
+        inside another entry; ``Entry(**entry.to_dict()) == entry``."""
+        return {"body": self.body, "prev": self.prev, "sender": self.sender, "seq": self.seq,
+                "session": self.session, "sig": self.sig, "type": self.type}
 
     def signed_message(self) -> bytes:
         """The exact bytes the signature covers: domain prefix + unsigned fields."""

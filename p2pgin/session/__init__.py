@@ -1,108 +1,65 @@
-"""The sans-IO session: one peer of a p2pgin match (see docs/architecture.md).
+"""The sans-IO session layer: the match machine of a table and the peer around it.
 
-Frames in (``receive_frame``), entries, secrets, frames and events out, the local
-player's ``view``; no sockets, no clock, no asyncio. ``net`` pumps it over TCP, agents
-read ``view`` and call ``act``.
+``machine`` decides, for a table of N seats, who writes the next log entry, what it may
+contain and what it changes; ``session`` is one seat (or spectator) around it: bytes
+in, one ``Output`` out per call, no sockets, clock or asyncio. ``net`` pumps it,
+agents read its ``view`` and call ``act``; ``p2pgin.verify`` drives the same machine
+over a transcript. See docs/architecture.md.
 """
 
 from __future__ import annotations
 
-from p2pgin.session.errors import (
-    BadDeckMessage,
-    BadShare,
-    CheatFound,
-    ForgedEntry,
-    IllegalRemoteMove,
-    LocalProtocolError,
-    MalformedFrame,
-    OutOfSequence,
-    OutOfTurn,
-    PeerClosed,
-    ProtocolError,
-    RemoteProtocolError,
-    ReplayedFrame,
-    ResumeMismatch,
-    UnexpectedMessage,
-    VersionMismatch,
-    WrongSessionFrame,
-)
-from p2pgin.session.events import (
-    AuditDone,
-    CheatDetected,
-    Event,
-    HandEnded,
-    HandStarted,
-    MatchAbandoned,
-    MatchEnded,
-    MatchResumed,
-    MoveMade,
-    PeerError,
-    PeerHello,
-    SessionStarted,
-)
-from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION
+from p2pgin.session.endings import Ending
+from p2pgin.session.errors import Fault, LocalProtocolError, ProtocolError, Rule, Unattributable
+from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
+from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION, EndKind
 from p2pgin.session.session import (
-    AGENT_STEPS,
-    HOST,
+    EVERY,
     IF_SAME,
-    JOIN,
-    TRANSITIONS,
     AcceptRematch,
     AcceptRules,
     DeclineRematch,
     DeclineRules,
+    GrantTakeBack,
+    Output,
+    RefuseTakeBack,
     RematchOffer,
+    Role,
     Session,
-    State,
+    TakeBack,
 )
 from p2pgin.session.view import STAGES, PlayerView, SessionAction
 
 __all__ = [
-    "AGENT_STEPS",
     "CONTROL",
-    "HOST",
+    "EVERY",
     "IF_SAME",
-    "JOIN",
     "MESSAGES",
     "PROTOCOL_VERSION",
     "STAGES",
     "TRANSITIONS",
     "AcceptRematch",
     "AcceptRules",
-    "AuditDone",
-    "BadDeckMessage",
-    "BadShare",
-    "CheatDetected",
-    "CheatFound",
     "DeclineRematch",
     "DeclineRules",
-    "Event",
-    "ForgedEntry",
-    "HandEnded",
-    "HandStarted",
-    "IllegalRemoteMove",
+    "Due",
+    "EndKind",
+    "Ending",
+    "Fault",
+    "GrantTakeBack",
     "LocalProtocolError",
-    "MalformedFrame",
-    "MatchAbandoned",
-    "MatchEnded",
-    "MatchResumed",
-    "MoveMade",
-    "OutOfSequence",
-    "OutOfTurn",
-    "PeerClosed",
-    "PeerError",
-    "PeerHello",
+    "Machine",
+    "Output",
+    "Owed",
     "PlayerView",
     "ProtocolError",
+    "RefuseTakeBack",
     "RematchOffer",
-    "RemoteProtocolError",
-    "ReplayedFrame",
-    "ResumeMismatch",
+    "Role",
+    "Rule",
     "Session",
     "SessionAction",
-    "SessionStarted",
-    "State",
-    "UnexpectedMessage",
-    "VersionMismatch",
-    "WrongSessionFrame",
+    "Stage",
+    "TakeBack",
+    "Unattributable",
 ]

@@ -1,37 +1,49 @@
-"""Typed errors of the session layer, split as in h11: local misuse vs a remote peer's fault.
+"""Typed errors of the session layer, split three ways by what they prove.
 
-``LocalProtocolError`` means *this* program asked for something the protocol does not
-allow now (acting out of turn, acting after close); nothing was sent and nothing changed.
-``RemoteProtocolError`` means the *peer* sent something that breaks a named rule; the
-session has queued a signed error frame naming ``rule``, kept the offending bytes in
-``evidence`` and closed, with its own log and state exactly as before the bad frame.
-Every ``rule`` is a short stable code listed in ``protocol/PROTOCOL.md``.
+* :class:`LocalProtocolError`: *this* program asked for something the protocol does not
+  allow now (acting out of turn, after the end); nothing was sent or changed.
+* :class:`Unattributable`: bytes that prove nothing about any seat (not canonical, a
+  signature that does not verify, another session, a gap). Anyone on the path could
+  have made them, so they end no match: the connection they came on is dropped and
+  the seats resume.
+* :class:`Fault`: an *authentic* entry of a seat (signed by its key, for this session)
+  that breaks a named rule. That entry is the evidence: the honest seat ends the match
+  with an ``accuse`` entry carrying it, which every other seat and any verifier
+  re-checks against the log before believing anything.
+
+Every rule is a short stable code (:class:`Rule`) listed in ``protocol/PROTOCOL.md``.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from p2pgin.log.entry import Entry
 
 __all__ = [
-    "BadDeckMessage",
-    "BadShare",
-    "CheatFound",
-    "ForgedEntry",
-    "IllegalRemoteMove",
+    "BadBody",
+    "Fault",
     "LocalProtocolError",
-    "MalformedFrame",
-    "OutOfSequence",
-    "OutOfTurn",
-    "PeerClosed",
     "ProtocolError",
-    "RemoteProtocolError",
-    "ReplayedFrame",
-    "ResumeMismatch",
-    "UnexpectedMessage",
-    "VersionMismatch",
-    "WrongSessionFrame",
+    "Rule",
+    "Unattributable",
     "rule_codes",
 ]
+
+
+class Rule(StrEnum):
+    """Why an authentic entry is refused (the ``rule`` of a :class:`Fault`)."""
+
+    MALFORMED = "malformed"        # the body is not exactly the documented fields
+    STATE = "state"                # its type has no place in the match now
+    TURN = "turn"                  # another seat owes the next entry
+    ILLEGAL = "illegal"            # the game's rules refuse the move
+    DECK = "deck"                  # the deck protocol refuses a shuffle, strip or toss
+    TAKEBACK = "takeback"          # a take-back the protocol forbids
+    EQUIVOCATION = "equivocation"  # two different entries of one seat at one position
+    CLAIM = "claim"                # an ending whose claim the log contradicts
 
 
 class ProtocolError(Exception):
@@ -39,116 +51,82 @@ class ProtocolError(Exception):
 
     rule: ClassVar[str] = "protocol"
 
-    def __init__(self, detail: str, *, evidence: bytes | None = None) -> None:
+    def __init__(self, detail: str) -> None:
         super().__init__(f"[{self.rule}] {detail}")
         self.detail = detail
-        #: The offending bytes (a received frame), kept as evidence; None for local errors.
-        self.evidence = evidence
 
 
 class LocalProtocolError(ProtocolError):
-    """This program misused the session (acted out of turn, after close, ...)."""
+    """This program misused the session (acted out of turn, after the end, ...)."""
 
     rule = "local"
 
 
-class RemoteProtocolError(ProtocolError):
-    """The peer broke a protocol rule; the session is closed and ``evidence`` kept."""
+class Unattributable(ProtocolError):
+    """Bytes that prove nothing about any seat: the connection is dropped, not the match.
 
-    rule = "remote"
+    ``evidence`` keeps the bytes (for the evidence files of the peer that got them).
+    """
 
+    rule = "link"
 
-class MalformedFrame(RemoteProtocolError):
-    """Not canonical JSON, not a known frame, missing/extra/mistyped fields."""
-
-    rule = "malformed"
-
-
-class VersionMismatch(RemoteProtocolError):
-    """The peer's hello names a protocol version this program does not speak."""
-
-    rule = "version"
+    def __init__(self, detail: str, *, evidence: bytes | None = None) -> None:
+        super().__init__(detail)
+        self.evidence = evidence
 
 
-class WrongSessionFrame(RemoteProtocolError):
-    """An entry for another session, or a hello after the session was fixed."""
-
-    rule = "session"
-
-
-class ForgedEntry(RemoteProtocolError):
-    """A signature that does not verify under the sender's identity key."""
-
-    rule = "signature"
+class BadBody(ValueError):
+    """A message body that is not exactly its documented fields (raised by the catalog;
+    the machine turns it into a :class:`Fault` of the entry's signer)."""
 
 
-class OutOfSequence(RemoteProtocolError):
-    """An entry whose ``seq`` or ``prev`` does not continue the log."""
+class Fault(ProtocolError):
+    """An authentic entry of seat ``culprit`` that breaks ``rule``.
 
-    rule = "sequence"
+    Attributes:
+        culprit: the seat that signed the offending entry (or entries).
+        rule: a :class:`Rule`.
+        entry: the offending signed entry: the evidence a third party re-checks.
+        second: for an equivocation, the other signed entry at the same position.
+        reason: the deck or engine reason in a word (``bad_proof``, ``not-in-hand``),
+            or "".
+    """
 
+    rule = "fault"
 
-class ReplayedFrame(OutOfSequence):
-    """An entry identical to one already in the log."""
+    def __init__(
+        self,
+        culprit: int,
+        rule: Rule,
+        detail: str,
+        *,
+        entry: Entry,
+        second: Entry | None = None,
+        reason: str = "",
+    ) -> None:
+        super().__init__(f"seat {culprit}: [{rule.value}] {detail}")
+        self.culprit = culprit
+        self.fault_rule = rule
+        self.detail = detail
+        self.entry = entry
+        self.second = second
+        self.reason = reason
 
-    rule = "replay"
-
-
-class OutOfTurn(RemoteProtocolError):
-    """An entry from a player the transition table does not allow to speak now."""
-
-    rule = "turn"
-
-
-class UnexpectedMessage(RemoteProtocolError):
-    """A message type with no transition from the current state (names role and state)."""
-
-    rule = "state"
-
-
-class IllegalRemoteMove(RemoteProtocolError):
-    """A move the rules engine refuses; ``detail`` carries the engine's rule."""
-
-    rule = "illegal"
-
-
-class BadShare(RemoteProtocolError):
-    """A deal or open share that fails its proof or does not unmask to a card."""
-
-    rule = "share"
-
-
-class BadDeckMessage(RemoteProtocolError):
-    """A coin-toss, shuffle or audit payload the deck protocol refuses."""
-
-    rule = "deck"
-
-
-class CheatFound(RemoteProtocolError):
-    """The end-of-hand audit (or a peer's signed verdict) names a cheat."""
-
-    rule = "cheat"
-
-
-class ResumeMismatch(RemoteProtocolError):
-    """On reconnect the peer's log head is not a prefix-compatible head of ours (a fork)."""
-
-    rule = "fork"
-
-
-class PeerClosed(RemoteProtocolError):
-    """The peer sent a signed error frame and closed; ``detail`` is its stated rule."""
-
-    rule = "peer_error"
+    @property
+    def code(self) -> str:
+        """The rule code with the deck or engine reason, e.g. ``deck:bad_proof``."""
+        return f"{self.fault_rule.value}:{self.reason}" if self.reason else self.fault_rule.value
 
 
 def rule_codes() -> dict[str, str]:
-    """Every remote rule code with its one-line meaning, for PROTOCOL.md."""
-    out: dict[str, str] = {}
-    stack: list[type[ProtocolError]] = [RemoteProtocolError]
-    while stack:
-        cls = stack.pop()
-        doc = (cls.__doc__ or "").strip().splitlines()[0]
-        out[cls.rule] = doc
-        stack.extend(cls.__subclasses__())
-    return dict(sorted(out.items()))
+    """Every rule code with its one-line meaning, for PROTOCOL.md."""
+    return {
+        Rule.MALFORMED.value: "The body is not exactly the message's documented fields.",
+        Rule.STATE.value: "The entry's type has no place in the match now.",
+        Rule.TURN.value: "Another seat owes the next entry.",
+        Rule.ILLEGAL.value: "The game's rules refuse the move.",
+        Rule.DECK.value: "The deck protocol refuses a shuffle, strip or coin-toss payload.",
+        Rule.TAKEBACK.value: "A take-back the protocol forbids.",
+        Rule.EQUIVOCATION.value: "Two different signed entries of one seat at one position.",
+        Rule.CLAIM.value: "An ending whose claim the log contradicts.",
+    }

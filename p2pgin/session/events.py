@@ -1,8 +1,8 @@
-"""Events a session reports to its agent (console, bot, statistics).
+"""Events: what happened, for the console, bots, statistics and the verifier's report.
 
-They are frozen, slotted, keyword-only values drained with ``Session.events()``; they
-say what happened, never more than the local player may know (``MoveMade.card`` is
-set only for a card that is public at that moment, or the local player's own draw).
+Frozen, keyword-only values; consumers dispatch on their types (``match event: case
+MoveMade(): ...``). The match machine emits the game's events as it commits entries;
+the session adds its own (a restored match, a connection dropped for junk).
 """
 
 from __future__ import annotations
@@ -11,139 +11,143 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "AuditDone",
-    "CheatDetected",
+    "CardsReceived",
+    "Ended",
     "Event",
     "HandEnded",
     "HandStarted",
-    "MatchAbandoned",
+    "LinkRefused",
     "MatchEnded",
     "MatchResumed",
+    "MatchStarted",
     "MoveMade",
-    "PeerError",
-    "PeerHello",
-    "SessionStarted",
+    "RematchAnswered",
+    "RematchOffered",
+    "ShuffleProven",
+    "TableFormed",
+    "TakeBackDone",
 ]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
-    """Base of all session events."""
-
-    __slots__ = ()
-
-
-def _player(value: object, what: str = "player") -> None:
-    if value not in (0, 1) or isinstance(value, bool):
-        raise ValueError(f"{what} must be 0 or 1, got {value!r}")
+    """Base of every event."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PeerHello(Event):
-    """The peer's hello arrived: show its name and fingerprint (as SSH shows a host key)."""
-
-    name: str
-    fingerprint: str
-    rules: Any
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not isinstance(self.fingerprint, str):
-            raise ValueError("name and fingerprint are strings")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SessionStarted(Event):
-    """The joiner accepted the host's rules: the session id is fixed and the log begins."""
+class TableFormed(Event):
+    """Every seat's hello is known: the session id is fixed and the log begins."""
 
     session_id: str
-    rules: Any
+    names: tuple[str, ...]
+    fingerprints: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchStarted(Event):
+    """A match begins (the first after the coin toss, or a rematch)."""
+
+    match_no: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShuffleProven(Event):
+    """A seat's shuffle step of a deck arrived with a proof that checked."""
+
+    hand_no: int
+    deck: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandStarted(Event):
-    """A hand's deal is complete and play begins."""
+    """Every deck of the hand is shuffled and proven and the deal is done: the first
+    card may be played. ``players`` are the seats in the hand."""
 
     hand_no: int
-    dealer: int
+    players: tuple[int, ...]
 
-    def __post_init__(self) -> None:
-        _player(self.dealer, "dealer")
-        if not isinstance(self.hand_no, int) or self.hand_no < 1:
-            raise ValueError("hand_no counts from 1")
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsReceived(Event):
+    """This seat privately read cards dealt or drawn to it: ``{position: card}``."""
+
+    cards: dict[int, Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveMade(Event):
-    """``player`` made ``move``; ``card`` is the card involved when this peer may see it."""
+    """A seat moved; ``opened`` are the cards the move made public ``{position: card}``."""
 
-    player: int
+    seat: int
     move: Any
-    card: Any = None
-
-    def __post_init__(self) -> None:
-        _player(self.player)
+    opened: dict[int, Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded(Event):
-    """The hand is over (engine ``HandResult``); its audit follows."""
+    """A hand was scored (``result`` is the game's hand outcome)."""
 
     hand_no: int
     result: Any
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AuditDone(Event):
-    """The end-of-hand audit finished: ``ok`` or the named cheat in ``detail``."""
-
-    hand_no: int
-    ok: bool
-    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchEnded(Event):
-    """The match is over; ``result`` is the engine's itemised match result."""
+    """The match finished by its rules (``result`` is the game's match outcome)."""
 
     result: Any
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MatchAbandoned(Event):
-    """``player`` ended the match with a signed abandonment record (quit, or gave up
-    waiting for the other); ``reason`` is the record's own text."""
+class RematchOffered(Event):
+    """A seat offers another match."""
 
-    player: int
-    reason: str = ""
+    seat: int
 
-    def __post_init__(self) -> None:
-        _player(self.player)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RematchAnswered(Event):
+    """A seat answered the rematch offer."""
+
+    seat: int
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBackDone(Event):
+    """A take-back request was answered or became void.
+
+    ``granted``: the moves were taken back (``retracted`` of them, every seat's); else
+    ``detail`` says why not (refused, or overtaken by a move).
+    """
+
+    requester: int
+    granted: bool
+    retracted: int = 0
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ended(Event):
+    """The match ended without finishing: ``ending`` (a :class:`~p2pgin.session.endings.
+    Ending`) says who ended it, why, whom it names and what was due."""
+
+    ending: Any
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchResumed(Event):
-    """The session was rebuilt from its game file (after a crash or a restart): every one
-    of the ``entries`` was checked again; play goes on in hand ``hand_no``."""
+    """The session was rebuilt from its game file (``entries`` log entries replayed)."""
 
     hand_no: int
     entries: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PeerError(Event):
-    """The session closed on a protocol error (``code`` is the rule, sent or received)."""
+class LinkRefused(Event):
+    """Bytes on a connection proved nothing about any seat (junk, a forged or replayed
+    frame): the connection was dropped, the match goes on."""
 
-    code: str
+    link: Any
     detail: str
-    remote: bool = True
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheatDetected(Event):
-    """The peer cheated: ``rule`` names how, ``evidence`` holds the signed bytes."""
-
-    peer: int
-    rule: str
-    evidence: bytes = b""
-
-    def __post_init__(self) -> None:
-        _player(self.peer, "peer")

@@ -1,44 +1,39 @@
-"""The message catalog: every logged entry type and every control frame, with its fields.
+"""The message catalog of protocol version 2: every entry type and control frame.
 
-Each logged message is a frozen, slotted, keyword-only dataclass that validates on
-construction and converts to and from an entry ``body`` (``from_body`` is strict: exactly
-the documented keys, each of the documented kind). ``FIELDS`` on every class is the single
-source of the field table in ``protocol/PROTOCOL.md``. Deck-protocol payloads (toss,
-shuffle, shares, audit secrets) are JSON objects whose inner fields the mental layer
-defines and validates; here they are checked only to be objects.
+Each signed message is a frozen, slotted, keyword-only dataclass that validates on
+construction and converts to and from an entry ``body`` (``from_body`` is strict:
+exactly the documented keys, each of the documented kind). ``FIELDS`` on every class is
+the single source of the field tables in ``protocol/PROTOCOL.md``. Payloads of the deck
+protocol (toss, shuffle, strips) and of the game (moves, rules) are JSON objects that
+the mental layer and the game validate; here they are checked only for their shape.
 
-Frames on the wire are canonical JSON objects of two shapes: a signed entry (the log
-layer's seven fields; types ``hello`` and ``error`` are signed but never appended to the
-log) or a control frame ``{"ctl": NAME, ...}`` (ping, pong, head), which is not signed
-and not logged.
+Frames on the wire (inside the private link) are canonical JSON objects of two shapes:
+a signed entry (the log layer's seven fields) or a control frame ``{"ctl": NAME, ...}``
+(see :data:`CONTROL`), which is not signed and never logged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final
 
-from p2pgin.engine.moves import Move, MoveFormatError, move_from_dict
-from p2pgin.engine.rules import Rules, RulesError
-from p2pgin.session.errors import MalformedFrame
+from p2pgin.log.entry import MAX_SEATS
+from p2pgin.session.errors import BadBody
 
 __all__ = [
     "CONTROL",
     "MESSAGES",
     "PROTOCOL_VERSION",
-    "Abandon",
-    "Accept",
-    "AuditResult",
-    "AuditReveal",
     "Deal",
-    "Decline",
-    "DrawShare",
-    "ErrorMessage",
+    "End",
+    "EndKind",
     "Hello",
     "Message",
     "MoveMessage",
     "Rematch",
     "RematchAnswer",
+    "Share",
     "Shuffle",
     "TakeBackAnswer",
     "TakeBackRequest",
@@ -48,96 +43,81 @@ __all__ = [
 ]
 
 #: Version spoken by this implementation; a hello with another version is refused.
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 _MAX_NAME: Final = 40
+_MAX_TEXT: Final = 4096
+_MAX_EVIDENCE: Final = 2
 
 
-def _bad(what: str) -> MalformedFrame:
-    return MalformedFrame(what)
+def _hex(value: Any, nbytes: int) -> bool:
+    if not isinstance(value, str) or len(value) != 2 * nbytes or value != value.lower():
+        return False
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_kind(kind: str, name: str, value: Any) -> Any:
-    """Validate one body field by its documented kind; return the typed value."""
+    """Validate one body field by its documented kind; return the value."""
     if kind == "int":
         if type(value) is not int or value < 0:
-            raise _bad(f"{name} must be a non-negative int")
-        return value
-    if kind == "player":
-        if type(value) is not int or value not in (0, 1):
-            raise _bad(f"{name} must be 0 or 1")
-        return value
-    if kind == "player?":
-        return None if value is None else _check_kind("player", name, value)
-    if kind == "bool":
+            raise BadBody(f"{name} must be a non-negative int")
+    elif kind == "seat":
+        if type(value) is not int or not 0 <= value < MAX_SEATS:
+            raise BadBody(f"{name} must be a seat 0..{MAX_SEATS - 1}")
+    elif kind == "seat?":
+        if value is not None:
+            _check_kind("seat", name, value)
+    elif kind == "seats":
+        if type(value) is not int or not 2 <= value <= MAX_SEATS:
+            raise BadBody(f"{name} must be a table size 2..{MAX_SEATS}")
+    elif kind == "bool":
         if type(value) is not bool:
-            raise _bad(f"{name} must be a bool")
-        return value
-    if kind == "str":
-        if not isinstance(value, str) or len(value) > 4096:
-            raise _bad(f"{name} must be a string of at most 4096 characters")
-        return value
-    if kind == "name":
+            raise BadBody(f"{name} must be a bool")
+    elif kind == "str":
+        if not isinstance(value, str) or len(value) > _MAX_TEXT:
+            raise BadBody(f"{name} must be a string of at most {_MAX_TEXT} characters")
+    elif kind == "word":
+        if not isinstance(value, str) or not 1 <= len(value) <= 32 or not (
+                value.replace("_", "").isalnum() and value.isascii() and value.islower()):
+            raise BadBody(f"{name} must be a lower-case word of 1..32 letters, digits or _")
+    elif kind == "name":
         if (not isinstance(value, str) or not 1 <= len(value) <= _MAX_NAME
                 or not value.isprintable()):
-            raise _bad(f"{name} must be 1..{_MAX_NAME} printable characters")
-        return value
-    if kind == "hex32":
-        if not isinstance(value, str) or len(value) != 64 or value != value.lower():
-            raise _bad(f"{name} must be 32 bytes of lowercase hex")
-        try:
-            bytes.fromhex(value)
-        except ValueError:
-            raise _bad(f"{name} must be 32 bytes of lowercase hex") from None
-        return value
-    if kind == "hex64":
-        if not isinstance(value, str) or len(value) != 128 or value != value.lower():
-            raise _bad(f"{name} must be 64 bytes of lowercase hex")
-        try:
-            bytes.fromhex(value)
-        except ValueError:
-            raise _bad(f"{name} must be 64 bytes of lowercase hex") from None
-        return value
-    if kind == "object":
+            raise BadBody(f"{name} must be 1..{_MAX_NAME} printable characters")
+    elif kind == "hex32":
+        if not _hex(value, 32):
+            raise BadBody(f"{name} must be 32 bytes of lowercase hex")
+    elif kind == "hex64":
+        if not _hex(value, 64):
+            raise BadBody(f"{name} must be 64 bytes of lowercase hex")
+    elif kind == "object":
         if not isinstance(value, dict):
-            raise _bad(f"{name} must be a JSON object")
-        return value
-    if kind == "object?":
-        return None if value is None else _check_kind("object", name, value)
-    if kind == "rules":
-        try:
-            return Rules.from_dict(value)
-        except (RulesError, TypeError) as exc:
-            raise _bad(f"{name}: {exc}") from None
-    if kind == "move":
-        try:
-            return move_from_dict(value)
-        except (MoveFormatError, TypeError) as exc:
-            raise _bad(f"{name}: {exc}") from None
-    if kind == "role":
-        if value not in ("host", "join"):
-            raise _bad(f"{name} must be 'host' or 'join'")
-        return value
-    raise AssertionError(f"unknown field kind {kind!r}")  # pragma: no cover
-
-
-def _to_json(kind: str, value: Any) -> Any:
-    if kind == "rules":
-        return value.to_dict()
-    if kind == "move":
-        return value.to_dict()
+            raise BadBody(f"{name} must be a JSON object")
+    elif kind == "objects":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise BadBody(f"{name} must be a list of JSON objects")
+    elif kind == "entries":
+        if (not isinstance(value, list) or len(value) > _MAX_EVIDENCE
+                or not all(isinstance(v, dict) for v in value)):
+            raise BadBody(f"{name} must be a list of at most {_MAX_EVIDENCE} entries")
+    elif kind == "end_kind":
+        if value not in EndKind.__members__.values():
+            raise BadBody(f"{name} must be one of {sorted(EndKind)}")
+        return EndKind(value)
+    else:  # pragma: no cover - a catalog typo
+        raise AssertionError(f"unknown field kind {kind!r}")
     return value
 
 
-_PARSED: Final = (Rules, Move)
-
-
 class Message:
-    """Base of logged messages: ``TYPE`` is the entry type, ``SENDER`` who may send it.
+    """Base of signed messages: ``TYPE`` is the entry type, ``SENDER`` who may send it.
 
-    ``FIELDS`` maps each body key to ``(kind, meaning)``; ``SENDER`` is descriptive
-    (the transition table in ``session.py`` is what enforces it). ``OPTIONAL`` names
-    boolean keys that are omitted when false (one spelling each: present means true), so
-    adding one leaves every existing body byte for byte as it was.
+    ``FIELDS`` maps each body key to ``(kind, meaning)``; ``SENDER`` is descriptive (the
+    match machine is what enforces it). ``OPTIONAL`` names keys that may be left out:
+    a boolean is then omitted when false (one spelling: present means true).
     """
 
     __slots__ = ()
@@ -147,92 +127,87 @@ class Message:
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
-        # NB: FIELDS names exactly the dataclass fields (the body keys); iterating it
-        # spares a dataclasses.fields() tuple per message.
         for name, (kind, _) in self.FIELDS.items():
             value = getattr(self, name)
-            if kind in ("rules", "move") and isinstance(value, _PARSED):
+            if name in self.OPTIONAL and value is None:
                 continue
             object.__setattr__(self, name, _check_kind(kind, name, value))
 
     @classmethod
     def from_body(cls, body: Any) -> Message:
-        """Strictly parse an entry body. Raises ``MalformedFrame`` naming the problem."""
+        """Strictly parse an entry body.
+
+        Raises:
+            BadBody: not exactly the documented keys, or a value of the wrong kind.
+        """
         if not isinstance(body, dict):
-            raise _bad(f"{cls.TYPE}: body must be an object")
+            raise BadBody(f"{cls.TYPE}: body must be an object")
         keys = set(body)
         if not set(cls.FIELDS) - cls.OPTIONAL <= keys <= set(cls.FIELDS):
-            raise _bad(f"{cls.TYPE} takes keys {sorted(cls.FIELDS)}, got {sorted(body)}")
+            raise BadBody(f"{cls.TYPE} takes keys {sorted(cls.FIELDS)}, got {sorted(body)}")
         for name in cls.OPTIONAL & keys:
-            if body[name] is not True:
-                raise _bad(f"{cls.TYPE}: {name} is omitted when false, else true")
+            if cls.FIELDS[name][0] == "bool" and body[name] is not True:
+                raise BadBody(f"{cls.TYPE}: {name} is omitted when false, else true")
         return cls(**body)
 
     def to_body(self) -> dict[str, Any]:
-        """The entry body (JSON values only; optional keys only when true)."""
-        return {
-            name: _to_json(kind, getattr(self, name)) for name, (kind, _) in self.FIELDS.items()
-            if name not in self.OPTIONAL or getattr(self, name)
-        }
+        """The entry body (JSON values only; optional keys only when set)."""
+        out: dict[str, Any] = {}
+        for name in self.FIELDS:
+            value = getattr(self, name)
+            if name in self.OPTIONAL and (value is None or value is False):
+                continue
+            out[name] = value.value if isinstance(value, StrEnum) else value
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hello(Message):
-    """Opens a connection: who I am and what I propose (signed by ``key``, not logged as
-    a numbered entry; both hellos head the game file and fix the session id)."""
+    """A seat's signed introduction: who I am, which seat, and the game I agree to play.
+
+    Not a numbered log entry: the table's hellos (one per seat, in seat order) head the
+    game file and fix the session id. A joiner signs its hello only after it has seen
+    the host's, repeating the host's game and rules (that is its consent to them) and
+    naming the host's hello by hash, so a hello cannot be moved to another table.
+    """
 
     TYPE: ClassVar[str] = "hello"
-    SENDER: ClassVar[str] = "both"
+    SENDER: ClassVar[str] = "every seat"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "version": ("int", "protocol version (1)"),
-        "role": ("role", "'host' (player 0) or 'join' (player 1)"),
+        "version": ("int", "protocol version (2)"),
+        "seat": ("seat", "the sender's seat: 0 is the host"),
+        "seats": ("seats", "how many seats the table has (2..6)"),
+        "game": ("word", "the game: gin, gin3, team_gin or rummy"),
+        "rules": ("object", "the game's options by name (the host's stand; a joiner "
+                  "repeats them)"),
         "key": ("hex32", "the sender's Ed25519 identity public key; signs this hello"),
         "nonce": ("hex32", "32 fresh random bytes: makes every session id new"),
         "name": ("name", "display name, 1..40 printable characters"),
-        "rules": ("rules", "proposed rule options (all of them, by name); the host's stand"),
-        "bot": ("bool", "optional, present (true) only for a computer opponent: the only "
-                "kind of peer that may grant a take-back"),
+        "table": ("hex32", "joiners only: the hash of the host's hello"),
+        "port": ("int", "optional: the TCP port this seat listens on for the other seats"),
+        "bot": ("bool", "optional, present (true) only for a computer player: the only "
+                "kind of seat that may grant a take-back"),
     }
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"bot"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"table", "port", "bot"})
     version: int
-    role: str
+    seat: int
+    seats: int
+    game: str
+    rules: dict[str, Any]
     key: str
     nonce: str
     name: str
-    rules: Rules
+    table: str | None = None
+    port: int | None = None
     bot: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Accept(Message):
-    """The joiner accepts the host's rules; first entry of the log (seq 0)."""
-
-    TYPE: ClassVar[str] = "accept"
-    SENDER: ClassVar[str] = "joiner"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "rules": ("rules", "the rules accepted: must equal the host's hello rules"),
-    }
-    rules: Rules
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Decline(Message):
-    """The joiner declines the host's rules; the session ends without a match."""
-
-    TYPE: ClassVar[str] = "decline"
-    SENDER: ClassVar[str] = "joiner"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "reason": ("str", "free text for the host's screen"),
-    }
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TossCommit(Message):
-    """First step of the commit-reveal coin toss (first dealer and session seed)."""
+    """A seat's commitment to its coin-toss nonce (seats in order, before any reveal)."""
 
     TYPE: ClassVar[str] = "toss_commit"
-    SENDER: ClassVar[str] = "host, then joiner"
+    SENDER: ClassVar[str] = "each seat in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "toss": ("object", "deck-protocol coin-toss commitment payload"),
     }
@@ -241,10 +216,10 @@ class TossCommit(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TossReveal(Message):
-    """Reveal of a coin-toss contribution; after both, first dealer and seed are fixed."""
+    """A seat's coin-toss nonce; after every seat's, the table's seed is fixed."""
 
     TYPE: ClassVar[str] = "toss_reveal"
-    SENDER: ClassVar[str] = "host, then joiner"
+    SENDER: ClassVar[str] = "each seat in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "toss": ("object", "deck-protocol coin-toss reveal payload"),
     }
@@ -253,130 +228,138 @@ class TossReveal(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shuffle(Message):
-    """One shuffle step of this hand's deck: the dealer's mask (mask every card with one
-    key, permute), the non-dealer's remask (a key per position, permute), the dealer's
-    lock (a key per position, committed; whole-deck mask stripped)."""
+    """One shuffle step of a deck: the previous deck permuted and masked with the
+    sender's key, with a zero-knowledge proof that it is exactly that."""
 
     TYPE: ClassVar[str] = "shuffle"
-    SENDER: ClassVar[str] = "dealer, non-dealer, dealer"
+    SENDER: ClassVar[str] = "each player of the deck in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "hand": ("int", "hand number, from 1"),
-        "step": ("object", "deck-protocol payload deck.mask, deck.remask or deck.lock"),
+        "deck": ("int", "the deck's index in the hand (0 first)"),
+        "step": ("object", "deck-protocol shuffle payload (output deck, key, proof)"),
     }
     hand: int
+    deck: int
     step: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Deal(Message):
-    """Private shares for the opponent's ten positions and this peer's upcard share."""
+    """The opening deal of a deck: the sender's proven strips of every dealt position
+    that is not its own and of every card dealt face up."""
 
     TYPE: ClassVar[str] = "deal"
-    SENDER: ClassVar[str] = "dealer, then non-dealer"
+    SENDER: ClassVar[str] = "each player of the deck in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "shares": ("object", "deck-protocol shares: the opponent's positions (even to the "
-                   "non-dealer, odd to the dealer)"),
-        "upcard": ("object", "deck-protocol open share of position 20"),
+        "hand": ("int", "hand number"),
+        "deck": ("int", "the deck's index in the hand"),
+        "strips": ("object", "deck-protocol strip payload"),
     }
-    shares: dict[str, Any]
-    upcard: dict[str, Any]
+    hand: int
+    deck: int
+    strips: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveMessage(Message):
-    """A move of the rules engine by the player to move.
-
-    ``open`` carries the mover's own opening shares for the cards the move makes public:
-    the discarded card; the knocker's eleven cards; big gin's eleven; the defender's ten.
-    """
+    """A move of the seat to move, with its own proven strips of the cards the move
+    makes public (a discard, a knock's hand, a meld)."""
 
     TYPE: ClassVar[str] = "move"
-    SENDER: ClassVar[str] = "the player to move"
+    SENDER: ClassVar[str] = "the seat to move"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "move": ("move", "the engine move (wire form of p2pgin.engine.moves)"),
-        "open": ("object?", "deck-protocol open shares, or null when nothing opens"),
+        "move": ("object", "the game's move in wire form ({\"move\": kind, ...})"),
+        "opens": ("objects", "deck-protocol strip payloads, one per deck in increasing "
+                  "deck order, of the positions the move opens; empty when none"),
     }
-    move: Move
-    open: dict[str, Any] | None = None
+    move: dict[str, Any]
+    opens: list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DrawShare(Message):
-    """After a stock draw, the other peer's private share of the drawn position."""
+class Share(Message):
+    """A seat's proven strips of positions the deck must disclose now (a stock draw:
+    every deck player but the drawer, in order)."""
 
-    TYPE: ClassVar[str] = "draw_share"
-    SENDER: ClassVar[str] = "the player not drawing"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "position": ("int", "the stock position just drawn"),
-        "share": ("object", "deck-protocol private share for the drawer"),
-    }
-    position: int
-    share: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AuditReveal(Message):
-    """End of hand: the sender discloses this hand's shuffle secrets."""
-
-    TYPE: ClassVar[str] = "audit"
-    SENDER: ClassVar[str] = "dealer, then non-dealer"
+    TYPE: ClassVar[str] = "share"
+    SENDER: ClassVar[str] = "each other player of the deck in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "hand": ("int", "hand number"),
-        "secrets": ("object", "deck-protocol audit disclosure"),
+        "deck": ("int", "the deck's index in the hand"),
+        "strips": ("object", "deck-protocol strip payload"),
     }
     hand: int
-    secrets: dict[str, Any]
+    deck: int
+    strips: dict[str, Any]
+
+
+class EndKind(StrEnum):
+    """How an ``end`` entry ends the match."""
+
+    ABANDON = "abandon"  # the author leaves
+    TIMEOUT = "timeout"  # the author waited past the deadline for the seat that owes a step
+    ACCUSE = "accuse"    # the author holds signed entries of a seat that break a rule
+    CROSSED = "crossed"  # another seat's ending took a position this log already filled
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AuditResult(Message):
-    """A peer's signed verdict on the hand's audit (recomputed from both disclosures)."""
+class End(Message):
+    """The last entry of a match that does not finish: who ends it, why, and the
+    signed evidence anyone re-checks against the log."""
 
-    TYPE: ClassVar[str] = "audit_result"
-    SENDER: ClassVar[str] = "non-dealer, then dealer"
+    TYPE: ClassVar[str] = "end"
+    SENDER: ClassVar[str] = "any seat"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "hand": ("int", "hand number"),
-        "ok": ("bool", "true when every step checked out"),
-        "rule": ("str", "empty, or the deck rule the culprit broke"),
-        "culprit": ("player?", "null, or the player named by the audit"),
+        "kind": ("end_kind", "abandon, timeout, accuse or crossed"),
+        "seat": ("seat?", "the seat the ending names: the one who leaves, is silent, "
+                 "is accused or wrote the crossing entry"),
+        "owed": ("str", "timeout: the step the silent seat owes (as the machine names it); "
+                 "else empty"),
+        "rule": ("str", "accuse: the rule the accused entry breaks; else empty"),
+        "evidence": ("entries", "the signed entries the ending rests on (accuse: the "
+                     "offending entry, or both entries of an equivocation; crossed: the "
+                     "other seat's ending)"),
+        "reason": ("str", "free text for people"),
     }
-    hand: int
-    ok: bool
+    kind: EndKind
+    seat: int | None
+    owed: str = ""
     rule: str = ""
-    culprit: int | None = None
+    evidence: list[dict[str, Any]]
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rematch(Message):
-    """After the match, its loser offers another match under the same rules."""
+    """After a finished match, a seat offers another one under the same rules."""
 
     TYPE: ClassVar[str] = "rematch"
-    SENDER: ClassVar[str] = "the match's loser"
+    SENDER: ClassVar[str] = "any seat, once the match is over"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RematchAnswer(Message):
-    """The winner's answer; on ``accept`` a new match starts, the winner dealing first."""
+    """Every other seat's answer to a rematch offer, in seat order; when all accept, a
+    new match starts in the same log (hand numbers go on)."""
 
     TYPE: ClassVar[str] = "rematch_answer"
-    SENDER: ClassVar[str] = "the match's winner"
+    SENDER: ClassVar[str] = "each seat but the offerer, in order"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "accept": ("bool", "true starts a new match (same log, hand numbers go on)"),
+        "accept": ("bool", "true accepts; false declines (the offer lapses)"),
     }
     accept: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TakeBackRequest(Message):
-    """The player asks a computer opponent to take back its own last ``moves`` moves of
-    this hand (and every move after the first of them). Signed like an entry, with the
-    ``seq`` and ``prev`` of the position it was made at, but not logged by itself: the
-    opponent's ``takeback_answer`` at that very position carries its signature, so the
-    request never races the opponent's own next entry for a place in the log."""
+    """A player asks the computer opponent to take back its own last ``moves`` moves of
+    this hand. Signed like an entry with the ``seq`` and ``prev`` of the position it is
+    made at, but never logged by itself: the computer's ``takeback_answer`` at that very
+    position carries its signature."""
 
     TYPE: ClassVar[str] = "takeback_request"
-    SENDER: ClassVar[str] = "the player on move, or the one who just moved"
+    SENDER: ClassVar[str] = "a person playing against a computer"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "moves": ("int", "how many of the requester's own most recent moves of this hand "
                   "to take back (at least 1)"),
@@ -386,76 +369,46 @@ class TakeBackRequest(Message):
     def __post_init__(self) -> None:
         Message.__post_init__(self)
         if self.moves < 1:
-            raise _bad("moves must be at least 1")
+            raise BadBody("moves must be at least 1")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TakeBackAnswer(Message):
-    """A computer opponent's answer to a take-back request, logged at the position the
-    request names; on ``grant`` both peers replay the hand without the retracted moves."""
+    """The computer opponent's answer to a take-back request, logged at the position
+    the request names; on ``grant`` every seat replays the hand without the moves."""
 
     TYPE: ClassVar[str] = "takeback_answer"
-    SENDER: ClassVar[str] = "the computer opponent (a peer whose hello says bot)"
+    SENDER: ClassVar[str] = "a computer seat (its hello says bot)"
     FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
         "moves": ("int", "the request's moves (at least 1)"),
         "request_sig": ("hex64", "the requester's signature of its takeback_request, whose "
-                        "session, seq and prev are this entry's and sender the other player"),
+                        "session, seq and prev are this entry's"),
+        "requester": ("seat", "the seat that asked"),
         "grant": ("bool", "true takes the moves back; false leaves the hand as it is"),
     }
     moves: int
     request_sig: str
+    requester: int
     grant: bool
 
     def __post_init__(self) -> None:
         Message.__post_init__(self)
         if self.moves < 1:
-            raise _bad("moves must be at least 1")
+            raise BadBody("moves must be at least 1")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Abandon(Message):
-    """The waiting player ends the match: the peer did not come back."""
-
-    TYPE: ClassVar[str] = "abandon"
-    SENDER: ClassVar[str] = "either (the one left waiting)"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "last_common_seq": ("int", "seq of the last entry both peers provably had, "
-                            "or 0 with an all-zero hash for none"),
-        "last_common_hash": ("hex32", "hash of that entry"),
-        "reason": ("str", "free text"),
-    }
-    last_common_seq: int
-    last_common_hash: str
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ErrorMessage(Message):
-    """Signed statement of the rule the peer broke, sent before closing (not logged)."""
-
-    TYPE: ClassVar[str] = "error"
-    SENDER: ClassVar[str] = "either"
-    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "rule": ("str", "the rule code (see Error codes)"),
-        "detail": ("str", "human explanation"),
-        "evidence": ("str", "SHA-256 hex of the offending frame, or empty"),
-    }
-    rule: str
-    detail: str
-    evidence: str = ""
-
-
-#: Logged (and pre-session signed) message types by entry ``type``.
+#: Signed message types by entry ``type`` (every one but ``hello`` and
+#: ``takeback_request`` is a numbered log entry).
 MESSAGES: Final[dict[str, type[Message]]] = {
     cls.TYPE: cls
     for cls in (
-        Hello, Accept, Decline, TossCommit, TossReveal, Shuffle, Deal,
-        MoveMessage, DrawShare, AuditReveal, AuditResult, Rematch, RematchAnswer, Abandon,
-        TakeBackRequest, TakeBackAnswer, ErrorMessage,
+        Hello, TossCommit, TossReveal, Shuffle, Deal, MoveMessage, Share, End, Rematch,
+        RematchAnswer, TakeBackRequest, TakeBackAnswer,
     )
 }
 
-#: Control frames: unsigned, never logged. name -> {field: meaning}.
+#: Control frames: unsigned (the private link authenticates them), never logged.
+#: name -> {field: meaning}.
 CONTROL: Final[dict[str, dict[str, str]]] = {
     "ping": {"n": "int echoed in the pong"},
     "pong": {"n": "the ping's n"},
@@ -464,17 +417,33 @@ CONTROL: Final[dict[str, dict[str, str]]] = {
         "next": "the sender's next seq (its log length)",
         "hash": "hash of the sender's last entry, or zeros",
     },
+    "need": {"from": "the first seq the sender lacks or cannot link: send from there on"},
+    "table": {
+        "hellos": "every seat's signed hello, seat order (the host's lobby is full)",
+        "addresses": "per seat, \"host:port\" where it listens, or \"\"",
+    },
+    "lobby": {
+        "hello": "the host's signed hello",
+        "seat": "the seat offered to this joiner, or null (the table is full)",
+        "seated": "the names of the seats taken so far, \"\" for a free seat",
+    },
+    "decline": {"reason": "why a joiner leaves the lobby (the host's rules, ...)"},
+    "watch": {"from": "a spectator asks for the log from this seq on"},
 }
 
 
 def parse_body(type_: str, body: Any) -> Message:
-    """The message for an entry ``type`` and ``body``. Raises ``MalformedFrame``."""
+    """The message for an entry ``type`` and ``body``.
+
+    Raises:
+        BadBody: unknown type, or a body that is not exactly the documented fields.
+    """
     cls = MESSAGES.get(type_)
     if cls is None:
-        raise _bad(f"unknown message type {type_!r}")
+        raise BadBody(f"unknown message type {type_!r}")
     try:
         return cls.from_body(body)
-    except MalformedFrame:
+    except BadBody:
         raise
     except (TypeError, ValueError) as exc:
-        raise _bad(f"{type_}: {exc}") from None
+        raise BadBody(f"{type_}: {exc}") from None

@@ -1,56 +1,66 @@
 """What the local player may know: the one value agents (console, bots) read.
 
-A ``PlayerView`` is rebuilt by the session after every change; it holds the engine's
-hand state *from this peer's perspective* (only its own cards and public cards are
-revealed in it), so an agent that only reads the view cannot learn a hidden card.
+A :class:`PlayerView` is rebuilt by the session after every change. Its ``hand`` is the
+game's hand *as this seat knows it* (its own cards and the public ones, nothing else),
+so an agent that only reads the view cannot learn a hidden card. A spectator's view has
+no seat (``me`` is None) and only public cards.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["STAGES", "PlayerView", "SessionAction"]
+if TYPE_CHECKING:
+    from p2pgin.session.session import Session
+
+__all__ = ["STAGES", "PlayerView", "SessionAction", "build_view"]
 
 #: The coarse stages an agent sees, in match order.
-STAGES: Final = (
-    "handshake", "shuffle", "deal", "play", "audit", "hand_over", "match_over", "closed",
-)
+STAGES: Final = ("lobby", "handshake", "shuffle", "deal", "play", "match_over", "closed")
+
+_COARSE: Final = {
+    "toss": "handshake", "shuffle": "shuffle", "deal": "deal", "play": "play",
+    "share": "play", "match_over": "match_over", "rematch": "match_over", "ended": "closed",
+}
 
 
 class SessionAction:
-    """Base of session-level choices an agent passes to ``Session.act`` (not engine moves)."""
+    """Base of session-level choices an agent passes to ``Session.act`` (not game moves)."""
 
     __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerView:
-    """The local player's knowledge of the match.
+    """The local player's knowledge of the table.
 
     Attributes:
-        me: 0 (host) or 1 (joiner).
-        names: display names of player 0 and player 1 ("" until the hello arrives).
-        fingerprints: short identity-key fingerprints of player 0 and player 1.
-        rules: the match rules (the host's) once known, else the rules proposed locally.
-        match: engine ``MatchState`` (None before the coin toss).
-        hand: engine ``HandState`` from my perspective, or None between hands.
+        me: my seat (None: a spectator, or a joiner not seated yet).
+        seats: the table's size (0 before the host's hello is known).
+        names, fingerprints: per seat ("" while unknown).
+        game: the game's wire name; ``rules``: its options in wire form.
+        match: the game's match value (None before the coin toss).
+        hand: the game's hand as I know it, or None between hands.
         hand_no: 1 for the first hand, 0 before it.
         stage: one of ``STAGES``.
         my_turn: True when ``act`` is expected from the local player.
-        legal_moves: what ``act`` accepts now: engine moves in play, or the session
-            choices (``AcceptRules``/``DeclineRules``) in the handshake.
-        last_result: engine ``HandResult`` of the last finished hand, or None.
-        audits: per finished hand number, ``"verified"`` or the named cheat.
-        waiting_for: human text: what the session is waiting for.
-        dealer: dealer of the current (or next) hand, None before the toss.
-        session_id: hex session id once both hellos are known, else "".
+        legal_moves: what ``act`` accepts now: game moves in play, or the session's
+            choices (rules, rematch, take-back answer).
+        last_result: the game's outcome of the last finished hand, or None.
+        due: the machine's owed step (who, what), or None.
+        waiting_for: what the table waits for, for people.
+        ending: how the match ended, if it ended without finishing.
+        session_id: the table's session id once it formed, else "".
+        seated: in the lobby, the names of the seats taken so far.
     """
 
-    me: int
-    names: tuple[str, str]
-    fingerprints: tuple[str, str]
-    rules: Any
+    me: int | None
+    seats: int
+    names: tuple[str, ...]
+    fingerprints: tuple[str, ...]
+    game: str
+    rules: dict[str, Any]
     match: Any
     hand: Any
     hand_no: int
@@ -58,13 +68,83 @@ class PlayerView:
     my_turn: bool
     legal_moves: tuple[Any, ...]
     last_result: Any
-    audits: dict[int, str]
+    due: Any
     waiting_for: str
-    dealer: int | None = None
+    ending: Any = None
     session_id: str = ""
+    seated: tuple[str, ...] = ()
 
-    def __post_init__(self) -> None:
-        if self.me not in (0, 1):
-            raise ValueError("me must be 0 or 1")
-        if self.stage not in STAGES:
-            raise ValueError(f"stage must be one of {STAGES}")
+
+def _lobby_view(session: Session) -> PlayerView:
+    from p2pgin.session.session import AcceptRules, DeclineRules, Role
+
+    lobby = session.lobby
+    host = None if lobby is None else lobby.host_hello
+    body = {} if host is None else host.body
+    seats = 0 if lobby is None else lobby.seats
+    rules = body.get("rules")
+    asks = (session.role is Role.JOINER and lobby is not None and lobby.offered is not None
+            and session.my_hello is None and not lobby.declined)
+    if session.role is Role.HOST and lobby is not None:
+        seated = tuple(str(lobby.hellos[s].body.get("name", "")) if s in lobby.hellos else ""
+                       for s in range(lobby.seats))
+        waiting = f"players: {sum(1 for n in seated if n)} of {seats} seated"
+    else:
+        seated = ()
+        waiting = ("your decision on the host's game and rules" if asks else
+                   "the host's table" if host is None else
+                   f"declined: {lobby.declined}" if lobby is not None and lobby.declined else
+                   "the other players")
+    return PlayerView(
+        me=session.me, seats=seats, names=tuple(seated), fingerprints=(),
+        game=str(body.get("game", "")), rules=rules if isinstance(rules, dict) else {},
+        match=None, hand=None, hand_no=0,
+        stage="closed" if lobby is not None and lobby.declined else "lobby",
+        my_turn=asks, legal_moves=(AcceptRules(), DeclineRules()) if asks else (),
+        last_result=None, due=None, waiting_for=waiting, seated=seated)
+
+
+def build_view(session: Session) -> PlayerView:
+    """The view of ``session`` now (the session caches it until the next change)."""
+    from p2pgin.session.machine import Owed
+    from p2pgin.session.session import (
+        AcceptRematch,
+        DeclineRematch,
+        GrantTakeBack,
+        RefuseTakeBack,
+    )
+
+    machine = session.machine
+    if machine is None:
+        return _lobby_view(session)
+    table, state, due, me = machine.table, machine.state, machine.due, session.me
+    moves: tuple[Any, ...] = ()
+    waiting = ""
+    if session.takeback_request is not None:
+        moves = (GrantTakeBack(), RefuseTakeBack())
+        waiting = "your answer to a take-back request"
+    elif due is not None and me is not None and due.seat == me:
+        if due.owed is Owed.MOVE and state.hand is not None and not session.takeback_pending:
+            if state.hand.forced_move() is None:
+                moves = state.hand.legal_moves()
+                waiting = "your move"
+        elif due.owed is Owed.REMATCH_ANSWER:
+            moves = (AcceptRematch(), DeclineRematch())
+            waiting = "your answer to the rematch offer"
+    if not waiting:
+        if state.ending is not None:
+            waiting = "ended: " + state.ending.headline(table.names)
+        elif due is None:
+            waiting = "the match is over"
+        elif session.takeback_pending:
+            waiting = "the computer's answer to your take-back request"
+        else:
+            who = "you" if due.seat == me else table.names[due.seat] or f"seat {due.seat}"
+            waiting = f"{due.owed.value.replace('_', ' ')} from {who}"
+    return PlayerView(
+        me=me, seats=table.seats, names=table.names, fingerprints=table.fingerprints,
+        game=table.game.name, rules=table.game.rules_dict(), match=state.match,
+        hand=state.hand, hand_no=state.hand_no, stage=_COARSE[state.stage.value],
+        my_turn=bool(moves), legal_moves=moves,
+        last_result=state.results[-1] if state.results else None, due=due,
+        waiting_for=waiting, ending=state.ending, session_id=machine.session_id)
