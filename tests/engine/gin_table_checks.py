@@ -9,11 +9,21 @@ referee's engine states, independently of what the contract disclosed.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from p2pgin.engine import Move, legal_moves
 from p2pgin.engine.game import GameHand
+from p2pgin.engine.gin_tables import seat_view
 
-__all__ = ["check_entitlement", "entitled", "public"]
+try:
+    from .engine_play import greedy_policy
+    from .table_play import random_chooser
+except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
+    from engine_play import greedy_policy
+    from table_play import random_chooser
+
+__all__ = ["check_entitlement", "entitled", "greedy_chooser", "mixed_chooser", "public"]
 
 
 def public(hand: Any) -> set[int]:
@@ -47,3 +57,19 @@ def check_entitlement(referee: GameHand, observers: list[GameHand], given: list[
             player = g.player_of(observer)
             if player is not None:
                 assert {g.offset + p for p in g.state.hand_of(player)} <= mine
+
+
+def greedy_chooser(hand: GameHand, seat: int, rng: random.Random) -> Move:
+    """The seat plays its own game as a greedy gin player (knock as soon as possible,
+    otherwise keep the least deadwood), seen through :func:`seat_view`."""
+    view = seat_view(hand, seat)
+    moves = legal_moves(view.state)
+    return view.table_move(greedy_policy(view.state, moves, rng))
+
+
+def mixed_chooser(hand: GameHand, seat: int, rng: random.Random) -> Move:
+    """Greedy for seats 0 and 1, random for the others: in four-player gin one player of
+    each team, so hands where each team wins a game come up often."""
+    if seat < 2:
+        return greedy_chooser(hand, seat, rng)
+    return random_chooser(hand, seat, rng)
