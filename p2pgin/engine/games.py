@@ -8,6 +8,8 @@ from typing import Any, Final
 
 from p2pgin.engine.game import Game
 from p2pgin.engine.gin_game import GinGame
+from p2pgin.engine.gin_team import TeamGin
+from p2pgin.engine.gin_three import CutthroatGin
 
 __all__ = ["GAMES", "GameSpecError", "make_game"]
 
@@ -16,15 +18,23 @@ class GameSpecError(ValueError):
     """A game name, table size or rules object no game accepts."""
 
 
-def _gin(rules: dict[str, Any], seats: int) -> Game:
-    if seats != 2:
-        raise GameSpecError(f"gin is played by two, not {seats}")
-    return GinGame.from_rules_dict(rules)
+def _fixed(name: str, seats: int, build: Callable[[dict[str, Any]], Game]
+           ) -> Callable[[dict[str, Any], int], Game]:
+    """A game played at one table size only."""
+
+    def make(rules: dict[str, Any], at: int) -> Game:
+        if at != seats:
+            raise GameSpecError(f"{name} is played by {seats}, not {at}")
+        return build(rules)
+
+    return make
 
 
 #: wire name -> builder(rules, seats).
 GAMES: Final[Mapping[str, Callable[[dict[str, Any], int], Game]]] = {
-    "gin": _gin,
+    "gin": _fixed("gin", 2, GinGame.from_rules_dict),
+    "gin3": _fixed("gin3", 3, CutthroatGin.from_rules_dict),
+    "team_gin": _fixed("team_gin", 4, TeamGin.from_rules_dict),
 }
 
 

@@ -192,6 +192,10 @@ class _Link:
     seat: int | None  # None: a lobby newcomer or a spectator
     offered: int | None = None  # lobby: the seat offered to it
     spectator: bool = False
+    #: The last ``need`` sent on this link: (from, our log length then). Asking again
+    #: only after the log grew or for an earlier position keeps two forked logs from
+    #: asking each other for the same entries forever.
+    asked: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -745,7 +749,7 @@ class Session:
                 # judges the crossing, or walks further back with "need".
                 self._send_from(link, max(nxt - 1, 0))
         else:
-            self._send(link, _control({"ctl": "need", "from": len(chain)}))
+            self._ask(link, len(chain))
 
     def _send_from(self, link: Hashable, start: int) -> None:
         machine = self.machine
@@ -778,15 +782,15 @@ class Session:
         if placement is Placement.NEXT and machine.stage is Stage.ENDED:
             return  # NB: nothing follows an ending; the seat that sent it learns it
         if placement is Placement.AHEAD:
-            if len(self._ahead) < _AHEAD_LIMIT:
+            if machine.stage is not Stage.ENDED and len(self._ahead) < _AHEAD_LIMIT:
                 self._ahead[entry.seq] = entry
-            self._send(link, _control({"ctl": "need", "from": len(machine.chain)}))
+            self._ask(link, len(machine.chain))
             return
         if placement is Placement.DETACHED:
             if entry.seq == 0:
                 self._drop(link, "an entry 0 that is not this log's")
             else:
-                self._send(link, _control({"ctl": "need", "from": entry.seq - 1}))
+                self._ask(link, entry.seq - 1)
             return
         if placement is Placement.CONFLICT:
             if not machine.chain.authentic(entry):
@@ -827,6 +831,19 @@ class Session:
         if entry.sender != self.me:
             self._takeback_void("overtaken by a move")
         return True
+
+    def _ask(self, link: Hashable, start: int) -> None:
+        """Ask ``link`` for the log from ``start`` on, unless that was asked already and
+        nothing came of it (see ``_Link.asked``). An ended log asks for nothing."""
+        machine, info = self.machine, self._links.get(link)
+        assert machine is not None
+        if info is None or machine.stage is Stage.ENDED:
+            return
+        if info.asked is not None and start >= info.asked[0] and (
+                len(machine.chain) <= info.asked[1]):
+            return
+        info.asked = (start, len(machine.chain))
+        self._send(link, _control({"ctl": "need", "from": start}))
 
     def _drain_ahead(self) -> None:
         machine = self.machine

@@ -159,3 +159,27 @@ def gin_table(*, target: int = 100, seed: int = 1, bot: tuple[bool, bool] = (Fal
     router.connect("ann", "bob")
     router.pump()
     return router
+
+
+def table(game: str, seats: int, *, rules: dict[str, Any] | None = None, seed: int = 1,
+          bots: Sequence[bool] = ()) -> Router:
+    """A formed table of ``seats`` (host "s0", joiners "s1".."sN-1") playing ``game``,
+    every pair linked (the joiners' mesh), its coin toss done."""
+    rules = Rules(target=100).to_dict() if rules is None else rules
+    bot = list(bots) + [False] * seats
+    host = Session.host(key(0), seats=seats, game=game, rules=rules, name="s0",
+                        rng=random.Random(seed), bot=bot[0])
+    members = [Seat("s0", host, key(0))]
+    for n in range(1, seats):
+        members.append(Seat(f"s{n}", Session.join(key(n), name=f"s{n}",
+                                                  rng=random.Random(seed + n), bot=bot[n]),
+                            key(n)))
+    router = Router(members)
+    for n in range(1, seats):
+        router.connect("s0", f"s{n}")
+        router.pump()
+    for a in range(1, seats):
+        for b in range(a + 1, seats):
+            router.connect(f"s{a}", f"s{b}")
+    router.pump()
+    return router
