@@ -46,10 +46,9 @@ from p2pgin.engine.game import (
 )
 from p2pgin.engine.games import GameSpecError, make_game
 from p2pgin.engine.moves import Move, MoveFormatError
-from p2pgin.log.errors import CanonicalError
 from p2pgin.log.chain import Chain, Placement
 from p2pgin.log.entry import Entry, hello_key
-from p2pgin.log.errors import LogError
+from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.log.identity import fingerprint
 from p2pgin.mental import cointoss
 from p2pgin.mental.errors import CheatDetected, DeckError
