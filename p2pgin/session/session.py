@@ -156,8 +156,9 @@ class Output:
 
     Attributes:
         hellos: the table's hellos, once, when it forms: they head the game file.
+        secrets: the secrets file's new content (0600), written before the entries below
+            (an entry may depend on a secret drawn in the same call).
         store: entries to append to the game file and flush before anything is sent.
-        secrets: the secrets file's new content (0600), written before anything is sent.
         send: ``(link, frame)`` pairs; ``link`` :data:`EVERY` means every link.
         drop: links to close (junk came on them, or they are not welcome).
         connect: ``(seat, "host:port")`` of seats this peer should connect to.
@@ -167,8 +168,8 @@ class Output:
     """
 
     hellos: tuple[Entry, ...] = ()
-    store: tuple[Entry, ...] = ()
     secrets: dict[str, Any] | None = None
+    store: tuple[Entry, ...] = ()
     send: tuple[tuple[Hashable | None, bytes], ...] = ()
     drop: tuple[Hashable, ...] = ()
     connect: tuple[tuple[int, str], ...] = ()
@@ -190,6 +191,7 @@ class _Builder:
 class _Link:
     key: bytes
     seat: int | None  # None: a lobby newcomer or a spectator
+    address: str = ""  # the other end's network address as the adapter saw it
     offered: int | None = None  # lobby: the seat offered to it
     spectator: bool = False
     #: The last ``need`` sent on this link: (from, our log length then). Asking again
@@ -238,7 +240,9 @@ class Session:
         self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
         self._view: PlayerView | None = None
         self._out = _Builder()
-        self.allow_spectators = True
+        #: Whether connections that are not seats may watch (the host's choice; a
+        #: seat that is not the host lets the spectators the host admitted reconnect).
+        self.allow_spectators = False
         self._port: int | None = None
 
     # ------------------------------------------------------------------ construction
@@ -428,7 +432,7 @@ class Session:
         out, self._out = self._out, _Builder()
         secrets = None if self._secrets is None else self._secrets.changed()
         self._view = None
-        return Output(hellos=out.hellos, store=tuple(out.store), secrets=secrets,
+        return Output(hellos=out.hellos, secrets=secrets, store=tuple(out.store),
                       send=tuple(out.send), drop=tuple(out.drop), connect=tuple(out.connect),
                       events=tuple(out.events), finished=self.finished)
 
@@ -452,9 +456,11 @@ class Session:
 
     # ------------------------------------------------------------------ links
 
-    def link_up(self, link: Hashable, key: bytes) -> Output:
+    def link_up(self, link: Hashable, key: bytes, *, address: str = "") -> Output:
         """A connection authenticated ``key`` (the private link's handshake): admit it
-        as a seat, a lobby newcomer or a spectator, or drop it."""
+        as a seat, a lobby newcomer or a spectator, or drop it. ``address`` (the other
+        end's IP address as the adapter sees it) lets the host tell the seats where each
+        other listens."""
         key = bytes(key)
         if key == bytes(self._key.verify_key):
             self._drop(link, "the other end carries my own identity key")
@@ -466,12 +472,13 @@ class Session:
             if seat is None and not self.allow_spectators:
                 self._drop(link, "not a seat of this table")
                 return self._flush()
-            self._links[link] = _Link(key=key, seat=seat, spectator=seat is None)
+            self._links[link] = _Link(key=key, seat=seat, spectator=seat is None,
+                                      address=address)
             if seat is None:
                 self._send_table(link)
             self._send_head(link)
             return self._flush()
-        self._links[link] = _Link(key=key, seat=None)
+        self._links[link] = _Link(key=key, seat=None, address=address)
         if self.role is Role.HOST:
             self._offer_seat(link)
         elif self.role is Role.SPECTATOR:
@@ -502,9 +509,13 @@ class Session:
         machine = self.machine
         assert machine is not None
         table = machine.table
+        where = {info.seat: info.address for info in self._links.values()
+                 if info.seat is not None and info.address}
+        addresses = [f"{where[seat]}:{port}" if seat in where and port else ""
+                     for seat, port in enumerate(table.ports)]
         self._send(link, _control({
             "ctl": "table", "hellos": [h.to_dict() for h in table.hellos],
-            "addresses": ["" for _ in table.hellos]}))
+            "addresses": addresses}))
 
     # ------------------------------------------------------------------ lobby
 
@@ -565,7 +576,7 @@ class Session:
         hellos = tuple(lobby.hellos[s] for s in range(lobby.seats))
         self._form(hellos)
         for other, other_info in self._links.items():
-            if other_info.seat is not None:
+            if other_info.seat is not None or other_info.spectator:
                 self._send_table(other)
         self._advance()
 
@@ -709,7 +720,9 @@ class Session:
             self._send(link, _control({"ctl": "pong", "n": obj["n"]}))
         elif kind == "pong" and len(obj) == 2:
             return
-        elif kind == "lobby" and self.role is not Role.HOST and self.machine is None:
+        elif kind == "lobby" and self.role is Role.SPECTATOR:
+            return  # NB: the host offered a seat before the watch arrived; not taken
+        elif kind == "lobby" and self.role is Role.JOINER and self.machine is None:
             self._take_lobby(link, obj)
         elif kind == "decline" and self.role is Role.HOST and self.machine is None:
             reason = obj.get("reason")
@@ -717,9 +730,8 @@ class Session:
             self._lobby_news()
         elif kind == "table" and self.role is not Role.HOST:
             self._take_table(link, obj)
-        elif kind == "watch" and self.machine is not None:
-            self._send_table(link)
-            self._send_head(link)
+        elif kind == "watch":
+            self._take_watch(link)
         elif kind == "head" and self.machine is not None:
             self._take_head(link, obj)
         elif kind == "need" and self.machine is not None:
@@ -728,10 +740,24 @@ class Session:
                 self._drop(link, "need: from is a non-negative int")
                 return
             self._send_from(link, start)
-        elif kind in ("head", "need", "watch"):
+        elif kind in ("head", "need"):
             return  # NB: before the table formed there is no log to speak of
         else:
             self._drop(link, f"unknown or malformed control frame {kind!r}")
+
+    def _take_watch(self, link: Hashable) -> None:
+        """A spectator asks to watch: it gets the table (now, or when it forms)."""
+        info = self._links[link]
+        if not self.allow_spectators or info.seat is not None:
+            self._drop(link, "this table takes no spectators" if not self.allow_spectators
+                       else "a seat does not watch")
+            return
+        info.spectator, info.offered = True, None
+        if self.machine is not None:
+            self._send_table(link)
+            self._send_head(link)
+        elif self.role is Role.HOST:
+            self._lobby_news()
 
     def _take_head(self, link: Hashable, obj: dict[str, Any]) -> None:
         machine = self.machine

@@ -1,0 +1,144 @@
+"""A seat's files for one table: the game file, its secrets, and how to find the table
+again.
+
+:class:`~p2pgin.log.store.GameStore` names a game file by session id, which exists only
+once every seat's hello is known; :class:`TableFiles` opens it then, hellos first. Beside
+it, ``<session>.peer.json`` (0600) keeps what a restarted seat needs to reconnect
+without asking anyone: its role and seat, the address it listened on, the last known
+address of every other seat, and which agent played (a person, or a bot and its level).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from p2pgin.log.entry import Entry
+from p2pgin.log.identity import atomic_write
+from p2pgin.log.store import GAME_SUFFIX, GameStore, game_path, games_dir, read_game_file
+
+__all__ = [
+    "META_SUFFIX",
+    "TableFiles",
+    "find_unfinished",
+    "read_meta",
+    "read_table",
+    "split_hellos",
+]
+
+META_SUFFIX: Final = ".peer.json"
+
+
+def split_hellos(entries: Sequence[Entry]) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
+    """A game file's lines as (hellos, log entries): the hellos come first."""
+    n = 0
+    while n < len(entries) and entries[n].is_hello:
+        n += 1
+    return tuple(entries[:n]), tuple(entries[n:])
+
+
+class TableFiles:
+    """The game file (opened when the table forms), its secrets and resume metadata.
+
+    Args:
+        meta: how to reconnect (``role``, ``seat``, ``listen``, ``addresses``, agent).
+        directory: where game files live (default ``games_dir()``).
+        store: an already open store (a resumed match).
+    """
+
+    def __init__(self, meta: dict[str, Any], *, directory: Path | None = None,
+                 store: GameStore | None = None) -> None:
+        self.meta = dict(meta)
+        self.directory = directory
+        self._store = store
+
+    @property
+    def store(self) -> GameStore | None:
+        """The open store, once the table formed."""
+        return self._store
+
+    @property
+    def path(self) -> Path | None:
+        """The game file once it exists."""
+        return None if self._store is None else self._store.path
+
+    def begin(self, session_id: str, hellos: Sequence[Entry]) -> None:
+        """The table formed: create its game file with the hellos (flushed).
+
+        Raises:
+            FileExistsError: a game file of this session already holds entries (a new
+                table always has a new session id, so this is never a legitimate case).
+        """
+        if self._store is not None:
+            return
+        directory = self.directory if self.directory is not None else games_dir()
+        store = GameStore(game_path(session_id, directory=directory))
+        if len(store):
+            store.close()
+            raise FileExistsError(f"a game file for session {session_id[:16]}... already "
+                                  "exists: a new table must have a new session id")
+        store.extend(hellos)
+        self._store = store
+        self.write_meta(session_id=session_id)
+
+    def extend(self, entries: Sequence[Entry]) -> None:
+        """Append entries and flush before returning."""
+        if self._store is None:
+            raise RuntimeError("no game file before the table formed")
+        self._store.extend(entries)
+
+    def write_secrets(self, secrets: dict[str, Any]) -> None:
+        """Replace the secrets file (0600) beside the game file, durably."""
+        if self._store is None:
+            raise RuntimeError("no game file before the table formed")
+        self._store.write_secrets(secrets)
+
+    def meta_path(self) -> Path | None:
+        """``<game>.peer.json``, once the game file exists."""
+        path = self.path
+        return None if path is None else path.with_suffix(META_SUFFIX)
+
+    def write_meta(self, **updates: Any) -> None:
+        """Update and durably rewrite the resume metadata (once the file exists)."""
+        self.meta.update(updates)
+        meta_path = self.meta_path()
+        if meta_path is not None:
+            data = json.dumps(self.meta, sort_keys=True, indent=1).encode() + b"\n"
+            atomic_write(meta_path, data, mode=0o600)
+
+    def close(self) -> None:
+        """Close the store (a closed game file is exactly its lines)."""
+        if self._store is not None:
+            self._store.close()
+
+
+def read_meta(game: Path) -> dict[str, Any]:
+    """The resume metadata of a game file (empty if it has none or it is unreadable)."""
+    try:
+        value = json.loads(game.with_suffix(META_SUFFIX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def find_unfinished(directory: Path | None = None) -> list[Path]:
+    """Game files whose match is not marked finished, most recently changed first."""
+    directory = directory if directory is not None else games_dir()
+    found = []
+    for meta in directory.glob(f"*{META_SUFFIX}"):
+        game = meta.with_name(meta.name[: -len(META_SUFFIX)] + GAME_SUFFIX)
+        if game.exists() and not read_meta(game).get("finished"):
+            found.append(game)
+    return sorted(found, key=lambda p: os.stat(p).st_mtime, reverse=True)
+
+
+def read_table(game: Path) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
+    """A game file as (hellos, log entries).
+
+    Raises:
+        OSError: unreadable. CorruptStore: a complete line is not an entry.
+    """
+    return split_hellos(read_game_file(game))

@@ -1,0 +1,148 @@
+"""Seats as real asyncio nodes over real loopback sockets and private links: a match
+completes with identical game files; a silent seat is named by its deadline; a stranger
+cannot touch a formed table; a seat that crashed resumes from its game file."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from nacl.signing import SigningKey
+
+from p2pgin.engine.rules import Rules
+from p2pgin.log.gamefile import TableFiles, read_table
+from p2pgin.log.store import GameStore
+from p2pgin.net.node import Deadlines, Node, Overdue
+from p2pgin.net.transport import open_link
+from p2pgin.session import EndKind, Session
+
+K0, K1 = SigningKey(bytes([1]) * 32), SigningKey(bytes([2]) * 32)
+
+
+def _random_agent(node: Node, rng: random.Random) -> None:
+    def go() -> None:
+        view = node.view
+        if view.my_turn and view.legal_moves and not node.done:
+            node.act(rng.choice(view.legal_moves))
+
+    node.on_change(go)
+
+
+async def _until(check: Callable[[], bool], timeout: float = 60.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+async def _pair(tmp_path: Path, *, target: int = 10, deadlines: Deadlines | None = None
+                ) -> tuple[Node, Node]:
+    host = Session.host(K0, seats=2, game="gin", rules=Rules(target=target).to_dict(),
+                        name="ann", rng=random.Random(1))
+    join = Session.join(K1, name="bob", rng=random.Random(2))
+    n0 = Node(host, TableFiles({"role": "host"}, directory=tmp_path / "ann"), identity=K0,
+              deadlines=deadlines, linger=0.2)
+    n1 = Node(join, TableFiles({"role": "join"}, directory=tmp_path / "bob"), identity=K1,
+              deadlines=deadlines, linger=0.2)
+    port = await n0.listen("127.0.0.1", 0)
+    n1.dial("127.0.0.1", port)
+    return n0, n1
+
+
+def _game_file(directory: Path) -> Path:
+    (path,) = directory.glob("*.log")
+    return path
+
+
+async def test_two_nodes_finish_a_match_with_identical_game_files(tmp_path: Path) -> None:
+    n0, n1 = await _pair(tmp_path)
+    _random_agent(n0, random.Random(3))
+    _random_agent(n1, random.Random(4))
+    try:
+        await _until(lambda: n0.finished and n1.finished, 120)
+    finally:
+        await n0.aclose()
+        await n1.aclose()
+    assert _game_file(tmp_path / "ann").read_bytes() == _game_file(tmp_path / "bob").read_bytes()
+    hellos, entries = read_table(_game_file(tmp_path / "ann"))
+    assert len(hellos) == 2 and entries
+
+
+async def test_a_silent_seat_is_reported_and_the_wait_ends_naming_it(tmp_path: Path) -> None:
+    n0, n1 = await _pair(tmp_path, deadlines=Deadlines(person=0.3, step=0.3))
+    try:
+        await _until(lambda: n0.view.stage == "play" and n1.view.stage == "play")
+        due = n0.session.due
+        assert due is not None
+        waiter, silent = (n1, n0) if due.seat == 0 else (n0, n1)
+        await _until(lambda: waiter.overdue is not None, 5)
+        overdue = waiter.overdue
+        assert isinstance(overdue, Overdue) and overdue.seat == due.seat
+        assert overdue.owed == "move" and overdue.person
+        waiter.end_silent("no move")
+        await _until(lambda: silent.session.ending is not None, 5)
+        for node in (n0, n1):
+            ending = node.session.ending
+            assert ending is not None and ending.kind is EndKind.TIMEOUT
+            assert ending.culprit == due.seat
+    finally:
+        await n0.aclose()
+        await n1.aclose()
+
+
+async def test_a_computer_ends_the_wait_by_itself(tmp_path: Path) -> None:
+    n0, n1 = await _pair(tmp_path, deadlines=Deadlines(person=0.3, step=0.3, auto_end=True))
+    try:
+        await _until(lambda: n0.session.ending is not None and n1.session.ending is not None,
+                     10)
+        assert n0.session.ending == n1.session.ending
+    finally:
+        await n0.aclose()
+        await n1.aclose()
+
+
+async def test_a_stranger_cannot_touch_a_formed_table(tmp_path: Path) -> None:
+    n0, n1 = await _pair(tmp_path)
+    try:
+        await _until(lambda: n0.view.stage == "play")
+        entries = len(n0.session.machine.chain)  # type: ignore[union-attr]
+        stranger = await open_link("127.0.0.1", n0.port or 0, identity=SigningKey(b"\x07" * 32))
+        stranger.send([b'{"ctl":"need","from":0}', b"junk"])
+        # The host closes the connection without a word: no entry, nothing else.
+        async with asyncio.timeout(5):
+            try:
+                got = await stranger.recv()
+            except (ConnectionError, OSError):
+                got = None
+        assert got is None
+        await stranger.close()
+        assert n0.session.ending is None
+        assert len(n0.session.machine.chain) >= entries  # type: ignore[union-attr]
+    finally:
+        await n0.aclose()
+        await n1.aclose()
+
+
+async def test_a_crashed_seat_resumes_from_its_game_file(tmp_path: Path) -> None:
+    n0, n1 = await _pair(tmp_path)
+    rng0, rng1 = random.Random(5), random.Random(6)
+    _random_agent(n0, rng0)
+    _random_agent(n1, rng1)
+    await _until(lambda: n1.view.hand_no >= 1 and len(n1.session.machine.chain) > 30)  # type: ignore[union-attr]
+    await n1.aclose()  # the joiner's process dies (its game file stays)
+    game = _game_file(tmp_path / "bob")
+    store = GameStore(game)
+    hellos, entries = read_table(game)
+    secrets = store.read_secrets()
+    restored = Session.restore(K1, hellos, entries, secrets)
+    n1b = Node(restored, TableFiles({"role": "join"}, store=store), identity=K1, linger=0.2)
+    _random_agent(n1b, rng1)
+    n1b.dial("127.0.0.1", n0.port or 0)
+    try:
+        await _until(lambda: n0.finished and n1b.finished, 120)
+    finally:
+        await n0.aclose()
+        await n1b.aclose()
+    assert _game_file(tmp_path / "ann").read_bytes() == game.read_bytes()
+
