@@ -18,8 +18,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pgin.session.errors import rule_codes  # noqa: E402
+from p2pgin.session.machine import TRANSITIONS, Stage  # noqa: E402
 from p2pgin.session.messages import CONTROL, MESSAGES  # noqa: E402
-from p2pgin.session.session import AGENT_STEPS, TRANSITIONS  # noqa: E402
+
+#: Who writes each entry type: the player's agent (a decision), the seat's session by
+#: itself (a step that needs no decision), or a seat that ends the match.
+_TAKER = {
+    "toss_commit": "session", "toss_reveal": "session", "shuffle": "session",
+    "deal": "session", "share": "session", "move": "agent (`act`); a forced move: session",
+    "takeback_answer": "agent of a computer seat", "rematch": "agent (`act`)",
+    "rematch_answer": "agent (`act`)", "end": "`abandon()`, `end_silent()`, or the session "
+    "(accusation, crossing)",
+}
 
 __all__ = ["DOC", "render_sections", "update"]
 
@@ -33,34 +43,29 @@ _BLOCK = re.compile(
 
 def _states() -> str:
     lines = [
-        "| state | entry type | speaker | next state(s) | taken by |",
+        "| stage | entry type | written by | next stage(s) | taken by |",
         "|---|---|---|---|---|",
     ]
-    for state, row in TRANSITIONS.items():
+    for stage, row in TRANSITIONS.items():
         if not row:
-            lines.append(f"| `{state.value}` | - | - | (terminal or pre-log) | - |")
+            lines.append(f"| `{stage.value}` | - | - | (terminal) | - |")
         for type_, (speaker, nexts) in row.items():
-            taker = "agent (`act`)" if (state, type_) in AGENT_STEPS else "session"
-            if type_ == "abandon":
-                taker = "`abandon()`"
             targets = ", ".join(f"`{n.value}`" for n in nexts)
-            lines.append(f"| `{state.value}` | `{type_}` | {speaker} | {targets} | {taker} |")
+            lines.append(f"| `{stage.value}` | `{type_}` | {speaker} | {targets} | "
+                         f"{_TAKER[type_]} |")
     return "\n".join(lines) + "\n"
 
 
 def _diagram() -> str:
-    lines = ["```mermaid", "stateDiagram-v2", "    [*] --> hello",
-             "    hello --> rules: both hellos"]
-    for state, row in TRANSITIONS.items():
-        for type_, (speaker, nexts) in row.items():
-            if type_ == "abandon":
+    lines = ["```mermaid", "stateDiagram-v2", "    [*] --> toss: every seat's hello"]
+    for stage, row in TRANSITIONS.items():
+        for type_, (_speaker, nexts) in row.items():
+            if type_ == "end":
                 continue
             for nxt in nexts:
-                lines.append(f"    {state.value} --> {nxt.value}: {type_} ({speaker})")
-    lines.append("    note right of play: any live state --> abandoned: abandon (either)")
-    for state, row in TRANSITIONS.items():
-        if not row and state.value != "hello":
-            lines.append(f"    {state.value} --> [*]")
+                lines.append(f"    {stage.value} --> {nxt.value}: {type_}")
+    lines.append("    note right of play: any live stage --> ended: end (any seat)")
+    lines.append(f"    {Stage.ENDED.value} --> [*]")
     lines.append("```")
     return "\n".join(lines) + "\n"
 

@@ -160,8 +160,7 @@ TRANSITIONS: Final[dict[Stage, dict[str, tuple[str, tuple[Stage, ...]]]]] = {
         "end": ("any seat", (Stage.ENDED,)),
     },
     Stage.SHARE: {
-        "share": ("each other player of the deck in order", (Stage.SHARE, Stage.PLAY,
-                                                             Stage.MATCH_OVER)),
+        "share": ("each other player of the deck in order", (Stage.SHARE, Stage.PLAY)),
         "end": ("any seat", (Stage.ENDED,)),
     },
     Stage.MATCH_OVER: {"rematch": ("any seat", (Stage.REMATCH,))},
@@ -519,6 +518,9 @@ class Machine:
                         entry=entry)
         handler = _HANDLERS[type(msg)]
         new, events = handler(self, entry, msg, state, due)
+        # NB: the table is the specification; a handler that leaves it is our bug.
+        assert new.stage in row[entry.type][1], (
+            f"{entry.type} led {state.stage.value} -> {new.stage.value}, outside the table")
         return Step(entry, new, events, None if due is None else due.seat)
 
     def _deck_fault(self, entry: Entry, exc: DeckError) -> Fault:

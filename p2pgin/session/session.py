@@ -519,16 +519,20 @@ class Session:
 
     # ------------------------------------------------------------------ lobby
 
+    def _free_seat(self) -> int | None:
+        """The lowest seat without a hello. An offer reserves nothing: the first hello
+        for a seat takes it, so a newcomer that never answers keeps nobody out."""
+        lobby = self.lobby
+        assert lobby is not None
+        return next((s for s in range(1, lobby.seats) if s not in lobby.hellos), None)
+
     def _offer_seat(self, link: Hashable) -> None:
         lobby = self.lobby
         assert lobby is not None and lobby.host_hello is not None
-        taken = set(lobby.hellos) | {i.offered for i in self._links.values()
-                                     if i.offered is not None}
-        free = next((s for s in range(1, lobby.seats) if s not in taken), None)
-        self._links[link].offered = free
+        self._links[link].offered = self._free_seat()
         self._send(link, _control({
-            "ctl": "lobby", "hello": lobby.host_hello.to_dict(), "seat": free,
-            "seated": self._seated_names()}))
+            "ctl": "lobby", "hello": lobby.host_hello.to_dict(),
+            "seat": self._links[link].offered, "seated": self._seated_names()}))
 
     def _seated_names(self) -> list[str]:
         lobby = self.lobby
@@ -537,11 +541,17 @@ class Session:
                 for s in range(lobby.seats)]
 
     def _lobby_news(self) -> None:
-        """Tell every lobby link who is seated now."""
+        """Tell every lobby link who is seated now, and each newcomer its seat now."""
+        free = self._free_seat()
         for link, info in self._links.items():
-            if info.offered is not None or info.seat is not None:
-                self._send(link, _control({"ctl": "lobby", "hello": None, "seat": info.offered,
-                                           "seated": self._seated_names()}))
+            if info.spectator:
+                continue
+            if info.seat is None:
+                info.offered = free
+            self._send(link, _control({
+                "ctl": "lobby", "hello": None,
+                "seat": info.seat if info.seat is not None else info.offered,
+                "seated": self._seated_names()}))
 
     def _take_hello(self, link: Hashable, hello: Entry) -> None:
         """(Host) a joiner's hello for the seat it was offered."""
@@ -568,6 +578,9 @@ class Session:
             self._drop(link, "hello does not accept this table's game, rules and size")
             return
         assert seat is not None
+        if seat in lobby.hellos:
+            self._offer_seat(link)  # NB: another newcomer's hello took it first
+            return
         lobby.hellos[seat] = hello
         info.seat, info.offered = seat, None
         if len(lobby.hellos) < lobby.seats:
@@ -604,7 +617,12 @@ class Session:
             return
         seat = obj.get("seat")
         lobby.offered = seat if type(seat) is int else None
-        if self.my_hello is None and lobby.offered is not None and not self._asks_rules():
+        mine = self.my_hello
+        if lobby.offered is None or (mine is not None and mine.sender == lobby.offered):
+            return
+        if mine is not None or not self._asks_rules():
+            # NB: a first offer I accept, or my seat went to another newcomer's hello
+            # first and I am offered the next one: sign for it.
             self._sign_for_seat(link)
 
     def _asks_rules(self) -> bool:
