@@ -18,15 +18,18 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from p2pgin.engine.gin_tables import SeatView, seat_view
 from p2pgin.engine.melds import discard_options
 from p2pgin.engine.moves import BigGin, Discard, LayOff
 from p2pgin.session.session import GrantTakeBack, RefuseTakeBack
 
-__all__ = ["Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
+__all__ = ["GIN_GAMES", "Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
 
 _log = logging.getLogger(__name__)
 
 Chooser = Callable[[Any], Any]
+#: Games whose seats each play a two-player gin game (the gin bots play them).
+GIN_GAMES = frozenset({"gin", "gin3", "team_gin"})
 
 
 class RandomPlayer:
@@ -42,28 +45,35 @@ class RandomPlayer:
         self.greedy = greedy
 
     def __call__(self, view: Any) -> Any:
-        moves = list(view.legal_moves)
-        if not moves:
+        if not view.legal_moves:
             raise ValueError("no legal move to choose from")
+        if view.game not in GIN_GAMES:
+            return self.rng.choice(view.legal_moves)
+        # NB: a gin table's moves are its seat's own two-player game's, wrapped.
+        mine = seat_view(view.hand, view.me)
+        return mine.table_move(self._choose_gin(mine, [mine.game_move(m)
+                                                       for m in view.legal_moves]))
+
+    def _choose_gin(self, mine: SeatView, moves: list[Any]) -> Any:
         rng = self.rng
         if len(moves) > 1 and type(moves[0]) is Discard:  # the discard phase
             finishing = [m for m in moves if type(m) is not Discard]  # knocks, big gin
             if finishing:
                 return rng.choice(finishing)
             if rng.random() < self.greedy:
-                return self._good_discard(view, moves)
+                return self._good_discard(mine, moves)
             return rng.choice(moves)
         for move in moves:
             if isinstance(move, BigGin | LayOff):
                 return move
         return rng.choice(moves)
 
-    def _good_discard(self, view: Any, discards: list[Discard]) -> Discard:
-        hand = view.hand
-        me = view.me
-        positions = hand.hand_of(me)
-        cards = {p: hand.known(p) for p in positions}
-        if any(c is None for c in cards.values()):
+    def _good_discard(self, mine: SeatView, discards: list[Discard]) -> Discard:
+        hand = mine.state
+        positions = hand.hand_of(mine.me)
+        known = {p: hand.known(p) for p in positions}
+        cards = {p: c for p, c in known.items() if c is not None}
+        if len(cards) != len(known):
             return self.rng.choice(discards)
         # NB: one engine call scores every discard of the 11 cards at once.
         left = {option.card: option.deadwood for option in discard_options(cards.values())}
@@ -79,7 +89,10 @@ def bot_chooser(level: str, rng: random.Random) -> Chooser:
     bot = make_bot(level, rng)
 
     def choose(view: Any) -> Any:
-        return bot.choose(view.hand, view.me)
+        if view.game not in GIN_GAMES:
+            raise ValueError(f"no {level} bot for {view.game!r}")
+        mine = seat_view(view.hand, view.me)
+        return mine.table_move(bot.choose(mine.state, mine.me))
 
     return choose
 
