@@ -342,6 +342,16 @@ class Session:
         session._advance()
         return session
 
+    def listening_on(self, port: int) -> None:
+        """(Joiner) the port this seat accepts the other seats on: its hello says so.
+
+        Raises:
+            LocalProtocolError: the hello is signed already.
+        """
+        if self.my_hello is not None:
+            raise LocalProtocolError("the hello is signed already")
+        self._port = port
+
     def _check_reproducible(self, entry: Entry) -> None:
         """My own stored entry must be what my secrets make now (a game file from
         another run, or secrets of another match, would silently diverge)."""

@@ -146,3 +146,33 @@ async def test_a_crashed_seat_resumes_from_its_game_file(tmp_path: Path) -> None
         await n1b.aclose()
     assert _game_file(tmp_path / "ann").read_bytes() == game.read_bytes()
 
+
+
+async def test_a_table_of_three_nodes_meshes_and_finishes_with_identical_game_files(
+        tmp_path: Path) -> None:
+    keys = [SigningKey(bytes([n + 1]) * 32) for n in range(3)]
+    host = Session.host(keys[0], seats=3, game="gin3", rules=Rules(target=10).to_dict(),
+                        name="s0", rng=random.Random(1))
+    nodes = [Node(host, TableFiles({"role": "host"}, directory=tmp_path / "s0"),
+                  identity=keys[0], linger=0.2)]
+    port = await nodes[0].listen("127.0.0.1", 0)
+    for n in (1, 2):
+        join = Session.join(keys[n], name=f"s{n}", rng=random.Random(n + 1))
+        node = Node(join, TableFiles({"role": "join"}, directory=tmp_path / f"s{n}"),
+                    identity=keys[n], linger=0.2)
+        join.listening_on(await node.listen("127.0.0.1", 0))
+        nodes.append(node)
+    for n, node in enumerate(nodes):
+        _random_agent(node, random.Random(10 + n))
+    nodes[1].dial("127.0.0.1", port)
+    await _until(lambda: nodes[0].view.seated[1] == "s1" if nodes[0].view.seated else False)
+    nodes[2].dial("127.0.0.1", port)
+    try:
+        await _until(lambda: all(node.finished for node in nodes), 180)
+        # Seat 2 dialled seat 1 itself (the mesh), where the host told it seat 1 listens.
+        assert 1 in nodes[2].session.links.values()
+    finally:
+        for node in nodes:
+            await node.aclose()
+    files = {_game_file(tmp_path / f"s{n}").read_bytes() for n in range(3)}
+    assert len(files) == 1
