@@ -1,4 +1,5 @@
-"""The engine is pure: no randomness, clock, I/O, crypto or other p2pgin layer inside."""
+"""The layer table of docs/architecture.md holds: each package imports only the ones
+above it, and the engine is pure (no randomness, clock, I/O, crypto or other layer)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,32 @@ from pathlib import Path
 
 import pytest
 
-ENGINE = Path(__file__).resolve().parents[2] / "p2pgin" / "engine"
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "p2pgin"
+ENGINE = PACKAGE / "engine"
 FORBIDDEN = {"random", "secrets", "time", "datetime", "asyncio", "socket", "os", "io",
              "subprocess", "threading", "nacl", "pathlib", "uuid"}
+
+#: The layer table: package -> the p2pgin packages it may import (docs/architecture.md).
+LAYERS: dict[str, frozenset[str]] = {
+    "engine": frozenset(),
+    "mental": frozenset(),
+    "log": frozenset(),
+    "session": frozenset({"engine", "mental", "log"}),
+    "verify": frozenset({"engine", "mental", "log", "session"}),
+    "net": frozenset({"log", "session"}),
+    "bots": frozenset({"engine"}),
+    "agents": frozenset({"engine", "session", "bots"}),
+    "ui": frozenset({"engine", "log", "session", "bots", "agents", "verify"}),
+}
+#: What each layer must never import from outside p2pgin (the table's last column).
+NEVER: dict[str, frozenset[str]] = {
+    "mental": frozenset({"asyncio", "socket", "prompt_toolkit"}),
+    "log": frozenset({"asyncio", "prompt_toolkit"}),
+    "session": frozenset({"asyncio", "socket", "prompt_toolkit", "time"}),
+    "verify": frozenset({"asyncio", "socket", "prompt_toolkit"}),
+    "bots": frozenset({"asyncio", "socket", "prompt_toolkit", "nacl"}),
+}
 
 
 def _imports(path: Path) -> set[str]:
@@ -22,6 +46,11 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+def _layer(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
 @pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
 def test_engine_modules_import_nothing_impure(path: Path) -> None:
     for name in _imports(path):
@@ -29,3 +58,19 @@ def test_engine_modules_import_nothing_impure(path: Path) -> None:
         assert top not in FORBIDDEN, f"{path.name} imports {name}"
         if top == "p2pgin":
             assert name.startswith("p2pgin.engine"), f"{path.name} imports {name}"
+
+
+_MODULES = [p for p in sorted(PACKAGE.rglob("*.py")) if _layer(p) in LAYERS]
+
+
+@pytest.mark.parametrize("path", _MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_layer_imports_only_the_layers_above_it(path: Path) -> None:
+    layer = _layer(path)
+    allowed = LAYERS[layer] | {layer}
+    for name in _imports(path):
+        parts = name.split(".")
+        if parts[0] == "p2pgin" and len(parts) > 1:
+            assert parts[1] in allowed, (
+                f"{path.relative_to(PACKAGE)} ({layer}) imports {name}")
+        assert parts[0] not in NEVER.get(layer, frozenset()), (
+            f"{path.relative_to(PACKAGE)} ({layer}) imports {name}")
