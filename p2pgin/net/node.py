@@ -52,7 +52,14 @@ from p2pgin.net.transport import (
     serve_links,
 )
 from p2pgin.session import EVERY, Output, Session
-from p2pgin.session.events import Event, TableFormed
+from p2pgin.session.events import (
+    Event,
+    LinkDown,
+    LinkFailed,
+    LinkUp,
+    Overdue,
+    TableFormed,
+)
 from p2pgin.session.session import TakeBack
 
 __all__ = [
@@ -86,46 +93,6 @@ class Deadlines:
     step: float = 30.0
     lobby: float = 120.0
     auto_end: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LinkUp(Event):
-    """A private link to a seat (or a newcomer, or a spectator) is up."""
-
-    seat: int | None
-    address: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LinkDown(Event):
-    """A link was lost; ``reconnecting`` says whether this seat dials it again."""
-
-    seat: int | None
-    reason: str
-    reconnecting: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LinkFailed(Event):
-    """A connection to ``address`` could not be made; this seat keeps trying. Reported
-    once per kind of failure, not at every retry."""
-
-    address: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Overdue(Event):
-    """The seat that owes the next entry stayed silent past its deadline.
-
-    The waiting player may keep waiting or end the match (:meth:`Node.end_silent`),
-    which names ``seat`` and ``owed`` in a signed ending anyone can check.
-    """
-
-    seat: int
-    owed: str
-    waited: float
-    person: bool
 
 
 class StorageFailed(Exception):

@@ -2,7 +2,9 @@
 
 Frozen, keyword-only values; consumers dispatch on their types (``match event: case
 MoveMade(): ...``). The match machine emits the game's events as it commits entries;
-the session adds its own (a restored match, a connection dropped for junk).
+the session adds its own (a restored match, a connection dropped for junk); the network
+adapter adds the link's and the deadlines' (``LinkUp``, ``LinkDown``, ``LinkFailed``,
+``Overdue``), which are defined here so that every consumer reads one vocabulary.
 """
 
 from __future__ import annotations
@@ -16,11 +18,15 @@ __all__ = [
     "Event",
     "HandEnded",
     "HandStarted",
+    "LinkDown",
+    "LinkFailed",
     "LinkRefused",
+    "LinkUp",
     "MatchEnded",
     "MatchResumed",
     "MatchStarted",
     "MoveMade",
+    "Overdue",
     "RematchAnswered",
     "RematchOffered",
     "ShuffleProven",
@@ -151,3 +157,43 @@ class LinkRefused(Event):
 
     link: Any
     detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkUp(Event):
+    """A private link to a seat (or a newcomer, or a spectator) is up."""
+
+    seat: int | None
+    address: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkDown(Event):
+    """A link was lost; ``reconnecting`` says whether this seat dials it again."""
+
+    seat: int | None
+    reason: str
+    reconnecting: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkFailed(Event):
+    """A connection to ``address`` could not be made; this seat keeps trying. Reported
+    once per kind of failure, not at every retry."""
+
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Overdue(Event):
+    """The seat that owes the next entry stayed silent past its deadline.
+
+    The waiting player may keep waiting or end the match (``end_silent``), which names
+    ``seat`` and ``owed`` in a signed ending anyone can check.
+    """
+
+    seat: int
+    owed: str
+    waited: float
+    person: bool

@@ -10,15 +10,35 @@ what the engine itself offers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.melds import best_melds, discard_options
+from p2pgin.engine.rules import Rules
+from p2pgin.session.events import (
+    CardsReceived,
+    Ended,
+    HandEnded,
+    HandStarted,
+    LinkDown,
+    LinkFailed,
+    LinkUp,
+    MatchEnded,
+    MatchResumed,
+    MoveMade,
+    Overdue,
+    RematchOffered,
+    ShuffleProven,
+    TableFormed,
+    TakeBackDone,
+)
 from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, Table
 from p2pgin.ui.style import fingerprint_text
 
 __all__ = [
+    "GinSeatView",
     "History",
     "action_of",
     "best_of",
@@ -28,6 +48,7 @@ __all__ = [
     "describe_move",
     "event_line",
     "find_move",
+    "gin_view",
     "move_kind",
     "seat_names",
     "why_not",
@@ -97,6 +118,59 @@ def default_hinter() -> Any | None:
     return hinter
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GinSeatView:
+    """A two-seat gin table's view in the engine's own shapes, which the console draws:
+    ``hand`` the :class:`~p2pgin.engine.hand.HandState` as this seat knows it, ``match``
+    the :class:`~p2pgin.engine.match.MatchState`, ``rules`` the :class:`Rules`. Seats
+    are the engine's players at a table of two. Made by :func:`gin_view`."""
+
+    me: int
+    names: tuple[str, str]
+    fingerprints: tuple[str, str]
+    rules: Rules
+    match: Any
+    hand: Any
+    hand_no: int
+    stage: str
+    my_turn: bool
+    legal_moves: tuple[Any, ...]
+    last_result: Any
+    waiting_for: str
+    audits: dict[int, str]
+    dealer: int | None
+    session_id: str
+    ending: Any = None
+    due: Any = None
+
+
+def gin_view(view: Any) -> Any:
+    """The console's view of a session view: a two-seat gin table's in the engine's
+    shapes (:class:`GinSeatView`); any other view (a lobby, a shim already) as it is."""
+    if isinstance(view, GinSeatView) or getattr(view, "game", "gin") != "gin":
+        return view
+    me = view.me if view.me is not None else 0
+    names = (*view.names, "", "")
+    fps = (*view.fingerprints, "", "")
+    match = getattr(view.match, "state", view.match)
+    hand = getattr(view.hand, "state", view.hand)
+    started = view.stage in ("play", "match_over") or view.hand_no == 0
+    proven = view.hand_no if started else view.hand_no - 1
+    dealer = hand.dealer if hand is not None else (match.dealer if match is not None else None)
+    try:
+        rules = Rules.from_dict(view.rules) if isinstance(view.rules, dict) else view.rules
+    except ValueError:
+        rules = Rules()
+    return GinSeatView(
+        me=me, names=(names[0], names[1]), fingerprints=(fps[0], fps[1]), rules=rules,
+        match=match, hand=hand, hand_no=view.hand_no, stage=view.stage,
+        my_turn=view.my_turn, legal_moves=tuple(view.legal_moves),
+        last_result=view.last_result, waiting_for=view.waiting_for,
+        audits={n: "verified" for n in range(1, proven + 1)}, dealer=dealer,
+        session_id=view.session_id, ending=getattr(view, "ending", None),
+        due=getattr(view, "due", None))
+
+
 class _Moved:
     """A ``MoveMade`` with the card the console worked out (same fields)."""
 
@@ -119,10 +193,12 @@ class History:
         self._top: Card | None = None  # the discard-pile top as the log last saw it
         self._last_move: Any = None
 
-    def _with_card(self, event: Any, view: Any) -> Any:
-        """Fill in the card of a pile draw (public: it was the pile's top)."""
+    def _with_card(self, event: MoveMade, view: Any) -> _Moved:
+        """The move with the card the log shows: opened by it (a discard), or the pile's
+        top it took (public: it was the pile's top)."""
         kind = move_kind(event.move)
-        card = event.card if isinstance(event.card, Card) else None
+        position = getattr(event.move, "position", None)
+        card = event.opened.get(position) if position is not None else None
         if card is None and kind == "take_upcard":
             hand = getattr(view, "hand", None)
             card = hand.upcard if hand is not None else None
@@ -132,55 +208,50 @@ class History:
             self._top = card
         elif kind in ("draw_discard", "take_upcard"):
             self._top = None
-        if card is not event.card:
-            event = _Moved(player=event.player, move=event.move, card=card)
-        return event
-
-    def _same_draw(self, event: Any) -> bool:
-        """A stock draw reported a second time (now with its card) by the same player."""
-        last, self._last_move = self._last_move, event
-        return (
-            last is not None
-            and move_kind(event.move) == "draw_stock"
-            and move_kind(last.move) == "draw_stock"
-            and last.player == event.player
-            and last.card is None
-            and event.card is not None
-            and bool(self.log)
-            and self.log[-1].player == event.player
-        )
+        return _Moved(player=event.seat, move=event.move, card=card)
 
     def absorb(self, events: Iterable[Any], view: Any) -> None:
         """Fold new events in (oldest first); ``view`` gives names and the hand."""
         for event in events:
-            name = type(event).__name__
-            if name == "MoveMade":
-                event = self._with_card(event, view)
-                if self._same_draw(event):
-                    self.log.pop()  # NB: the draw is reported again once its card is known
-            if name == "HandStarted":
-                self.hand_no = event.hand_no
-                self._top = None
-                match = getattr(view, "match", None)
-                if match is not None and not match.hands:
-                    self.match_end = None  # a rematch began: a new match, a clean slate
-            elif name == "HandEnded":
-                self.reveal = make_reveal(event.hand_no, event.result, view)
-            elif name == "AuditDone":
-                self.audits[event.hand_no] = AuditLine(
-                    hand_no=event.hand_no, ok=bool(event.ok), detail=str(event.detail)
-                )
-                if not event.ok and not self.cheat:
-                    self.cheat = f"hand {event.hand_no} failed its audit: {event.detail}"
-            elif name == "MatchEnded":
-                self.match_end = make_match_end(event.result, view)
-            elif name == "CheatDetected":
-                who = _names(view)[event.peer]
-                self.cheat = f"{who} broke the rule '{event.rule}'"
-            elif name == "PeerError" and getattr(event, "remote", False) and not self.cheat:
-                opp = _names(view)[1 - view.me]
-                self.cheat = f"{opp} sent an invalid message ({event.code}): {event.detail}"
-            line = event_line(event, view)
+            line: LogLine | None
+            match event:
+                case MoveMade():
+                    moved = self._with_card(event, view)
+                    self._last_move = moved
+                    line = event_line(moved, view)
+                case CardsReceived() if (
+                        self._last_move is not None and self.log
+                        and move_kind(self._last_move.move) == "draw_stock"
+                        and self._last_move.player == view.me
+                        and self._last_move.card is None and len(event.cards) == 1):
+                    # NB: my stock draw, now with the card it brought: one line, not two
+                    (card,) = event.cards.values()
+                    self._last_move = _Moved(player=view.me, move=self._last_move.move,
+                                             card=card)
+                    self.log.pop()
+                    line = event_line(self._last_move, view)
+                case HandStarted():
+                    self.hand_no = event.hand_no
+                    self._top = None
+                    match_state = getattr(view, "match", None)
+                    if match_state is not None and not match_state.hands:
+                        self.match_end = None  # a rematch began: a clean slate
+                    self.audits[event.hand_no] = AuditLine(
+                        hand_no=event.hand_no, ok=True, detail="every shuffle proven")
+                    line = event_line(event, view)
+                case HandEnded():
+                    self.reveal = make_reveal(event.hand_no, event.result, view)
+                    line = event_line(event, view)
+                case MatchEnded():
+                    self.match_end = make_match_end(event.result, view)
+                    line = event_line(event, view)
+                case Ended():
+                    ending = event.ending
+                    if ending.kind.value == "accuse" or ending.culprit not in (None, ending.by):
+                        self.cheat = ending.headline(_names(view))
+                    line = event_line(event, view)
+                case _:
+                    line = event_line(event, view)
             if line is not None:
                 self.log.append(line)
         if len(self.log) > 500:
@@ -189,7 +260,8 @@ class History:
             if hand_no not in self.audits:
                 ok = verdict == "verified"
                 self.audits[hand_no] = AuditLine(hand_no=hand_no, ok=ok,
-                                                 detail="" if ok else str(verdict))
+                                                 detail="every shuffle proven" if ok
+                                                 else str(verdict))
 
 
 def seat_names(names: Sequence[str]) -> tuple[str, str]:
@@ -213,73 +285,77 @@ def _who(view: Any, player: int) -> str:
 
 def event_line(event: Any, view: Any) -> LogLine | None:
     """One log line for an event (None for events the log does not show)."""
-    name = type(event).__name__
     parts: list[Part]
-    if name in ("MoveMade", "_Moved"):
-        player = event.player
-        who = _who(view, player)
-        card = event.card if isinstance(event.card, Card) else None
-        kind = move_kind(event.move)
-        verbs = {
-            "take_upcard": ("takes the upcard", "take the upcard"),
-            "pass_upcard": ("passes the upcard", "pass the upcard"),
-            "draw_stock": ("draws from the stock", "draw from the stock"),
-            "draw_discard": ("takes from the discard pile", "take from the discard pile"),
-            "discard": ("discards", "discard"),
-            "knock": ("knocks", "knock"),
-            "big_gin": ("goes big gin", "go big gin"),
-            "lay_off": ("lays off and shows melds", "lay off and show your melds"),
-        }
-        third, second = verbs.get(kind, (kind, kind))
-        parts = [f"{who} {second if player == view.me else third}"]
-        if card is not None:
-            parts += [": ", card]
-        return LogLine(parts=tuple(parts), player=player)
-    if name == "HandStarted":
-        return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, event.dealer)} dealt.",))
-    if name == "HandEnded":
-        result = event.result
-        if result.winner is None:
-            return LogLine(parts=(f"Hand {event.hand_no} is void.",))
-        return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, result.winner)} won "
-                              f"{result.points} ({result.kind}).",))
-    if name == "AuditDone":
-        if event.ok:
-            return LogLine(parts=(f"Hand {event.hand_no}: deal verified.",))
-        return LogLine(parts=(f"Hand {event.hand_no}: DEAL NOT VERIFIED: {event.detail}",))
-    if name == "MatchEnded":
-        winner = getattr(event.result, "winner", None)
-        who = "nobody" if winner is None else _who(view, winner)
-        return LogLine(parts=(f"Match over: {who} won.",))
-    if name == "MatchResumed":
-        where = f"hand {event.hand_no}" if event.hand_no else "the start"
-        return LogLine(parts=(f"Resumed from the game file at {where} "
-                              f"({event.entries} entries checked again).",))
-    if name == "MatchAbandoned":
-        why = f": {event.reason}" if event.reason else ""
-        return LogLine(parts=(f"{_who(view, event.player)} abandoned the match{why}.",))
-    if name == "CheatDetected":
-        return LogLine(parts=(f"CHEAT: {_names(view)[event.peer]} broke '{event.rule}'",))
-    if name == "PeerError":
-        return LogLine(parts=(f"Protocol error {event.code}: {event.detail}",))
-    if name == "PeerHello":
-        key = fingerprint_text(event.fingerprint)
-        return LogLine(parts=(f"{event.name} is here (key {key}).",))
-    if name == "LinkDown":
-        again = "; reconnecting" if event.reconnecting else ""
-        return LogLine(parts=(f"Link lost ({event.reason}){again}.",))
-    if name == "LinkFailed":
-        return LogLine(parts=(f"Cannot reach {event.address} ({event.reason}); trying "
-                              "again.",))
-    if name == "LinkUp":
-        return LogLine(parts=("Link up.",))
-    if name == "TakeBackDone":
-        who = _who(view, event.requester)
-        if event.granted:
-            moves = "move" if event.retracted == 1 else "moves"
-            return LogLine(parts=(f"Take-back granted: {event.retracted} {moves} undone "
-                                  f"(asked by {who}).",))
-        return LogLine(parts=(f"Take-back not done: {event.detail or 'refused'}.",))
+    match event:
+        case _Moved():
+            player = event.player
+            who = _who(view, player)
+            card = event.card if isinstance(event.card, Card) else None
+            kind = move_kind(event.move)
+            verbs = {
+                "take_upcard": ("takes the upcard", "take the upcard"),
+                "pass_upcard": ("passes the upcard", "pass the upcard"),
+                "draw_stock": ("draws from the stock", "draw from the stock"),
+                "draw_discard": ("takes from the discard pile", "take from the discard pile"),
+                "discard": ("discards", "discard"),
+                "knock": ("knocks", "knock"),
+                "big_gin": ("goes big gin", "go big gin"),
+                "lay_off": ("lays off and shows melds", "lay off and show your melds"),
+            }
+            third, second = verbs.get(kind, (kind, kind))
+            parts = [f"{who} {second if player == view.me else third}"]
+            if card is not None:
+                parts += [": ", card]
+            return LogLine(parts=tuple(parts), player=player)
+        case ShuffleProven():
+            return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, event.seat)} "
+                                  "shuffled; shuffle proven.",))
+        case HandStarted():
+            dealer = getattr(view, "dealer", None)
+            who = "" if dealer is None else f" {_who(view, dealer)} dealt;"
+            return LogLine(parts=(f"Hand {event.hand_no}:{who} every card proven.",))
+        case HandEnded():
+            result = event.result
+            if result.winner is None:
+                return LogLine(parts=(f"Hand {event.hand_no} is void.",))
+            return LogLine(parts=(f"Hand {event.hand_no}: {_who(view, result.winner)} won "
+                                  f"{result.points} ({result.kind}).",))
+        case MatchEnded():
+            winners = getattr(event.result, "winners", ())
+            who = "nobody" if not winners else _who(view, winners[0])
+            return LogLine(parts=(f"Match over: {who} won.",))
+        case MatchResumed():
+            where = f"hand {event.hand_no}" if event.hand_no else "the start"
+            return LogLine(parts=(f"Resumed from the game file at {where} "
+                                  f"({event.entries} entries checked again).",))
+        case Ended():
+            return LogLine(parts=(event.ending.headline(_names(view)),))
+        case TableFormed():
+            others = [f"{n} (key {fingerprint_text(f)})" for s, (n, f) in
+                      enumerate(zip(event.names, event.fingerprints, strict=True))
+                      if s != view.me]
+            return LogLine(parts=(f"At the table: {', '.join(others)}.",))
+        case RematchOffered():
+            return LogLine(parts=(f"{_who(view, event.seat)} offers a rematch.",))
+        case LinkDown():
+            again = "; reconnecting" if event.reconnecting else ""
+            return LogLine(parts=(f"Link lost ({event.reason}){again}.",))
+        case LinkFailed():
+            return LogLine(parts=(f"Cannot reach {event.address} ({event.reason}); trying "
+                                  "again.",))
+        case LinkUp():
+            return LogLine(parts=("Link up.",))
+        case Overdue():
+            who = _who(view, event.seat)
+            return LogLine(parts=(f"{who} has not sent its {event.owed} for "
+                                  f"{event.waited:.0f} s: wait, or end the match (:end).",))
+        case TakeBackDone():
+            who = _who(view, event.requester)
+            if event.granted:
+                moves = "move" if event.retracted == 1 else "moves"
+                return LogLine(parts=(f"Take-back granted: {event.retracted} {moves} undone "
+                                      f"(asked by {who}).",))
+            return LogLine(parts=(f"Take-back not done: {event.detail or 'refused'}.",))
     return None
 
 

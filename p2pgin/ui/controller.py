@@ -59,10 +59,16 @@ class Console:
 
     # ------------------------------------------------------------------ state
 
+
+    @property
+    def view(self) -> Any:
+        """The handle's view in the shapes the console draws (see ``adapter.gin_view``)."""
+        return adapter.gin_view(self.handle.view)
+
     def refresh(self) -> Table:
         """Drain new events and rebuild the table; called after every change."""
         events = list(self.handle.drain_events())
-        view = self.handle.view
+        view = self.view
         self.history.absorb(events, view)
         before = self.table if hasattr(self, "table") else None
         self.table = adapter.build_table(
@@ -222,7 +228,7 @@ class Console:
     # ------------------------------------------------------------------ acting
 
     def _act(self, kind: str, position: int | None = None) -> bool:
-        view = self.handle.view
+        view = self.view
         move = adapter.find_move(view, kind, position)
         if move is None:
             self.say(adapter.why_not(self.table, adapter.action_of(kind)), error=True)
@@ -361,7 +367,7 @@ class Console:
             self.say("a hint is for your turn", error=True)
             return
         try:
-            move = hinter(self.handle.view)
+            move = hinter(self.view)
         except Exception as exc:
             self.say(f"hint failed: {exc}", error=True)
             return
@@ -408,7 +414,7 @@ class Console:
         if self.table.stage != "match_over" and "rematch" not in self.table.actions:
             self.say("a rematch is offered at the end of the match", error=True)
             return
-        if adapter.find_move(self.handle.view, "rematch") is not None:
+        if adapter.find_move(self.view, "rematch") is not None:
             if self._act("rematch"):
                 self.close_overlay()
             return
