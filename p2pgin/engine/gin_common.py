@@ -23,8 +23,8 @@ errors the table games add to the gin engine's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from p2pgin.engine.errors import IllegalMoveError, MatchError, OutOfTurnError, RevealError
@@ -60,6 +60,7 @@ FIRST_DEALER_TAG: Final = b"p2pgin/first-dealer/v1"
 """Domain tag of the hash that draws a table's first dealer from its seed."""
 
 _FRESH_DECK: Final = tuple(range(52))
+_UPCARD_ONLY: Final = frozenset((UPCARD,))
 
 
 class SittingOutError(OutOfTurnError):
@@ -221,10 +222,6 @@ class SeatedResult:
         return data
 
 
-def _local_positions(mask_positions: Iterable[int], offset: int) -> tuple[int, ...]:
-    return tuple(offset + p for p in mask_positions)
-
-
 @dataclass(frozen=True, slots=True)
 class SeatedGin:
     """One two-handed gin game at a table (see the module docstring).
@@ -233,11 +230,14 @@ class SeatedGin:
         state: the game as this observer knows it, in the deck's own positions 0..51.
         seats: the seats of the game's players 0 and 1.
         deck: the deck it is dealt from (its engine positions are ``52 * deck + i``).
+        public: the deck positions public so far, kept move by move (the same set as
+            ``state.public_positions()``, which walks the whole history).
     """
 
     state: HandState
     seats: tuple[int, int]
     deck: int = 0
+    public: frozenset[int] = _UPCARD_ONLY
 
     @property
     def offset(self) -> int:
@@ -285,6 +285,16 @@ class SeatedGin:
         )
         return (*dealt, Disclosure(position=offset + UPCARD, to=None))
 
+    def _shows(self, move: Move, player: int) -> tuple[int, ...]:
+        """The deck positions of ``player`` that ``move`` shows: a discard its card (if
+        held), a knock or big gin the eleven held, a layoff the defender's ten."""
+        state = self.state
+        if isinstance(move, Discard):
+            return (move.position,) if state.holds(player, move.position) else ()
+        if isinstance(move, Knock | BigGin | LayOff):
+            return state.hand_of(player)
+        return ()
+
     def opens(self, move: Move, player: int) -> tuple[int, ...]:
         """Engine positions ``player`` holds that ``move`` shows and that are not public.
 
@@ -292,17 +302,9 @@ class SeatedGin:
         defender's ten; other moves show nothing. Positions not in the player's hand are
         left out (``apply`` refuses such a move anyway).
         """
-        state = self.state
-        if isinstance(move, Discard):
-            shown: tuple[int, ...] = (move.position,) if state.holds(player, move.position) else ()
-        elif isinstance(move, Knock | BigGin | LayOff):
-            shown = state.hand_of(player)
-        else:
-            return ()
-        if not shown:
-            return ()
-        public = state.public_positions()
-        return _local_positions(sorted(p for p in shown if p not in public), self.offset)
+        public = self.public
+        offset = self.offset
+        return tuple(offset + p for p in self._shows(move, player) if p not in public)
 
     def disclosures(self, move: Move, player: int) -> tuple[Disclosure, ...]:
         """A stock draw in the draw phase: the drawn position, to the drawer."""
@@ -315,12 +317,15 @@ class SeatedGin:
 
     def apply(self, move: Move, player: int) -> SeatedGin:
         """The game after ``player``'s ``move`` (checked by the gin engine)."""
-        return replace(self, state=self.state.apply(move, player))
+        state = self.state.apply(move, player)
+        shown = self._shows(move, player)
+        public = self.public.union(shown) if shown else self.public
+        return SeatedGin(state, self.seats, self.deck, public)
 
     def reveal(self, index: int, card: int) -> SeatedGin:
         """This observer learns that the deck's card ``index`` is ``card``."""
         new = self.state.reveal(index, card)
-        return self if new is self.state else replace(self, state=new)
+        return self if new is self.state else SeatedGin(new, self.seats, self.deck, self.public)
 
     def result(self) -> SeatedResult | None:
         """The seated result once the game is over."""

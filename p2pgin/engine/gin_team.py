@@ -57,7 +57,15 @@ from p2pgin.engine.gin_common import (
 )
 from p2pgin.engine.hand import HandResult, HandState, legal_moves
 from p2pgin.engine.match import MatchResult, MatchState
-from p2pgin.engine.moves import Move, MoveFormatError
+from p2pgin.engine.moves import (
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Move,
+    MoveFormatError,
+    PassUpcard,
+    TakeUpcard,
+)
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -158,7 +166,13 @@ class TeamMove(Move):
         """``move`` (deck positions 0..51) as a move of deck ``deck``."""
         if isinstance(move, TeamMove):
             return move
-        return cls(deck=deck if move_positions(move) else None, move=move)
+        # NB: legal_moves wraps a dozen discards per turn: those come from tables
+        if type(move) is Discard and 0 <= deck < GAMES:
+            return _DISCARDS[deck][move.position]
+        made = _WRAPPED.get((deck, move))
+        if made is None:
+            made = cls(deck=deck if move_positions(move) else None, move=move)
+        return made
 
     @property
     def positions(self) -> tuple[int, ...]:
@@ -178,6 +192,17 @@ class TeamMove(Move):
         if "layoffs" in data:
             data["layoffs"] = [[p + offset, index] for p, index in data["layoffs"]]
         return data
+
+
+_WRAPPED: Final[dict[tuple[int, Move], TeamMove]] = {
+    (deck, move): TeamMove(deck=None, move=move)
+    for deck in range(GAMES)
+    for move in (TakeUpcard(), PassUpcard(), DrawStock(), DrawDiscard())
+}
+_DISCARDS: Final = tuple(
+    tuple(TeamMove(deck=deck, move=Discard(position=p)) for p in range(DECK_STRIDE))
+    for deck in range(GAMES)
+)
 
 
 def _is_int(value: object) -> bool:
