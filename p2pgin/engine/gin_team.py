@@ -43,14 +43,13 @@ from p2pgin.engine.errors import HandOverError, MatchError, OutOfTurnError, Reve
 from p2pgin.engine.explain import explain_match
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, HandOutcome
 from p2pgin.engine.gin_common import (
+    GinTableGame,
     OtherGameError,
     SeatedGin,
     SeatedResult,
     TeamScoreError,
     WrongHandError,
-    check_first_dealer,
     check_seat,
-    first_dealer_from_seed,
     gin_move_from_mapping,
     move_positions,
     seat_names,
@@ -601,13 +600,15 @@ class TeamMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamGin:
+class TeamGin(GinTableGame):
     """Four-player team gin under ``rules`` (a :class:`Game`, wire name ``team_gin``).
 
     Build the usual options with :meth:`preset` (target 125).
     """
 
     rules: Rules = field(default_factory=lambda: Rules(target=TEAM_TARGET))
+    NAME: ClassVar[str] = TEAM_GIN
+    SEATS: ClassVar[int] = SEATS
 
     @classmethod
     def preset(cls, name: str = "standard", **overrides: Any) -> TeamGin:
@@ -618,28 +619,11 @@ class TeamGin:
         """
         return cls(Rules.preset(name, **{"target": TEAM_TARGET, **overrides}))
 
-    @classmethod
-    def from_rules_dict(cls, data: dict[str, Any]) -> TeamGin:
-        """The game from its signed wire options. Raises: RulesError."""
-        return cls(Rules.from_dict(data))
-
-    @property
-    def name(self) -> str:
-        return TEAM_GIN
-
-    @property
-    def seats(self) -> int:
-        return SEATS
-
-    def rules_dict(self) -> dict[str, Any]:
-        return dict(self.rules.to_dict())
-
     def new_match(self, seed: bytes, *, first_dealer: int | None = None) -> TeamMatch:
         """A match whose first hand is dealt by the first dealer's team (a seat drawn
         from ``seed``, ``h mod 4``, unless given)."""
-        drawn = first_dealer_from_seed(TEAM_GIN, seed, SEATS)
-        dealer = drawn if first_dealer is None else check_first_dealer(first_dealer, SEATS)
-        return TeamMatch(MatchState.new(self.rules, team_of(dealer)))
+        return TeamMatch(MatchState.new(self.rules, team_of(self.first_dealer(seed,
+                                                                               first_dealer))))
 
     def move_from_dict(self, data: Mapping[str, Any]) -> TeamMove:
         return team_move_from_mapping(data)
