@@ -1,6 +1,6 @@
 """What the gin table games share: one two-handed gin game seated at a table.
 
-Two-player gin, three-player cutthroat and four-player team gin (docs/rules.md §15-17)
+Two-player gin, three-player cutthroat and four-player team gin (docs/rules.md §16-18)
 all play ordinary two-handed gin hands (:class:`~p2pgin.engine.hand.HandState`, whose
 players are 0 and 1); a table only decides *which seats* play a hand, from *which deck*.
 :class:`SeatedGin` is that binding: a ``HandState``, the seats of its players 0 and 1,

@@ -3,7 +3,7 @@
 An adapter, not a new game: seats 0 and 1 are the engine's players 0 and 1, a hand is a
 :class:`~p2pgin.engine.hand.HandState`, the match a :class:`~p2pgin.engine.match.MatchState`,
 and every rule and score is theirs (docs/rules.md §1-14). What the adapter adds is what
-the contract asks for (docs/rules.md §15):
+the contract asks for (docs/rules.md §16):
 
 * one deck per hand, shuffled by the dealer first, then the non-dealer;
 * the opening deal: positions 0..18 (even) to the non-dealer, 1..19 (odd) to the dealer,

@@ -1,4 +1,4 @@
-"""Four-player team gin, wire name ``team_gin`` (docs/rules.md §17).
+"""Four-player team gin, wire name ``team_gin`` (docs/rules.md §18).
 
 Two teams of two, partners opposite: team 0 is seats 0 and 2, team 1 seats 1 and 3
 (a team's number is its lower seat). Every hand is two separate two-handed gin games

@@ -1,4 +1,4 @@
-"""Three-player gin ("cutthroat", "round robin"), wire name ``gin3`` (docs/rules.md §16).
+"""Three-player gin ("cutthroat", "round robin"), wire name ``gin3`` (docs/rules.md §17).
 
 Two seats play each hand an ordinary two-handed gin hand; the third deals it and sits
 it out. Seats sit clockwise in seat order, so seat ``s``'s left is seat ``s + 1 mod 3``.
