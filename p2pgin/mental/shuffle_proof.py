@@ -29,7 +29,7 @@ the discrete-log binding of the commitments plus ``(n + 2)/L`` per hash evaluati
 ``protocol/deck-v2.md`` section 5 for the full argument. The proof is zero-knowledge:
 commitments are perfectly hiding and the responses are uniform.
 
-Costs (scalar multiplications, variable base / fixed base G): prover 5n / 3n+4,
+Costs (scalar multiplications, variable base / fixed base G): prover 5n / 3n+5,
 verifier 6n+3 / n+4; the wire size is 2n points and 2n+5 scalars.
 """
 
