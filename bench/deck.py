@@ -90,16 +90,37 @@ def one_hand(dealer: int = 0, hand_no: int = 0) -> list[DeckPeer]:
     return peers
 
 
+def count_with(counted: dict[str, str], fn: Callable[[], object]) -> Counter[str]:
+    """How many of the ``counted`` libsodium calls ``fn`` makes (through the mental layer)."""
+    counting = CountingBindings(counted)
+    real = _algebra._nb, _group._nb
+    _algebra._nb = _group._nb = counting  # type: ignore[assignment]
+    try:
+        fn()
+    finally:
+        _algebra._nb, _group._nb = real
+    return counting.counts
+
+
 def count_ops() -> Counter[str]:
     """How many floored operations one hand (as timed) performs."""
-    counting = CountingBindings(COUNTED)
-    real = _group._nb
-    _group._nb = counting  # type: ignore[assignment]
-    try:
-        one_hand()
-    finally:
-        _group._nb = real
-    return counting.counts
+    return count_with(COUNTED, one_hand)
+
+
+def unit_operations() -> dict[str, Callable[[], object]]:
+    """One call of each floored operation kind, on fresh random inputs."""
+    s = nb.crypto_core_ed25519_scalar_reduce(secrets.token_bytes(64))
+    p = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
+    q = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
+    r = secrets.token_bytes(32)
+    return {
+        "mult": lambda: nb.crypto_scalarmult_ed25519_noclamp(s, p),
+        "base_mult": lambda: nb.crypto_scalarmult_ed25519_base_noclamp(s),
+        "add": lambda: nb.crypto_core_ed25519_add(p, q),
+        "validate": lambda: nb.crypto_core_ed25519_is_valid_point(p),
+        "invert": lambda: nb.crypto_core_ed25519_scalar_invert(s),
+        "hash_to_curve": lambda: nb.crypto_core_ed25519_from_uniform(r),
+    }
 
 
 def time_opens(runs: int) -> dict[str, float]:
@@ -181,18 +202,6 @@ def v2_hand(seats: int, hand_no: int = 0) -> None:
             parties[s].read(views[s], i)
 
 
-def count_v2(fn: Callable[[], object]) -> Counter[str]:
-    """How many floored operations ``fn`` performs."""
-    counting = CountingBindings(COUNTED_V2)
-    real = _algebra._nb, _group._nb
-    _algebra._nb = _group._nb = counting  # type: ignore[assignment]
-    try:
-        fn()
-    finally:
-        _algebra._nb, _group._nb = real
-    return counting.counts
-
-
 def _floor_ms(counts: Counter[str], unit: dict[str, float]) -> float:
     return sum(n * unit[k] for k, n in counts.items()) / 1e3
 
@@ -211,22 +220,12 @@ def v2_keys(name: str) -> dict[str, str]:
 
 def run_v2(runs: int) -> dict[str, Any]:
     """The v2 figures: medians over ``runs`` runs, each with its floor."""
-    s = nb.crypto_core_ed25519_scalar_reduce(secrets.token_bytes(64))
-    p = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
-    q = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
-    r = secrets.token_bytes(32)
-    fns: dict[str, Callable[[], object]] = {
-        "mult": lambda: nb.crypto_scalarmult_ed25519_noclamp(s, p),
-        "base_mult": lambda: nb.crypto_scalarmult_ed25519_base_noclamp(s),
-        "add": lambda: nb.crypto_core_ed25519_add(p, q),
-        "validate": lambda: nb.crypto_core_ed25519_is_valid_point(p),
-        "hash_to_curve": lambda: nb.crypto_core_ed25519_from_uniform(r),
-    }
+    fns = {k: f for k, f in unit_operations().items() if k in COUNTED_V2.values()}
     v2_hand(2)  # warm up (the generators are computed once per process)
     parts = v2_step_parts(0)
-    counts = {"shuffle_proof": count_v2(lambda: v2_step(parts))}
+    counts = {"shuffle_proof": count_with(COUNTED_V2, lambda: v2_step(parts))}
     for n in V2_TABLES:
-        counts[f"deal_{n}"] = count_v2(lambda n=n: v2_hand(n))
+        counts[f"deal_{n}"] = count_with(COUNTED_V2, lambda n=n: v2_hand(n))
     times: dict[str, list[float]] = {k: [] for k in counts}
     samples: dict[str, list[float]] = {k: [] for k in fns}
     for i in range(runs):
@@ -268,14 +267,7 @@ def _unit_burst(fns: dict[str, Callable[[], object]], n: int = 40) -> dict[str, 
 def run(runs: int, v2_runs: int) -> dict[str, Any]:
     one_hand()  # warm up
     counts = count_ops()
-    s = nb.crypto_core_ed25519_scalar_reduce(secrets.token_bytes(64))
-    p = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
-    r = secrets.token_bytes(32)
-    fns: dict[str, Callable[[], object]] = {
-        "mult": lambda: nb.crypto_scalarmult_ed25519_noclamp(s, p),
-        "invert": lambda: nb.crypto_core_ed25519_scalar_invert(s),
-        "hash_to_curve": lambda: nb.crypto_core_ed25519_from_uniform(r),
-    }
+    fns = {k: f for k, f in unit_operations().items() if k in COUNTED.values()}
     deal_ms, wall_ms = [], []
     samples: dict[str, list[float]] = {k: [] for k in fns}
     for i in range(runs):  # NB: interleaved, so the floor sees the same machine load
