@@ -1,6 +1,6 @@
 """What the gin table games share: one two-handed gin game seated at a table.
 
-Two-player gin, three-player cutthroat and four-player team gin (docs/rules.md §15-17)
+Two-player gin, three-player cutthroat and four-player team gin (docs/rules.md §16-18)
 all play ordinary two-handed gin hands (:class:`~p2pgin.engine.hand.HandState`, whose
 players are 0 and 1); a table only decides *which seats* play a hand, from *which deck*.
 :class:`SeatedGin` is that binding: a ``HandState``, the seats of its players 0 and 1,
@@ -16,21 +16,30 @@ and its deck index, with the contract's answers (:mod:`p2pgin.engine.game`) for 
 Engine positions are ``52 * deck + i`` (:func:`p2pgin.engine.game.position`); the
 ``HandState`` inside always counts its own deck's positions 0..51.
 
-Also here: the first dealer drawn from the table's seed, seat names, and the named
-errors the table games add to the gin engine's.
+Also here: :class:`SingleGameHand`, a table hand that is one seated game (two- and
+three-player gin); :class:`GinTableGame`, what every gin table game shares (gin's
+options and moves, the first dealer drawn from the table's seed); seat names; and the
+named errors the table games add to the gin engine's.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Self
 
-from p2pgin.engine.errors import IllegalMoveError, MatchError, OutOfTurnError, RevealError
+from p2pgin.engine.cards import Card
+from p2pgin.engine.errors import (
+    HandOverError,
+    IllegalMoveError,
+    MatchError,
+    OutOfTurnError,
+    RevealError,
+)
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, position
-from p2pgin.engine.hand import UPCARD, HandResult, HandState, Phase
+from p2pgin.engine.hand import UPCARD, HandResult, HandState, Phase, legal_moves
 from p2pgin.engine.moves import (
     BigGin,
     Discard,
@@ -41,12 +50,15 @@ from p2pgin.engine.moves import (
     MoveFormatError,
     move_from_dict,
 )
+from p2pgin.engine.rules import Rules
 
 __all__ = [
     "FIRST_DEALER_TAG",
+    "GinTableGame",
     "OtherGameError",
     "SeatedGin",
     "SeatedResult",
+    "SingleGameHand",
     "SittingOutError",
     "TeamScoreError",
     "WrongHandError",
@@ -60,6 +72,7 @@ FIRST_DEALER_TAG: Final = b"p2pgin/first-dealer/v1"
 """Domain tag of the hash that draws a table's first dealer from its seed."""
 
 _FRESH_DECK: Final = tuple(range(52))
+_UPCARD_ONLY: Final = frozenset((UPCARD,))
 
 
 class SittingOutError(OutOfTurnError):
@@ -221,10 +234,6 @@ class SeatedResult:
         return data
 
 
-def _local_positions(mask_positions: Iterable[int], offset: int) -> tuple[int, ...]:
-    return tuple(offset + p for p in mask_positions)
-
-
 @dataclass(frozen=True, slots=True)
 class SeatedGin:
     """One two-handed gin game at a table (see the module docstring).
@@ -233,11 +242,14 @@ class SeatedGin:
         state: the game as this observer knows it, in the deck's own positions 0..51.
         seats: the seats of the game's players 0 and 1.
         deck: the deck it is dealt from (its engine positions are ``52 * deck + i``).
+        public: the deck positions public so far, kept move by move (the same set as
+            ``state.public_positions()``, which walks the whole history).
     """
 
     state: HandState
     seats: tuple[int, int]
     deck: int = 0
+    public: frozenset[int] = _UPCARD_ONLY
 
     @property
     def offset(self) -> int:
@@ -285,6 +297,16 @@ class SeatedGin:
         )
         return (*dealt, Disclosure(position=offset + UPCARD, to=None))
 
+    def _shows(self, move: Move, player: int) -> tuple[int, ...]:
+        """The deck positions of ``player`` that ``move`` shows: a discard its card (if
+        held), a knock or big gin the eleven held, a layoff the defender's ten."""
+        state = self.state
+        if isinstance(move, Discard):
+            return (move.position,) if state.holds(player, move.position) else ()
+        if isinstance(move, Knock | BigGin | LayOff):
+            return state.hand_of(player)
+        return ()
+
     def opens(self, move: Move, player: int) -> tuple[int, ...]:
         """Engine positions ``player`` holds that ``move`` shows and that are not public.
 
@@ -292,17 +314,9 @@ class SeatedGin:
         defender's ten; other moves show nothing. Positions not in the player's hand are
         left out (``apply`` refuses such a move anyway).
         """
-        state = self.state
-        if isinstance(move, Discard):
-            shown: tuple[int, ...] = (move.position,) if state.holds(player, move.position) else ()
-        elif isinstance(move, Knock | BigGin | LayOff):
-            shown = state.hand_of(player)
-        else:
-            return ()
-        if not shown:
-            return ()
-        public = state.public_positions()
-        return _local_positions(sorted(p for p in shown if p not in public), self.offset)
+        public = self.public
+        offset = self.offset
+        return tuple(offset + p for p in self._shows(move, player) if p not in public)
 
     def disclosures(self, move: Move, player: int) -> tuple[Disclosure, ...]:
         """A stock draw in the draw phase: the drawn position, to the drawer."""
@@ -315,12 +329,15 @@ class SeatedGin:
 
     def apply(self, move: Move, player: int) -> SeatedGin:
         """The game after ``player``'s ``move`` (checked by the gin engine)."""
-        return replace(self, state=self.state.apply(move, player))
+        state = self.state.apply(move, player)
+        shown = self._shows(move, player)
+        public = self.public.union(shown) if shown else self.public
+        return SeatedGin(state, self.seats, self.deck, public)
 
     def reveal(self, index: int, card: int) -> SeatedGin:
         """This observer learns that the deck's card ``index`` is ``card``."""
         new = self.state.reveal(index, card)
-        return self if new is self.state else replace(self, state=new)
+        return self if new is self.state else SeatedGin(new, self.seats, self.deck, self.public)
 
     def result(self) -> SeatedResult | None:
         """The seated result once the game is over."""
@@ -342,3 +359,132 @@ class SeatedGin:
                 f"({position(self.deck, 0)}..{position(self.deck, 51)})"
             )
         return index
+
+
+@dataclass(frozen=True, slots=True)
+class GinTableGame:
+    """What every gin table game is: its options are gin's :class:`Rules`, its moves gin
+    moves, its first dealer drawn from the table's seed. Subclasses set :attr:`NAME` and
+    :attr:`SEATS` and make their own match (``new_match``)."""
+
+    rules: Rules = field(default_factory=Rules)
+    NAME: ClassVar[str] = ""
+    SEATS: ClassVar[int] = 2
+
+    @classmethod
+    def from_rules_dict(cls, data: dict[str, Any]) -> Self:
+        """The game from its signed wire options. Raises: RulesError."""
+        return cls(Rules.from_dict(data))
+
+    @property
+    def name(self) -> str:
+        """The wire name."""
+        return self.NAME
+
+    @property
+    def seats(self) -> int:
+        return self.SEATS
+
+    def rules_dict(self) -> dict[str, Any]:
+        return dict(self.rules.to_dict())
+
+    def first_dealer(self, seed: bytes, first_dealer: int | None) -> int:
+        """``first_dealer`` if given (checked), else the seat ``seed`` draws.
+
+        Raises:
+            MatchError: a bad seed, or ``first_dealer`` is not a seat.
+        """
+        drawn = first_dealer_from_seed(self.NAME, seed, self.SEATS)
+        return drawn if first_dealer is None else check_first_dealer(first_dealer, self.SEATS)
+
+    def move_from_dict(self, data: Mapping[str, Any]) -> Move:
+        return gin_move_from_mapping(data)
+
+
+@dataclass(frozen=True, slots=True)
+class SingleGameHand:
+    """A table hand that is one seated gin game (two- and three-player gin): the
+    contract's answers for it. Subclasses give the table size (:attr:`SEATS`), the
+    result, and may refuse a seat before the turn check (:meth:`_check_seat`)."""
+
+    game: SeatedGin
+    SEATS: ClassVar[int] = 2
+
+    @property
+    def state(self) -> HandState:
+        """The engine's hand (its players 0 and 1 are ``game.seats``)."""
+        return self.game.state
+
+    @property
+    def games(self) -> tuple[SeatedGin, ...]:
+        """The hand's one gin game."""
+        return (self.game,)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.game.seats
+
+    @property
+    def decks(self) -> tuple[DeckPlan, ...]:
+        return (self.game.plan,)
+
+    @property
+    def opening_deal(self) -> tuple[Disclosure, ...]:
+        return self.game.opening_deal
+
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.over
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        return legal_moves(self.game.state)
+
+    def forced_move(self) -> Move | None:
+        """Always ``None``: every gin move is a decision (a defender may declare less)."""
+        return None
+
+    def _check_seat(self, seat: int) -> None:
+        """Refuse ``seat`` before the turn check (a seat sitting the hand out)."""
+
+    def _with(self, game: SeatedGin) -> Self:
+        """This hand with ``game`` in place of its game."""
+        raise NotImplementedError
+
+    def _player(self, seat: int) -> int:
+        """The game's player number of ``seat``, if it may move now.
+
+        Raises:
+            OutOfTurnError: not a seat, or not its turn (``SittingOutError``: it sits
+                the hand out).
+            HandOverError: the hand is over.
+        """
+        check_seat(seat, self.SEATS)
+        self._check_seat(seat)
+        to_move = self.game.to_move
+        if to_move is None:
+            raise HandOverError("the hand is over; no more moves")
+        if seat != to_move:
+            raise OutOfTurnError(f"it is seat {to_move}'s turn, not seat {seat}'s")
+        player = self.game.player_of(seat)
+        assert player is not None
+        return player
+
+    def apply(self, move: Move, seat: int) -> Self:
+        return self._with(self.game.apply(move, self._player(seat)))
+
+    def opens(self, move: Move, seat: int) -> tuple[int, ...]:
+        return self.game.opens(move, self._player(seat))
+
+    def disclosures(self, move: Move, seat: int) -> tuple[Disclosure, ...]:
+        return self.game.disclosures(move, self._player(seat))
+
+    def reveal(self, pos: int, card: int) -> Self:
+        game = self.game.reveal(self.game.index_of(pos), card)
+        return self if game is self.game else self._with(game)
+
+    def known(self, pos: int) -> Card | None:
+        return self.game.state.known(self.game.index_of(pos))

@@ -1,4 +1,4 @@
-"""Four-player team gin, wire name ``team_gin`` (docs/rules.md §17).
+"""Four-player team gin, wire name ``team_gin`` (docs/rules.md §18).
 
 Two teams of two, partners opposite: team 0 is seats 0 and 2, team 1 seats 1 and 3
 (a team's number is its lower seat). Every hand is two separate two-handed gin games
@@ -43,21 +43,28 @@ from p2pgin.engine.errors import HandOverError, MatchError, OutOfTurnError, Reve
 from p2pgin.engine.explain import explain_match
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, HandOutcome
 from p2pgin.engine.gin_common import (
+    GinTableGame,
     OtherGameError,
     SeatedGin,
     SeatedResult,
     TeamScoreError,
     WrongHandError,
-    check_first_dealer,
     check_seat,
-    first_dealer_from_seed,
     gin_move_from_mapping,
     move_positions,
     seat_names,
 )
 from p2pgin.engine.hand import HandResult, HandState, legal_moves
 from p2pgin.engine.match import MatchResult, MatchState
-from p2pgin.engine.moves import Move, MoveFormatError
+from p2pgin.engine.moves import (
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Move,
+    MoveFormatError,
+    PassUpcard,
+    TakeUpcard,
+)
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -158,7 +165,13 @@ class TeamMove(Move):
         """``move`` (deck positions 0..51) as a move of deck ``deck``."""
         if isinstance(move, TeamMove):
             return move
-        return cls(deck=deck if move_positions(move) else None, move=move)
+        # NB: legal_moves wraps a dozen discards per turn: those come from tables
+        if type(move) is Discard and 0 <= deck < GAMES:
+            return _DISCARDS[deck][move.position]
+        made = _WRAPPED.get((deck, move))
+        if made is None:
+            made = cls(deck=deck if move_positions(move) else None, move=move)
+        return made
 
     @property
     def positions(self) -> tuple[int, ...]:
@@ -178,6 +191,17 @@ class TeamMove(Move):
         if "layoffs" in data:
             data["layoffs"] = [[p + offset, index] for p, index in data["layoffs"]]
         return data
+
+
+_WRAPPED: Final[dict[tuple[int, Move], TeamMove]] = {
+    (deck, move): TeamMove(deck=None, move=move)
+    for deck in range(GAMES)
+    for move in (TakeUpcard(), PassUpcard(), DrawStock(), DrawDiscard())
+}
+_DISCARDS: Final = tuple(
+    tuple(TeamMove(deck=deck, move=Discard(position=p)) for p in range(DECK_STRIDE))
+    for deck in range(GAMES)
+)
 
 
 def _is_int(value: object) -> bool:
@@ -576,13 +600,15 @@ class TeamMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamGin:
+class TeamGin(GinTableGame):
     """Four-player team gin under ``rules`` (a :class:`Game`, wire name ``team_gin``).
 
     Build the usual options with :meth:`preset` (target 125).
     """
 
     rules: Rules = field(default_factory=lambda: Rules(target=TEAM_TARGET))
+    NAME: ClassVar[str] = TEAM_GIN
+    SEATS: ClassVar[int] = SEATS
 
     @classmethod
     def preset(cls, name: str = "standard", **overrides: Any) -> TeamGin:
@@ -593,28 +619,11 @@ class TeamGin:
         """
         return cls(Rules.preset(name, **{"target": TEAM_TARGET, **overrides}))
 
-    @classmethod
-    def from_rules_dict(cls, data: dict[str, Any]) -> TeamGin:
-        """The game from its signed wire options. Raises: RulesError."""
-        return cls(Rules.from_dict(data))
-
-    @property
-    def name(self) -> str:
-        return TEAM_GIN
-
-    @property
-    def seats(self) -> int:
-        return SEATS
-
-    def rules_dict(self) -> dict[str, Any]:
-        return dict(self.rules.to_dict())
-
     def new_match(self, seed: bytes, *, first_dealer: int | None = None) -> TeamMatch:
         """A match whose first hand is dealt by the first dealer's team (a seat drawn
         from ``seed``, ``h mod 4``, unless given)."""
-        drawn = first_dealer_from_seed(TEAM_GIN, seed, SEATS)
-        dealer = drawn if first_dealer is None else check_first_dealer(first_dealer, SEATS)
-        return TeamMatch(MatchState.new(self.rules, team_of(dealer)))
+        return TeamMatch(MatchState.new(self.rules, team_of(self.first_dealer(seed,
+                                                                               first_dealer))))
 
     def move_from_dict(self, data: Mapping[str, Any]) -> TeamMove:
         return team_move_from_mapping(data)

@@ -1,4 +1,4 @@
-"""Three-player gin ("cutthroat", "round robin"), wire name ``gin3`` (docs/rules.md §16).
+"""Three-player gin ("cutthroat", "round robin"), wire name ``gin3`` (docs/rules.md §17).
 
 Two seats play each hand an ordinary two-handed gin hand; the third deals it and sits
 it out. Seats sit clockwise in seat order, so seat ``s``'s left is seat ``s + 1 mod 3``.
@@ -24,26 +24,22 @@ The option ``winner_deals`` does not apply: who deals follows the rotation above
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from p2pgin.engine.cards import Card
-from p2pgin.engine.errors import HandOverError, MatchError, OutOfTurnError
-from p2pgin.engine.game import DeckPlan, Disclosure, HandOutcome
+from p2pgin.engine.errors import MatchError
+from p2pgin.engine.game import HandOutcome
 from p2pgin.engine.gin_common import (
+    GinTableGame,
     SeatedGin,
     SeatedResult,
+    SingleGameHand,
     SittingOutError,
     WrongHandError,
-    check_first_dealer,
-    check_seat,
-    first_dealer_from_seed,
-    gin_move_from_mapping,
     seat_names,
 )
-from p2pgin.engine.hand import HandState, legal_moves
-from p2pgin.engine.moves import Move
+from p2pgin.engine.hand import HandState
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -136,15 +132,15 @@ class CutthroatHandResult:
 
 
 @dataclass(frozen=True, slots=True)
-class CutthroatHand:
+class CutthroatHand(SingleGameHand):
     """A three-player hand as one observer knows it (a :class:`GameHand`).
 
     ``game`` is the two players' gin game (``game.state`` is the engine's hand, whose
     player 0 is ``players[0]``); ``dealer`` sits out.
     """
 
-    game: SeatedGin
     dealer: int
+    SEATS: ClassVar[int] = SEATS
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int) -> CutthroatHand:
@@ -154,85 +150,21 @@ class CutthroatHand:
         return cls(SeatedGin(HandState.deal(rules, 1), players_of_hand(dealer)), dealer)
 
     @property
-    def state(self) -> HandState:
-        return self.game.state
-
-    @property
-    def games(self) -> tuple[SeatedGin, ...]:
-        return (self.game,)
-
-    @property
     def sitting_out(self) -> int:
         """The seat that dealt and sits this hand out."""
         return self.dealer
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return self.game.seats
-
-    @property
-    def decks(self) -> tuple[DeckPlan, ...]:
-        return (self.game.plan,)
-
-    @property
-    def opening_deal(self) -> tuple[Disclosure, ...]:
-        return self.game.opening_deal
-
-    @property
-    def to_move(self) -> int | None:
-        return self.game.to_move
-
-    @property
-    def over(self) -> bool:
-        return self.game.state.over
 
     @property
     def result(self) -> CutthroatHandResult | None:
         seated = self.game.result()
         return None if seated is None else CutthroatHandResult(seated, self.dealer)
 
-    def legal_moves(self) -> tuple[Move, ...]:
-        return legal_moves(self.game.state)
-
-    def forced_move(self) -> Move | None:
-        """Always ``None``: every gin move is a decision."""
-        return None
-
-    def _player(self, seat: int) -> int:
-        """The gin player number of ``seat``, if it may move now.
-
-        Raises:
-            OutOfTurnError: not a seat, or not its turn.
-            SittingOutError: the dealer, who sits this hand out.
-            HandOverError: the hand is over.
-        """
-        check_seat(seat, SEATS)
+    def _check_seat(self, seat: int) -> None:
         if seat == self.dealer:
             raise SittingOutError(f"seat {seat} dealt this hand and sits it out")
-        to_move = self.game.to_move
-        if to_move is None:
-            raise HandOverError("the hand is over; no more moves")
-        if seat != to_move:
-            raise OutOfTurnError(f"it is seat {to_move}'s turn, not seat {seat}'s")
-        player = self.game.player_of(seat)
-        assert player is not None
-        return player
 
-    def apply(self, move: Move, seat: int) -> CutthroatHand:
-        return CutthroatHand(self.game.apply(move, self._player(seat)), self.dealer)
-
-    def opens(self, move: Move, seat: int) -> tuple[int, ...]:
-        return self.game.opens(move, self._player(seat))
-
-    def disclosures(self, move: Move, seat: int) -> tuple[Disclosure, ...]:
-        return self.game.disclosures(move, self._player(seat))
-
-    def reveal(self, pos: int, card: int) -> CutthroatHand:
-        game = self.game.reveal(self.game.index_of(pos), card)
-        return self if game is self.game else CutthroatHand(game, self.dealer)
-
-    def known(self, pos: int) -> Card | None:
-        return self.game.state.known(self.game.index_of(pos))
+    def _with(self, game: SeatedGin) -> CutthroatHand:
+        return CutthroatHand(game, self.dealer)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -434,36 +366,16 @@ class CutthroatMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class CutthroatGin:
+class CutthroatGin(GinTableGame):
     """Three-player gin under ``rules`` (a :class:`Game`, wire name ``gin3``)."""
 
-    rules: Rules = field(default_factory=Rules)
-
-    @classmethod
-    def from_rules_dict(cls, data: dict[str, Any]) -> CutthroatGin:
-        """The game from its signed wire options. Raises: RulesError."""
-        return cls(Rules.from_dict(data))
-
-    @property
-    def name(self) -> str:
-        return GIN3
-
-    @property
-    def seats(self) -> int:
-        return SEATS
-
-    def rules_dict(self) -> dict[str, Any]:
-        return dict(self.rules.to_dict())
+    NAME: ClassVar[str] = GIN3
+    SEATS: ClassVar[int] = SEATS
 
     def new_match(self, seed: bytes, *, first_dealer: int | None = None) -> CutthroatMatch:
         """A match whose first dealer is drawn from ``seed`` (``h mod 3``, see
         :func:`~p2pgin.engine.gin_common.first_dealer_from_seed`) unless given."""
-        drawn = first_dealer_from_seed(GIN3, seed, SEATS)
-        dealer = drawn if first_dealer is None else check_first_dealer(first_dealer, SEATS)
-        return CutthroatMatch(rules=self.rules, dealer=dealer)
-
-    def move_from_dict(self, data: Mapping[str, Any]) -> Move:
-        return gin_move_from_mapping(data)
+        return CutthroatMatch(rules=self.rules, dealer=self.first_dealer(seed, first_dealer))
 
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from p2pgin.bots import LEVELS, Strategy, make_bot
-from p2pgin.engine import Discard, DrawStock, HandState, OutOfTurnError
+from p2pgin.engine import Discard, DrawStock, HandState, Move, OutOfTurnError
 from p2pgin.engine.game import Game, GameHand
 from p2pgin.engine.gin_common import OtherGameError, SittingOutError
 from p2pgin.engine.gin_game import GinGame
@@ -30,7 +30,7 @@ class Seated:
         self.bots = bots
         self.views: list[HandState] = []
 
-    def __call__(self, hand: GameHand, seat: int, rng: random.Random) -> object:
+    def __call__(self, hand: GameHand, seat: int, rng: random.Random) -> Move:
         view = seat_view(hand, seat)
         self.views.append(view.state)
         return view.table_move(self.bots[seat].choose(view.state, view.me))
@@ -45,7 +45,7 @@ def test_bots_finish_whole_matches_at_tables_of_two_three_and_four(game: Game, l
     for i in range(2):
         bots = [make_bot(level, random.Random(10 * i + s)) for s in range(game.seats)]
         seated = Seated(bots)
-        played = play_table_match(game, bytes([i, 3]) * 16, random.Random(i), seated,  # type: ignore[arg-type]
+        played = play_table_match(game, bytes([i, 3]) * 16, random.Random(i), seated,
                                   check=check_entitlement, max_moves=1000)
         assert played.match.over and played.match.result().winners
         assert seated.views and all(v.to_move is not None for v in seated.views)
@@ -55,7 +55,7 @@ def test_bots_of_different_levels_share_a_table() -> None:
     for game in GAMES[1:]:
         levels = ["easy", "normal", "hard", "normal"][: game.seats]
         bots = [make_bot(level, random.Random(s)) for s, level in enumerate(levels)]
-        played = play_table_match(game, bytes(32), random.Random(5), Seated(bots),  # type: ignore[arg-type]
+        played = play_table_match(game, bytes(32), random.Random(5), Seated(bots),
                                   check=check_entitlement)
         assert played.match.over
 

@@ -192,3 +192,22 @@ def test_a_seat_learns_its_own_cards_its_draws_and_public_cards_only() -> None:
         played = play_table_match(GinGame(PRESETS[i]), bytes([i]) * 32, random.Random(i),
                                   check=check_entitlement)
         assert played.match.over
+
+
+def test_the_public_positions_a_seated_game_keeps_are_the_engines_at_every_step() -> None:
+    rng = random.Random(11)
+    for i in range(150):
+        hand = GinGame(PRESETS[i % len(PRESETS)]).new_match(bytes(32), first_dealer=i % 2).deal()
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = full_hand(hand, deck)
+        while not hand.over:
+            assert hand.game.public == hand.state.public_positions()
+            seat = hand.to_move
+            assert seat is not None
+            moves = hand.legal_moves()
+            move = next((m for m in moves if isinstance(m, Knock)), None)
+            if move is None or rng.random() < 0.5:
+                move = rng.choice(moves)
+            hand = hand.apply(move, seat)
+        assert hand.game.public == hand.state.public_positions()
