@@ -316,3 +316,37 @@ def verify_table_toss(session_id: bytes, seats: int, entries: list[tuple[int, ob
     if len(nonces) != seats:
         raise ProtocolMisuse("the toss is incomplete")
     return _table_seed(session_id, nonces)
+# --- the table toss as pure functions, for the match machine (which keeps the state) ---
+
+def commit_payload(session_id: bytes, seat: int, nonce: bytes) -> dict[str, Any]:
+    """Seat ``seat``'s commitment payload (``coin.commit``) to ``nonce``."""
+    return {**header("coin.commit", session_id), "player": seat,
+            "commit": encode(_commitment(session_id, seat, nonce))}
+
+
+def reveal_payload(session_id: bytes, seat: int, nonce: bytes) -> dict[str, Any]:
+    """Seat ``seat``'s reveal payload (``coin.reveal``) of ``nonce``."""
+    return {**header("coin.reveal", session_id), "player": seat, "nonce": encode(nonce)}
+
+
+def read_commit(payload: object, session_id: bytes, seat: int) -> bytes:
+    """The commitment in seat ``seat``'s ``coin.commit`` payload.
+
+    Raises:
+        MalformedValue, CheatDetected: naming ``seat``.
+    """
+    return _read_commit(session_id, seat, payload)
+
+
+def read_reveal(payload: object, session_id: bytes, seat: int, commit: bytes) -> bytes:
+    """The nonce in seat ``seat``'s ``coin.reveal`` payload, checked against ``commit``.
+
+    Raises:
+        CheatDetected: ``bad_reveal`` (it does not open the commitment); MalformedValue.
+    """
+    return _read_reveal(session_id, seat, payload, commit)
+
+
+def table_seed(session_id: bytes, nonces: tuple[bytes, ...]) -> bytes:
+    """The table's 32-byte seed from every seat's nonce, seat 0 first."""
+    return _table_seed(session_id, dict(enumerate(nonces)))
