@@ -11,7 +11,7 @@ one value of a weight, so a false batch passes with probability at most ``1/L`` 
 the cheater evaluates; with ``m = 1`` it is the plain Chaum-Pedersen proof. Verifying
 costs ``2m + 1`` scalar multiplications instead of ``3m`` for ``m`` separate proofs.
 
-Transcript (``protocol/deck-v2.md`` section 6)::
+Transcript (``protocol/deck.md`` section 6)::
 
     rho = H(STATEMENT_TAG, *binding, K, V_0 || ... , U_0 || ...)
     T1 = w*G,  T2 = w*U*,  e = H(CHALLENGE_TAG, rho, T1, T2) mod L,  s = w + e*x mod L

@@ -15,7 +15,7 @@ layer stripped in public; the card is then the card point it became.
 
 Nothing is ever revealed at the end of a hand and nothing is checked late: a shuffle or a
 strip that does not verify is refused when it arrives, naming its author
-(``docs/security.md``). Spec: ``protocol/deck-v2.md``.
+(``docs/security.md``). Spec: ``protocol/deck.md``.
 
 :class:`PublicDeck` is an immutable value: what any third party tracks and checks.
 :class:`DeckParty` holds one seat's secrets for one deck, all derived deterministically

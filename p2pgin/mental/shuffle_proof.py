@@ -26,7 +26,7 @@ as polynomials; checked at the random point ``u`` this fails for a non-permutati
 with probability ``n/L`` (Schwartz-Zippel), and the linear equation with fixed ``x`` and
 ``M`` holds for a wrong output deck with probability ``1/L``. Soundness therefore rests on
 the discrete-log binding of the commitments plus ``(n + 2)/L`` per hash evaluation; see
-``protocol/deck-v2.md`` section 5 for the full argument. The proof is zero-knowledge:
+``protocol/deck.md`` section 5 for the full argument. The proof is zero-knowledge:
 commitments are perfectly hiding and the responses are uniform.
 
 Costs (scalar multiplications, variable base / fixed base G): prover 5n / 3n+5,

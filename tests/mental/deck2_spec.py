@@ -1,4 +1,4 @@
-"""protocol/deck-v2.md implemented again from its text alone: hashlib and libsodium only.
+"""protocol/deck.md implemented again from its text alone: hashlib and libsodium only.
 
 Nothing here imports p2pgin; it exists so that the vectors are checked against the
 document and not only against the reference code. It proves and verifies shuffles and

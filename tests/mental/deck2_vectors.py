@@ -24,8 +24,8 @@ from p2pgin.mental.shuffle_proof import generators, prove_shuffle
 __all__ = ["INVALID_PATH", "VECTORS_PATH", "build_invalid", "build_vectors", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
-VECTORS_PATH = ROOT / "protocol" / "vectors" / "deck-v2.json"
-INVALID_PATH = ROOT / "protocol" / "vectors" / "deck-v2-invalid.json"
+VECTORS_PATH = ROOT / "protocol" / "vectors" / "deck.json"
+INVALID_PATH = ROOT / "protocol" / "vectors" / "deck-invalid.json"
 
 SESSION = b"p2pgin-vector-02"
 ORDER8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
@@ -126,7 +126,7 @@ def build_vectors() -> dict[str, Any]:
     toss = _toss()
     seed = bytes.fromhex(toss["seed"])
     h, hs, _ = generators()
-    return {"about": "p2pgin deck protocol v2 test vectors; see protocol/deck-v2.md",
+    return {"about": "p2pgin deck protocol v2 test vectors; see protocol/deck.md",
             "generators": {"h": h.hex(), "H": [p.hex() for p in hs]},
             "coin_toss": toss, "deck": _main_deck(seed), "stock": _stock(seed)}
 
@@ -326,7 +326,7 @@ def build_invalid() -> dict[str, Any]:
     valid = hash_to_point(b"\x09" * 32)
     return {
         "about": "deck v2 payloads every receiver must refuse, naming the author (seat) with "
-                 "the reason; see protocol/deck-v2.md section 7",
+                 "the reason; see protocol/deck.md section 7",
         "context": ctx_json(d.ctx),
         "secrets": {str(s): secret(s, "small").hex() for s in d.ctx.players},
         "valid": d.shuffles,

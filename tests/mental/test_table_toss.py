@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from p2pgin.mental import Cheat, CheatDetected, CoinToss, HashDrbg, MalformedValue, ProtocolMisuse
+from p2pgin.mental import Cheat, CheatDetected, HashDrbg, MalformedValue, ProtocolMisuse
 from p2pgin.mental.cointoss import TableToss, verify_table_toss
 
 SID = b"table-toss-session"
@@ -40,18 +40,6 @@ def test_every_seat_and_a_third_party_reach_one_seed(n: int) -> None:
     assert all(t.done for t in ts)
     assert len({t.seed for t in ts}) == 1
     assert verify_table_toss(SID, n, log) == ts[0].seed
-
-
-def test_two_seats_send_exactly_the_v1_payloads_and_get_the_v1_seed() -> None:
-    ts = tosses(2)
-    log = run(ts)
-    v1 = [CoinToss(player=p, session_id=SID, rng=HashDrbg(b"toss/%d" % p)) for p in (0, 1)]
-    assert [v1[0].commit(), v1[1].commit()] == [log[0][1], log[1][1]]
-    v1[0].receive_commit(log[1][1])
-    v1[1].receive_commit(log[0][1])
-    assert [v1[0].reveal(), v1[1].reveal()] == [log[2][1], log[3][1]]
-    v1[0].receive_reveal(log[3][1])
-    assert v1[0].seed == ts[0].seed
 
 
 def test_a_nonce_that_does_not_open_its_commitment_is_a_bad_reveal() -> None:
