@@ -547,7 +547,7 @@ class Node:
         machine = self.session.machine
         if machine is None:
             return
-        table = machine.table
+        table = machine.seating
         for seat, (name, fp) in enumerate(zip(table.names, table.fingerprints, strict=True)):
             if seat == self.session.me or seat in self.peers:
                 continue

@@ -477,7 +477,7 @@ class Session:
             return self._flush()
         machine = self.machine
         if machine is not None:
-            seat = next((s for s, h in enumerate(machine.table.hellos)
+            seat = next((s for s, h in enumerate(machine.seating.hellos)
                          if bytes(hello_key(h)) == key), None)
             if seat is None and not self.allow_spectators:
                 self._drop(link, "not a seat of this table")
@@ -518,7 +518,7 @@ class Session:
     def _send_table(self, link: Hashable) -> None:
         machine = self.machine
         assert machine is not None
-        table = machine.table
+        table = machine.seating
         where = {info.seat: info.address for info in self._links.values()
                  if info.seat is not None and info.address}
         addresses = [f"{where[seat]}:{port}" if seat in where and port else ""
@@ -672,7 +672,7 @@ class Session:
             self._drop(link, f"table: {exc}")
             return
         if self.machine is not None:
-            if hellos != self.machine.table.hellos:
+            if hellos != self.machine.seating.hellos:
                 self._drop(link, "table: other hellos than this table's")
             return
         lobby = self.lobby
@@ -712,7 +712,7 @@ class Session:
         self._secrets = secrets
         self.machine = machine
         self._out.hellos = hellos
-        table = machine.table
+        table = machine.seating
         self._out.events.append(TableFormed(session_id=machine.session_id, names=table.names,
                                             fingerprints=table.fingerprints))
 
@@ -817,7 +817,7 @@ class Session:
             offered = self._links[link].offered is not None
             if self.role is Role.HOST and self.machine is None and offered:
                 self._take_hello(link, entry)
-            elif self.machine is None or entry not in self.machine.table.hellos:
+            elif self.machine is None or entry not in self.machine.seating.hellos:
                 self._drop(link, "a hello out of place")
             return
         machine = self.machine
@@ -1105,7 +1105,7 @@ class Session:
         assert machine is not None and me is not None
         if self._takeback is not None:
             raise LocalProtocolError("take-back: a request is already pending")
-        plan = machine.takeback_plan(machine.state, me, moves)
+        plan = machine.takeback_plan(me, moves)
         if isinstance(plan, str):
             raise LocalProtocolError(plan)
         msg = TakeBackRequest(moves=moves)
@@ -1120,7 +1120,7 @@ class Session:
         machine, me = self.machine, self.me
         if machine is None or me is None or self._takeback is not None:
             return False
-        return not isinstance(machine.takeback_plan(machine.state, me, 1), str)
+        return not isinstance(machine.takeback_plan(me, 1), str)
 
     def _take_takeback_request(self, link: Hashable, request: Entry) -> None:
         machine, me = self.machine, self.me
@@ -1138,7 +1138,7 @@ class Session:
         assert isinstance(msg, TakeBackRequest)
         if me is None or not self.bot or self._takeback is not None:
             return  # NB: only a computer seat answers; a second request waits its turn
-        if isinstance(machine.takeback_plan(machine.state, request.sender, msg.moves), str):
+        if isinstance(machine.takeback_plan(request.sender, msg.moves), str):
             return  # NB: not grantable: the requester's own session refuses such requests
         self._takeback = (request, request.sender)
 

@@ -117,7 +117,7 @@ def build_view(session: Session) -> PlayerView:
     machine = session.machine
     if machine is None:
         return _lobby_view(session)
-    table, state, due, me = machine.table, machine.state, machine.due, session.me
+    table, state, due, me = machine.seating, machine.state, machine.due, session.me
     moves: tuple[Any, ...] = ()
     waiting = ""
     if session.takeback_request is not None:
