@@ -21,7 +21,7 @@ from typing import Any
 from p2pgin.engine.gin_tables import SeatView, seat_view
 from p2pgin.engine.melds import discard_options
 from p2pgin.engine.moves import BigGin, Discard, LayOff
-from p2pgin.session.session import GrantTakeBack, RefuseTakeBack
+from p2pgin.session.actions import GrantTakeBack, RefuseTakeBack
 
 __all__ = ["GIN_GAMES", "Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
 

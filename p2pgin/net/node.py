@@ -52,6 +52,7 @@ from p2pgin.net.transport import (
     serve_links,
 )
 from p2pgin.session import EVERY, Output, Session
+from p2pgin.session.actions import TakeBack
 from p2pgin.session.events import (
     Event,
     LinkDown,
@@ -60,7 +61,6 @@ from p2pgin.session.events import (
     Overdue,
     TableFormed,
 )
-from p2pgin.session.session import TakeBack
 
 __all__ = [
     "Deadlines",

@@ -9,6 +9,7 @@ over a transcript. See docs/architecture.md.
 
 from __future__ import annotations
 
+from p2pgin.session.actions import SessionAction
 from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, LocalProtocolError, ProtocolError, Rule, Unattributable
 from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
@@ -28,7 +29,7 @@ from p2pgin.session.session import (
     Session,
     TakeBack,
 )
-from p2pgin.session.view import STAGES, PlayerView, SessionAction
+from p2pgin.session.view import STAGES, PlayerView
 
 __all__ = [
     "CONTROL",

@@ -28,7 +28,7 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from nacl.signing import SigningKey
 
@@ -36,9 +36,20 @@ from p2pgin.engine.game import DECK_STRIDE
 from p2pgin.engine.moves import Move
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.chain import Placement
-from p2pgin.log.entry import PRE_SESSION, Entry, hello_key, sign_entry, sign_hello, verify_hello
+from p2pgin.log.entry import PRE_SESSION, Entry, hello_key, sign_entry, sign_hello
 from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.mental import cointoss
+from p2pgin.session.actions import (
+    AcceptRematch,
+    AcceptRules,
+    DeclineRematch,
+    DeclineRules,
+    GrantTakeBack,
+    RefuseTakeBack,
+    RematchOffer,
+    SessionAction,
+    TakeBack,
+)
 from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
 from p2pgin.session.events import (
@@ -47,6 +58,14 @@ from p2pgin.session.events import (
     MatchResumed,
     TableFormed,
     TakeBackDone,
+)
+from p2pgin.session.lobby import (
+    IF_SAME,
+    AcceptPolicy,
+    Lobby,
+    check_joiner_hello,
+    check_table,
+    read_host_hello,
 )
 from p2pgin.session.machine import Due, Machine, Owed, Stage
 from p2pgin.session.messages import (
@@ -68,7 +87,7 @@ from p2pgin.session.messages import (
     parse_body,
 )
 from p2pgin.session.secrets import SeatSecrets
-from p2pgin.session.view import PlayerView, SessionAction, build_view
+from p2pgin.session.view import PlayerView, build_view
 
 __all__ = [
     "EVERY",
@@ -93,9 +112,6 @@ EVERY: Final = None
 _AHEAD_LIMIT: Final = 256
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
-#: ``accept_rules`` of a joiner: accept at once only the very rules it proposed.
-IF_SAME: Final = "if_same"
-AcceptPolicy = Literal[True, "if_same"] | None
 
 
 class Role(StrEnum):
@@ -104,50 +120,6 @@ class Role(StrEnum):
     HOST = "host"
     JOINER = "joiner"
     SPECTATOR = "spectator"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AcceptRules(SessionAction):
-    """A joiner accepts the host's game and rules (signs its hello for the seat)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeclineRules(SessionAction):
-    """A joiner declines the host's game and rules; the host is told why."""
-
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RematchOffer(SessionAction):
-    """Offer another match once this one is over."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AcceptRematch(SessionAction):
-    """Accept the pending rematch offer."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeclineRematch(SessionAction):
-    """Decline the pending rematch offer."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TakeBack(SessionAction):
-    """Ask the computer opponent to take back my last ``moves`` moves of this hand."""
-
-    moves: int = 1
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GrantTakeBack(SessionAction):
-    """(A computer seat) grant the pending take-back request."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RefuseTakeBack(SessionAction):
-    """(A computer seat) refuse the pending take-back request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,18 +170,6 @@ class _Link:
     #: only after the log grew or for an earlier position keeps two forked logs from
     #: asking each other for the same entries forever.
     asked: tuple[int, int] | None = None
-
-
-@dataclass(slots=True)
-class Lobby:
-    """The host's lobby: the seats taken so far (seat -> hello) and who was offered
-    which seat. A joiner's lobby is the host's hello and the seat it was offered."""
-
-    seats: int
-    hellos: dict[int, Entry] = field(default_factory=dict)
-    host_hello: Entry | None = None
-    offered: int | None = None
-    declined: str = ""
 
 
 def _control(obj: dict[str, Any]) -> bytes:
@@ -529,30 +489,19 @@ class Session:
 
     # ------------------------------------------------------------------ lobby
 
-    def _free_seat(self) -> int | None:
-        """The lowest seat without a hello. An offer reserves nothing: the first hello
-        for a seat takes it, so a newcomer that never answers keeps nobody out."""
-        lobby = self.lobby
-        assert lobby is not None
-        return next((s for s in range(1, lobby.seats) if s not in lobby.hellos), None)
-
     def _offer_seat(self, link: Hashable) -> None:
         lobby = self.lobby
         assert lobby is not None and lobby.host_hello is not None
-        self._links[link].offered = self._free_seat()
+        self._links[link].offered = lobby.free_seat()
         self._send(link, _control({
             "ctl": "lobby", "hello": lobby.host_hello.to_dict(),
-            "seat": self._links[link].offered, "seated": self._seated_names()}))
-
-    def _seated_names(self) -> list[str]:
-        lobby = self.lobby
-        assert lobby is not None
-        return [str(lobby.hellos[s].body.get("name", "")) if s in lobby.hellos else ""
-                for s in range(lobby.seats)]
+            "seat": self._links[link].offered, "seated": lobby.seated_names()}))
 
     def _lobby_news(self) -> None:
         """Tell every lobby link who is seated now, and each newcomer its seat now."""
-        free = self._free_seat()
+        lobby = self.lobby
+        assert lobby is not None
+        free = lobby.free_seat()
         for link, info in self._links.items():
             if info.spectator:
                 continue
@@ -561,31 +510,16 @@ class Session:
             self._send(link, _control({
                 "ctl": "lobby", "hello": None,
                 "seat": info.seat if info.seat is not None else info.offered,
-                "seated": self._seated_names()}))
+                "seated": lobby.seated_names()}))
 
     def _take_hello(self, link: Hashable, hello: Entry) -> None:
         """(Host) a joiner's hello for the seat it was offered."""
         lobby, info = self.lobby, self._links.get(link)
         assert lobby is not None and lobby.host_hello is not None and info is not None
         seat = info.offered
-        try:
-            key = verify_hello(hello, sender=seat)
-        except LogError as exc:
-            self._drop(link, f"hello: {exc.detail}")
-            return
-        if bytes(key) != info.key:
-            self._drop(link, "hello not signed by the key this connection proved")
-            return
-        try:
-            msg = parse_body("hello", hello.body)
-        except Exception as exc:  # BadBody: the joiner's own hello, before any table
-            self._drop(link, f"hello: {exc}")
-            return
-        host = parse_body("hello", lobby.host_hello.body)
-        assert isinstance(msg, Hello) and isinstance(host, Hello)
-        if (msg.version, msg.seats, msg.game, msg.rules, msg.table) != (
-                host.version, host.seats, host.game, host.rules, lobby.host_hello.hash()):
-            self._drop(link, "hello does not accept this table's game, rules and size")
+        refused = check_joiner_hello(lobby, hello, seat, info.key)
+        if refused:
+            self._drop(link, refused)
             return
         assert seat is not None
         if seat in lobby.hellos:
@@ -593,11 +527,10 @@ class Session:
             return
         lobby.hellos[seat] = hello
         info.seat, info.offered = seat, None
-        if len(lobby.hellos) < lobby.seats:
+        if not lobby.full:
             self._lobby_news()
             return
-        hellos = tuple(lobby.hellos[s] for s in range(lobby.seats))
-        self._form(hellos)
+        self._form(lobby.table_hellos())
         for other, other_info in self._links.items():
             if other_info.seat is not None or other_info.spectator:
                 self._send_table(other)
@@ -608,19 +541,12 @@ class Session:
         lobby = self.lobby
         raw = obj.get("hello")
         if raw is not None:
-            try:
-                hello = Entry(**raw)
-                key = verify_hello(hello, sender=0)
-            except (LogError, TypeError) as exc:
-                self._drop(link, f"lobby: the host's hello: {exc}")
+            hello = read_host_hello(raw, self._links[link].key)
+            if isinstance(hello, str):
+                self._drop(link, hello)
                 return
-            if bytes(key) != self._links[link].key:
-                self._drop(link, "lobby: the host's hello is not signed by this connection's key")
-                return
-            seats = hello.body.get("seats")
-            if type(seats) is not int:
-                self._drop(link, "lobby: the host's hello names no table size")
-                return
+            seats = hello.body["seats"]
+            assert isinstance(seats, int)
             lobby = self.lobby = Lobby(seats=seats, host_hello=hello)
         if lobby is None or lobby.host_hello is None:
             self._drop(link, "lobby: no host hello yet")
@@ -675,12 +601,10 @@ class Session:
             if hellos != self.machine.seating.hellos:
                 self._drop(link, "table: other hellos than this table's")
             return
-        lobby = self.lobby
         if self.role is Role.JOINER:
-            mine = self.my_hello
-            if (mine is None or lobby is None or not hellos or hellos[0] != lobby.host_hello
-                    or mine.sender >= len(hellos) or hellos[mine.sender] != mine):
-                self._drop(link, "table: it is not the table I took a seat at")
+            refused = check_table(hellos, self.lobby, self.my_hello)
+            if refused:
+                self._drop(link, refused)
                 return
         try:
             self._form(hellos)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from p2pgin.session.session import Session
 
-__all__ = ["STAGES", "PlayerView", "SessionAction", "build_view"]
+__all__ = ["STAGES", "PlayerView", "build_view"]
 
 #: The coarse stages an agent sees, in match order.
 STAGES: Final = ("lobby", "handshake", "shuffle", "deal", "play", "match_over", "closed")
@@ -23,12 +23,6 @@ _COARSE: Final = {
     "toss": "handshake", "shuffle": "shuffle", "deal": "deal", "play": "play",
     "share": "play", "match_over": "match_over", "rematch": "match_over", "ended": "closed",
 }
-
-
-class SessionAction:
-    """Base of session-level choices an agent passes to ``Session.act`` (not game moves)."""
-
-    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,7 +70,8 @@ class PlayerView:
 
 
 def _lobby_view(session: Session) -> PlayerView:
-    from p2pgin.session.session import AcceptRules, DeclineRules, Role
+    from p2pgin.session.actions import AcceptRules, DeclineRules
+    from p2pgin.session.session import Role
 
     lobby = session.lobby
     host = None if lobby is None else lobby.host_hello
@@ -106,13 +101,13 @@ def _lobby_view(session: Session) -> PlayerView:
 
 def build_view(session: Session) -> PlayerView:
     """The view of ``session`` now (the session caches it until the next change)."""
-    from p2pgin.session.machine import Owed
-    from p2pgin.session.session import (
+    from p2pgin.session.actions import (
         AcceptRematch,
         DeclineRematch,
         GrantTakeBack,
         RefuseTakeBack,
     )
+    from p2pgin.session.machine import Owed
 
     machine = session.machine
     if machine is None:

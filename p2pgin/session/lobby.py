@@ -1,0 +1,114 @@
+"""The host's lobby, before the log begins: seats offered, hellos taken, the table formed.
+
+Sans-IO rules, checked here; the session (:mod:`p2pgin.session.session`) carries the
+frames. An offer reserves nothing: the first valid hello for a seat takes it, so a
+newcomer that never answers keeps nobody out. A hello counts only on the connection of
+its own key (a hello captured earlier and replayed by someone else is refused), for the
+seat offered, repeating the host's game, rules and table size and naming the host's
+hello. A joiner may decline; the host hears why and keeps waiting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from p2pgin.log.entry import Entry, verify_hello
+from p2pgin.log.errors import LogError
+from p2pgin.session.errors import BadBody
+from p2pgin.session.messages import Hello, parse_body
+
+__all__ = [
+    "IF_SAME",
+    "AcceptPolicy",
+    "Lobby",
+    "check_joiner_hello",
+    "check_table",
+    "read_host_hello",
+]
+
+#: ``accept_rules`` of a joiner: accept at once only the very game and rules it proposed.
+IF_SAME: Final = "if_same"
+#: How a joiner takes the host's game: True at once, None asks its agent, or IF_SAME.
+AcceptPolicy = Literal[True, "if_same"] | None
+
+
+@dataclass(slots=True)
+class Lobby:
+    """A lobby. The host's: the seats taken so far (seat -> hello). A joiner's: the host's
+    hello, the seat it is offered now, and why it declined, if it did."""
+
+    seats: int
+    hellos: dict[int, Entry] = field(default_factory=dict)
+    host_hello: Entry | None = None
+    offered: int | None = None
+    declined: str = ""
+
+    def free_seat(self) -> int | None:
+        """The lowest seat without a hello (the host's is seat 0)."""
+        return next((s for s in range(1, self.seats) if s not in self.hellos), None)
+
+    def seated_names(self) -> list[str]:
+        """Per seat, the name of whoever took it, "" while it is free."""
+        return [str(self.hellos[s].body.get("name", "")) if s in self.hellos else ""
+                for s in range(self.seats)]
+
+    @property
+    def full(self) -> bool:
+        """True once every seat has a hello."""
+        return len(self.hellos) == self.seats
+
+    def table_hellos(self) -> tuple[Entry, ...]:
+        """Every seat's hello, seat order (once :attr:`full`)."""
+        return tuple(self.hellos[s] for s in range(self.seats))
+
+
+def check_joiner_hello(lobby: Lobby, hello: Entry, seat: int | None, key: bytes) -> str:
+    """(Host) why a joiner's hello for the seat it was offered is refused, or "".
+
+    Args:
+        seat: the seat offered on that connection (None: none was).
+        key: the identity key the connection proved.
+    """
+    host_hello = lobby.host_hello
+    assert host_hello is not None
+    if seat is None:
+        return "a hello without a seat offered"
+    try:
+        signer = verify_hello(hello, sender=seat)
+    except LogError as exc:
+        return f"hello: {exc.detail}"
+    if bytes(signer) != key:
+        return "hello not signed by the key this connection proved"
+    try:
+        msg = parse_body("hello", hello.body)
+    except BadBody as exc:
+        return f"hello: {exc}"
+    host = parse_body("hello", host_hello.body)
+    assert isinstance(msg, Hello) and isinstance(host, Hello)
+    if (msg.version, msg.seats, msg.game, msg.rules, msg.table) != (
+            host.version, host.seats, host.game, host.rules, host_hello.hash()):
+        return "hello does not accept this table's game, rules and size"
+    return ""
+
+
+def read_host_hello(raw: Any, key: bytes) -> Entry | str:
+    """(Joiner) the host's hello from a lobby frame, or why it is refused."""
+    try:
+        hello = Entry(**raw)
+        signer = verify_hello(hello, sender=0)
+    except (LogError, TypeError) as exc:
+        return f"lobby: the host's hello: {exc}"
+    if bytes(signer) != key:
+        return "lobby: the host's hello is not signed by this connection's key"
+    if type(hello.body.get("seats")) is not int:
+        return "lobby: the host's hello names no table size"
+    return hello
+
+
+def check_table(hellos: tuple[Entry, ...], lobby: Lobby | None, mine: Entry | None) -> str:
+    """(Joiner) why a formed table's hellos are not the table it took a seat at, or ""."""
+    if (mine is None or lobby is None or not hellos or hellos[0] != lobby.host_hello
+            or mine.sender >= len(hellos) or hellos[mine.sender] != mine):
+        return "table: it is not the table I took a seat at"
+    return ""
