@@ -36,6 +36,8 @@ __all__ = [
 #: How the engine labels seats in an outcome's ``explanation`` when it has no names
 #: (``p2pgin.engine.explain.DEFAULT_NAMES`` are "Player 0", "Player 1").
 _SEAT_LABEL: Final = re.compile(r"\bPlayer (\d)\b")
+#: How the machine's and the verifier's details name a seat.
+_SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
 _PROVEN: Final = "every shuffle and card proven"
 
 
@@ -248,6 +250,16 @@ class Report:
         names = self.names
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
+    def named(self, text: str) -> str:
+        """``text`` with every "seat N" also named: "bob (seat 1)"."""
+        names = self.names
+
+        def label(match: re.Match[str]) -> str:
+            seat = int(match[1])
+            return f"{names[seat]} ({match[0]})" if seat < len(names) else match[0]
+
+        return _SEAT_WORD.sub(label, text)
+
     def hand(self, hand_no: int) -> HandRecord | None:
         """The record of hand ``hand_no``, if the log reached it."""
         return next((h for h in self.hands if h.hand_no == hand_no), None)
@@ -343,7 +355,7 @@ class Report:
     def _refuted_lines(self, refuted: Refuted) -> list[str]:
         out = [f"ending   {self.who(refuted.seat)} ended the match with a false {refuted.kind} "
                "claim, refuted by the log."]
-        out.append(f"         Why it is false: {refuted.detail}")
+        out.append(f"         Why it is false: {self.named(refuted.detail)}")
         if refuted.owed and refuted.due is not None:
             out.append(f"         Due when it ended: {self.who(refuted.due)}'s {refuted.owed}.")
         if refuted.hand_cut:
@@ -379,7 +391,7 @@ class Report:
         fault = ("nobody signed it: the file was altered or damaged" if failure.seat is None
                  else f"{self.who(failure.seat)}, who signed it")
         out = [f"verdict  FAILED at {where}", f"rule     {failure.rule}",
-               f"fault    {fault}", f"detail   {failure.detail}"]
+               f"fault    {fault}", f"detail   {self.named(failure.detail)}"]
         if failure.evidence:
             out.append("evidence " + _entry_brief(failure.evidence[0], self.names))
             out += [f"         {_entry_brief(e, self.names)}" for e in failure.evidence[1:]]
@@ -416,12 +428,13 @@ class Report:
         if self.refuted is not None:
             r = self.refuted
             refuted = {"seat": seat(r.seat), "kind": r.kind, "seq": r.seq, "line": r.line,
-                       "rule": r.rule, "detail": r.detail, "due": seat(r.due),
+                       "rule": r.rule, "detail": self.named(r.detail), "due": seat(r.due),
                        "owed": r.owed, "hand_no": r.hand_no, "hand_cut": r.hand_cut}
         failure: JsonValue = None
         if self.failure is not None:
             f = self.failure
-            failure = {"line": f.line, "rule": f.rule, "detail": f.detail, "seq": f.seq,
+            failure = {"line": f.line, "rule": f.rule, "detail": self.named(f.detail),
+                       "seq": f.seq,
                        "type": f.type, "seat": seat(f.seat),
                        "evidence": [x.to_dict() for x in f.evidence]}
         pending: JsonValue = None

@@ -163,17 +163,6 @@ def transcript_of(machine: Machine, key: SigningKey, *,
 
 
 @dataclass(slots=True)
-class _Hand:
-    match_no: int
-    players: tuple[int, ...] = ()
-    shuffles: int = 0
-    disclosures: int = 0
-    moves: int = 0
-    take_backs: int = 0
-    result: Any = None
-
-
-@dataclass(slots=True)
 class _Match:
     hands: list[int] = field(default_factory=list)
     outcome: Any = None
@@ -187,21 +176,29 @@ class _Tally:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.names = display_names(machine.table.names)
-        self.hands: dict[int, _Hand] = {}
+        self.hands: dict[int, HandRecord] = {}
         self.matches: dict[int, _Match] = {}
         #: The match the events being read belong to (a rematch's answers come before
         #: the new match's MatchStarted in one step).
         self.current = 0
 
-    def hand(self, hand_no: int) -> _Hand:
+    def hand(self, hand_no: int) -> HandRecord:
         record = self.hands.get(hand_no)
         if record is None:
             state = self.machine.state
             players = (tuple(state.hand.players)
                        if state.hand is not None and state.hand_no == hand_no else ())
-            record = self.hands[hand_no] = _Hand(match_no=state.match_no, players=players)
+            record = self.hands[hand_no] = HandRecord(hand_no=hand_no,
+                                                      match_no=state.match_no,
+                                                      players=players)
             self.match(state.match_no).hands.append(hand_no)
         return record
+
+    def count(self, hand_no: int, **more: int) -> None:
+        """Add to hand ``hand_no``'s counts (``moves=1``, ...)."""
+        record = self.hand(hand_no)
+        self.hands[hand_no] = replace(record, **{k: getattr(record, k) + v
+                                                 for k, v in more.items()})
 
     def match(self, match_no: int) -> _Match:
         return self.matches.setdefault(match_no, _Match())
@@ -209,24 +206,22 @@ class _Tally:
     def take(self, entry: Entry, events: Sequence[Event], hand_no: int) -> None:
         """Record a committed entry: ``hand_no`` is the hand it was played in."""
         if entry.type in ("deal", "share"):
-            self.hand(hand_no).disclosures += 1
+            self.count(hand_no, disclosures=1)
         for event in events:
             match event:
                 case MatchStarted(match_no=number):
                     self.current = number
                     self.match(number)
                 case ShuffleProven(hand_no=number):
-                    self.hand(number).shuffles += 1
+                    self.count(number, shuffles=1)
                 case HandStarted(hand_no=number, players=players):
-                    self.hand(number).players = tuple(players)
+                    self.hands[number] = replace(self.hand(number), players=tuple(players))
                 case MoveMade():
-                    self.hand(hand_no).moves += 1
+                    self.count(hand_no, moves=1)
                 case TakeBackDone(granted=True, retracted=retracted):
-                    record = self.hand(hand_no)
-                    record.take_backs += 1
-                    record.moves -= retracted
+                    self.count(hand_no, take_backs=1, moves=-retracted)
                 case HandEnded(hand_no=number, result=result):
-                    self.hand(number).result = result
+                    self.hands[number] = replace(self.hand(number), result=result)
                 case MatchEnded(result=result):
                     self.match(self.current).outcome = result
                 case RematchOffered(seat=seat):
@@ -239,10 +234,7 @@ class _Tally:
                     pass
 
     def records(self) -> tuple[tuple[MatchRecord, ...], tuple[HandRecord, ...]]:
-        hands = tuple(HandRecord(hand_no=n, match_no=h.match_no, players=h.players,
-                                 shuffles=h.shuffles, disclosures=h.disclosures,
-                                 moves=h.moves, take_backs=h.take_backs, result=h.result)
-                      for n, h in sorted(self.hands.items()))
+        hands = tuple(h for _, h in sorted(self.hands.items()))
         matches = tuple(MatchRecord(match_no=n, hands=tuple(m.hands), outcome=m.outcome,
                                     notes=tuple(m.notes))
                         for n, m in sorted(self.matches.items()))
@@ -348,10 +340,10 @@ def _check_header(t: Transcript, machine: Machine) -> Failure | None:
                       f"{table.seats} hellos")
     for seat, player in enumerate(t.players):
         if player.key != hexbytes(bytes(machine.chain.keys[seat])):
-            return header("header", f"the header's key of seat {seat} ({player.name}) is not "
-                          "the key its hello is signed with")
+            return header("header", f"the header's key of seat {seat} is not the key its "
+                          "hello is signed with")
         if player.name != table.names[seat]:
-            return header("header", f"the header names seat {seat} {player.name!r}, its "
+            return header("header", f"the header calls seat {seat} {player.name!r}, its "
                           f"hello {table.names[seat]!r}")
     if t.session != machine.session_id:
         return header("header", "the header's session id is not the hash of the hellos")

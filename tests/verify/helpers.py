@@ -24,8 +24,9 @@ from p2pgin.session import Machine
 from p2pgin.verify import transcript_of
 from tests.session.table_harness import Router, Seat, gin_table, key
 
-__all__ = ["KEYS", "file_of", "finished_table", "reseal", "resign_from", "seat_of",
-           "transcript", "two_seats"]
+__all__ = ["KEYS", "abandoned_table", "file_of", "finished_table", "in_second_hand",
+           "replay", "reseal",
+           "resign_from", "seat_of", "transcript", "two_seats"]
 
 #: The harness's identity keys: seat 0 (ann) and seat 1 (bob).
 KEYS: tuple[SigningKey, SigningKey] = (key(0), key(1))
@@ -37,6 +38,25 @@ def finished_table(seed: int = 3) -> Router:
     """A two-seat gin match to 10, played to its end with random legal moves."""
     router = gin_table(target=10, seed=seed)
     router.play(rng=random.Random(seed))
+    return router
+
+
+def in_second_hand(seed: int = 3) -> Router:
+    """A two-seat table (match to 100) whose first hand is over: hand 2 has begun."""
+    router = gin_table(seed=seed)
+    machine = router.seats["ann"].session.machine
+    assert machine is not None
+    router.play(rng=random.Random(seed), until=lambda: machine.state.hand_no == 2)
+    return router
+
+
+def abandoned_table(reason: str = "dinner") -> Router:
+    """A two-seat table where ann abandons three moves into the first hand."""
+    router = gin_table(seed=8)
+    router.play(moves=3)
+    ann = router.seats["ann"]
+    router.apply("ann", ann.session.abandon(reason))
+    router.pump()
     return router
 
 

@@ -15,13 +15,18 @@ import copy
 import random
 from typing import Any
 
-from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry
 from p2pgin.log.transcript import Transcript
-from p2pgin.session import EndKind, Session
+from p2pgin.session import EndKind
 from p2pgin.verify import Report, Status, verify_bytes, verify_transcript
-from tests.session.table_harness import Router, Seat, forge, gin_table, key
-from tests.verify.helpers import file_of, transcript, two_seats
+from tests.session.table_harness import Router, Seat, forge, gin_table
+from tests.verify.helpers import (
+    abandoned_table,
+    file_of,
+    in_second_hand,
+    transcript,
+    two_seats,
+)
 
 
 def _ended(seat: Seat) -> Report:
@@ -48,11 +53,8 @@ def _mover(router: Router) -> tuple[str, str, int]:
 
 def test_an_abandonment_names_the_leaver_what_was_due_the_hand_cut_and_hands_completed(
 ) -> None:
-    router = gin_table(seed=3)
+    router = in_second_hand()
     ann, bob = two_seats(router)
-    machine = ann.session.machine
-    assert machine is not None
-    router.play(rng=random.Random(3), until=lambda: machine.state.hand_no == 2)
     router.play(rng=random.Random(4), moves=4)
     due = ann.session.due
     assert due is not None
@@ -111,34 +113,39 @@ def test_an_upheld_accusation_names_the_cheater_with_its_signed_entry() -> None:
         assert f"{idle}'s signed move at seq {bad.seq}" in text
 
 
-def test_a_bad_shuffle_proof_is_upheld_against_its_author() -> None:
-    """(The table of the session test of the same name, kept here for its record.)"""
-    rules = Rules(target=100).to_dict()
-    host = Session.host(key(0), seats=2, game="gin", rules=rules, name="ann",
-                        rng=random.Random(11))
-    join = Session.join(key(1), name="bob", rng=random.Random(12))
-    router = Router([Seat("ann", host, key(0)), Seat("bob", join, key(1))])
+def test_a_bad_strip_proof_is_upheld_against_its_author_and_earlier_hands_still_count(
+) -> None:
+    router = in_second_hand()
+    cheat: list[tuple[str, str, Entry]] = []
 
-    def tamper(sender: str, receiver: str, frame: bytes) -> list[bytes]:
-        if sender != "ann" or not frame.startswith(b'{"body"'):
+    def corrupt_first_share(sender: str, receiver: str, frame: bytes) -> list[bytes]:
+        """The first share of hand 2 arrives with another point in place of the card's
+        (the ed25519 base point: valid, just not the stripped card), signed by its
+        sender: an authentic entry whose strip proof cannot hold."""
+        if cheat or not frame.startswith(b'{"body"'):
             return [frame]
         entry = Entry.from_bytes(frame)
-        if entry.type != "shuffle":
+        if entry.type != "share":
             return [frame]
         body = copy.deepcopy(entry.body)
-        body["step"]["output"][1] = body["step"]["output"][0]
-        return [forge(router.seats["ann"], "shuffle", body, seq=entry.seq,
-                      prev=entry.prev).to_bytes()]
+        body["strips"]["points"][0] = "58" + "66" * 31
+        bad = forge(router.seats[sender], "share", body, seq=entry.seq, prev=entry.prev)
+        cheat.append((sender, receiver, bad))
+        return [bad.to_bytes()]
 
-    router.tamper = tamper
-    router.connect("ann", "bob")
+    router.tamper = corrupt_first_share
+    router.play(rng=random.Random(5), until=lambda: bool(cheat))
     router.pump()
-    report = _ended(router.seats["bob"])
+    (sender, receiver, bad) = cheat[0]
+    report = _ended(router.seats[receiver])
     ending = report.ending
-    assert ending is not None and ending.kind is EndKind.ACCUSE and ending.culprit == 0
-    assert ending.rule.startswith("deck") and ending.hand_cut and ending.hand_no == 1
-    assert report.evidence[0].type == "shuffle" and report.evidence[0].sender == 0
-    assert "No hand was completed." in "\n".join(report.lines())
+    assert ending is not None and ending.kind is EndKind.ACCUSE
+    assert ending.culprit == bad.sender and ending.rule == "deck:bad_proof"
+    assert ending.hand_cut and ending.hand_no == 2
+    assert report.evidence == (bad,)
+    text = "\n".join(report.lines())
+    assert "Completed: hand 1, each fully proven" in text
+    assert f"{sender} broke the rules [deck:bad_proof] (caught by {receiver})" in text
 
 
 def _lie(router: Router) -> tuple[str, str, int, Entry]:
@@ -253,11 +260,7 @@ def test_crossed_endings_name_the_seat_whose_ending_crossed() -> None:
 
 
 def test_an_ended_transcript_claims_its_ending_and_match_number() -> None:
-    router = gin_table(seed=8)
-    router.play(moves=3)
-    ann, bob = two_seats(router)
-    router.apply("ann", ann.session.abandon(""))
-    router.pump()
+    bob = two_seats(abandoned_table(""))[1]
     t: Transcript = transcript(bob)
     ending = bob.session.ending
     assert ending is not None

@@ -16,8 +16,8 @@ import pytest
 from p2pgin.log.canonical import canonical_dumps, hexbytes
 from p2pgin.log.transcript import Seal, Transcript, TranscriptPlayer
 from p2pgin.verify import Report, Status, verify_bytes, verify_transcript
-from tests.session.table_harness import Router, gin_table, key
-from tests.verify.helpers import KEYS, reseal, transcript, two_seats
+from tests.session.table_harness import Router, key
+from tests.verify.helpers import KEYS, abandoned_table, reseal, transcript, two_seats
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +110,7 @@ def test_an_upper_case_seal_is_refused_not_verified(honest: Transcript) -> None:
 
 
 def test_an_abandoned_match_cannot_claim_a_finished_result() -> None:
-    router = gin_table(seed=8)
-    router.play(moves=3)
-    ann, bob = two_seats(router)
-    router.apply("ann", ann.session.abandon("dinner"))
-    router.pump()
-    t = transcript(bob)
+    t = transcript(two_seats(abandoned_table())[1])
     assert verify_transcript(t).status is Status.ENDED
     finished = {"status": "finished", "match_no": 1, "outcome": {"winner": 1}}
     _header_failure(verify_transcript(reseal(t, result=finished)), "result")
