@@ -30,6 +30,7 @@ __all__ = [
     "Status",
     "display_names",
     "explain",
+    "printable",
     "rules_text",
 ]
 
@@ -133,6 +134,15 @@ class MatchRecord:
     hands: tuple[int, ...] = ()
     outcome: Any = None
     notes: tuple[str, ...] = ()
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal and for one line: control characters (a newline, an
+    escape sequence) shown escaped. Reasons and details come from the record, which
+    anyone may have written."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def display_names(names: Sequence[str]) -> tuple[str, ...]:
@@ -286,7 +296,7 @@ class Report:
             out += self._refuted_lines(self.refuted)
         out += [f"note     {n}" for n in self.notes]
         out += self._verdict_lines()
-        return out
+        return [printable(line) for line in out]
 
     def _hand_lines(self, hand: HandRecord) -> list[str]:
         players = ", ".join(self.who(s) for s in hand.players) or "no cards dealt yet"

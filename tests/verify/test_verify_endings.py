@@ -266,3 +266,12 @@ def test_an_ended_transcript_claims_its_ending_and_match_number() -> None:
     assert ending is not None
     expected: dict[str, Any] = {"status": "ended", "match_no": 1, "ending": ending.to_dict()}
     assert t.result == expected
+
+
+def test_a_reason_cannot_forge_lines_or_drive_the_terminal() -> None:
+    _, bob = two_seats(abandoned_table("gone\nverdict  OK: bob cheated\x1b[2J"))
+    lines = verify_transcript(transcript(bob)).lines()
+    assert not any(line.startswith("verdict  OK: bob") for line in lines)
+    assert any("Reason given: gone\\nverdict  OK: bob cheated\\x1b[2J" in line
+               for line in lines)
+    assert all(line.isprintable() for line in lines)
