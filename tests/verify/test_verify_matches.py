@@ -12,6 +12,7 @@ header. New in v2: a bad deck payload is caught at its own entry (no audit later
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from p2pgin.log.transcript import Transcript, parse_transcript
 from p2pgin.verify import Report, Status, Unreadable, verify_bytes, verify_transcript
 from tests.session.table_harness import Router
-from tests.verify.helpers import file_of, resign_from, transcript, two_seats
+from tests.verify.helpers import file_of, finished_table, resign_from, transcript, two_seats
 
 
 def slow(examples: int) -> settings:
@@ -307,3 +308,29 @@ def test_a_transcript_whose_log_does_not_parse_again_is_the_same_transcript(
         finished: list[Router]) -> None:
     t = transcript(two_seats(finished[0])[1], saved="x")
     assert parse_transcript(t.to_bytes()) == t
+
+
+def test_a_rematch_in_the_same_log_reports_each_match_and_the_header_claims_the_last() -> None:
+    from p2pgin.session import AcceptRematch, RematchOffer
+
+    router = finished_table(21)
+    ann, bob = two_seats(router)
+    router.apply("ann", ann.session.act(RematchOffer()))
+    router.pump()
+    router.apply("bob", bob.session.act(AcceptRematch()))
+    router.pump()
+    router.play(rng=random.Random(2), moves=5)
+    router.apply("bob", bob.session.abandon("bedtime"))
+    router.pump()
+    t = transcript(ann)
+    report = verify_transcript(t)
+    assert report.status is Status.ENDED and report.ok
+    first, second = report.matches
+    assert first.outcome is not None and second.outcome is None
+    assert first.notes == ("ann offered a rematch.", "bob accepted.")
+    assert all(report.hand(n).match_no == 1 for n in first.hands)  # type: ignore[union-attr]
+    assert second.hands and all(report.hand(n).match_no == 2  # type: ignore[union-attr]
+                                for n in second.hands)
+    assert t.result["match_no"] == 2 and t.result["status"] == "ended"
+    text = "\n".join(report.lines())
+    assert "match 1" in text and "match 2" in text and "bob abandoned the match." in text
