@@ -1,27 +1,25 @@
-"""Benchmark of ``p2pgin verify`` against the crypto floor measured in the same run.
+"""Benchmark of ``p2pgin verify`` (protocol v2) against the group operations it needs.
 
-Plays real bot-versus-bot matches (two in-memory sessions, :mod:`p2pgin.bots`
-strategies; short matches to ``--target``), writes their transcripts, then times
-:func:`p2pgin.report.verify_transcript` on each (CPU time of the process, as the other
-benches, so a shared machine's waiting is left out).
+Plays ``--matches`` two-seat gin matches in memory (real sessions wired by the test
+table's router, ``tests/session/table_harness.py``; random legal moves; each match to
+``--target`` points, or ended by an abandonment after ``--max-moves`` moves), takes the
+transcript of seat 0 of each (sealed, as ``p2pgin verify`` reads it), and times
+:func:`p2pgin.verify.verify_transcript` on it: CPU time of the process
+(``time.process_time``), so a shared machine's waiting is left out.
 
-- ``verify_ms_per_hand``: median over transcripts of verification time / audited hands.
-- ``floor_ms_per_hand``: median over the same transcripts of the crypto work that no
-  verifier can skip, per hand: one Ed25519 signature verification per entry (hellos
-  included); per audited hand 4 x 52 variable-base multiplications (recomputing the
-  dealer's mask, the non-dealer's remask, the dealer's lock and the strip of its mask
-  from the revealed secrets), one scalar inversion (the dealer's mask) and 52
-  hash-to-curve maps (the hand's card points). A deck point recomputed byte for byte
-  from the secrets is a valid group element, so no separate subgroup check is needed
-  on that path. Each operation is priced at the median cost of one call measured in
-  bursts interleaved with the timed verifications.
-- ``ratio``: ``verify_ms_per_hand / floor_ms_per_hand`` (target <= 1.5).
-- For comparison: ``careful_ms_per_hand`` (``verify_transcript(fast=False)``, which feeds
-  every payload to ``HandVerifier`` as it comes) on the same transcripts. The operations
-  the verifier actually performed (counted by instrumenting one verification) are
-  reported beside it (``ops_per_hand``), subgroup checks (``is_valid_point``) included.
+- ``entries_per_s``: median over the transcripts of log entries / verification time.
+- ``floor_entries_per_s``: the same entries over the *floor*: the libsodium calls the
+  verification makes, counted once per transcript by instrumenting ``nacl.bindings``
+  (variable-base and base-point multiplications, point additions and subtractions,
+  subgroup checks, hash-to-curve, scalar operations, Ed25519 signature checks), each
+  priced at the median cost of one call measured in bursts interleaved with the timed
+  verifications. The shuffle and strip proofs are made of these; a verifier of the same
+  proofs that checks them one by one does no fewer.
+- ``ratio``: verification time / floor time (what the Python around the crypto costs).
+- ``proof_share``: floor time / verification time.
+- ``ops_per_entry``: the counted calls per log entry, by kind.
 
-Usage: ``python bench/verify.py [--matches N] [--target T] [--json]``.
+Usage: ``python bench/verify.py [--matches N] [--target T] [--max-moves M] [--json]``.
 """
 
 from __future__ import annotations
@@ -34,230 +32,179 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/counting.py
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-import nacl.bindings as nb
-from counting import CountingBindings
-from nacl.signing import SigningKey
+import nacl.bindings as nb  # noqa: E402
 
-from p2pgin.agents import bot_chooser
-from p2pgin.engine.rules import Rules
-from p2pgin.log.entry import Chain, sign_entry
-from p2pgin.log.identity import Identity
-from p2pgin.log.transcript import Transcript
-from p2pgin.mental import group as _group
-from p2pgin.report import seal_transcript, verify_transcript
-from p2pgin.session import HOST, JOIN, Session
+from p2pgin.log.transcript import Transcript  # noqa: E402
+from p2pgin.verify import transcript_of, verify_transcript  # noqa: E402
+from tests.session.table_harness import gin_table  # noqa: E402
 
 __all__ = ["main", "play_transcript"]
 
 _clock = time.process_time
 
-
-def play_transcript(
-    seed: int,
-    *,
-    target: int = 25,
-    levels: tuple[str, str] = ("normal", "easy"),
-    names: tuple[str, str] = ("alice", "bob"),
-    seal: bool = True,
-    abandon_after: int | None = None,
-) -> Transcript:
-    """Play one bot-versus-bot match in memory and return the host's transcript.
-
-    Keys, session secrets and bot choices all derive from ``seed`` (reproducible).
-    ``abandon_after``: the host abandons the match after that many moves (the transcript
-    of an abandoned match, claiming no result).
-    """
-    rng = random.Random(seed)
-    idents = [Identity(signing_key=SigningKey(rng.randbytes(32)), name=names[p])
-              for p in (0, 1)]
-    rules = Rules.preset("standard", target=target)
-    sessions = [
-        Session.create(idents[0], role=HOST, rules=rules, rng=random.Random(rng.random())),
-        Session.create(idents[1], role=JOIN, rng=random.Random(rng.random())),
-    ]
-    agents = [bot_chooser(levels[p], random.Random(rng.random())) for p in (0, 1)]
-
-    def pump() -> None:
-        moving = True
-        while moving:
-            moving = False
-            for src in (0, 1):
-                sessions[src].entries_to_persist()
-                for frame in sessions[src].frames_to_send():
-                    sessions[1 - src].receive_frame(frame)
-                    moving = True
-                sessions[src].events()
-
-    for s in sessions:
-        s.connection_made()
-    pump()
-    moves = 0
-    for _ in range(100000):
-        acted = False
-        for p in (0, 1):
-            view = sessions[p].view
-            if moves == abandon_after:
-                break
-            if view.my_turn and view.legal_moves and not sessions[p].closed:
-                sessions[p].act(agents[p](view))
-                moves += 1
-                acted = True
-                pump()
-        if not acted:
-            break
-    host = sessions[0]
-    view = host.view
-    result: dict[str, Any] = {}
-    if abandon_after is not None:
-        host.abandon("bench: the peer did not come back")
-    elif view.stage != "match_over" or view.match is None:
-        raise RuntimeError(f"match did not finish: {view.stage}")
-    else:
-        result = view.match.result().to_dict()
-    chain = Chain.replay([*host.hellos, *host.log])  # type: ignore[list-item]
-    transcript = Transcript.from_chain(chain, names=view.names, rules=view.rules.to_dict(),
-                                       result=result,
-                                       meta={"saved": "2026-01-01T00:00:00Z", "me": 0})
-    return seal_transcript(transcript, idents[0].signing_key, 0) if seal else transcript
-
-
+#: libsodium calls counted, by the kind they are priced as.
 COUNTED = {
     "crypto_scalarmult_ed25519_noclamp": "mult",
+    "crypto_scalarmult_ed25519_base_noclamp": "base_mult",
+    "crypto_core_ed25519_add": "add",
+    "crypto_core_ed25519_sub": "add",
     "crypto_core_ed25519_is_valid_point": "subgroup_check",
-    "crypto_core_ed25519_scalar_invert": "invert",
     "crypto_core_ed25519_from_uniform": "hash_to_curve",
+    "crypto_core_ed25519_scalar_reduce": "scalar",
+    "crypto_core_ed25519_scalar_mul": "scalar",
+    "crypto_core_ed25519_scalar_invert": "scalar",
+    "crypto_sign_open": "signature",
 }
 
 
-def count_ops(t: Transcript) -> Counter[str]:
-    """Operations one verification of ``t`` performs (signatures: one per entry)."""
-    counting = CountingBindings(COUNTED)
-    real = _group._nb
-    _group._nb = counting  # type: ignore[assignment]
+def play_transcript(seed: int, *, target: int = 10, max_moves: int = 600) -> Transcript:
+    """A two-seat gin match played in memory with random legal moves (reproducible from
+    ``seed``), as seat 0 saves it: finished, or abandoned by seat 0 after ``max_moves``."""
+    router = gin_table(target=target, seed=seed)
+    router.play(rng=random.Random(seed), moves=max_moves)
+    ann = router.seats["ann"]
+    if not ann.session.finished:
+        router.apply("ann", ann.session.abandon("bench: enough moves"))
+        router.pump()
+    machine = ann.session.machine
+    assert machine is not None
+    return transcript_of(machine, ann.key, meta={"saved": "2026-12-01T00:00:00Z"})
+
+
+@contextmanager
+def counting() -> Iterator[Counter[str]]:
+    """Count the :data:`COUNTED` libsodium calls made inside the block (every layer calls
+    them through the one ``nacl.bindings`` module)."""
+    counts: Counter[str] = Counter()
+    real = {name: getattr(nb, name) for name in COUNTED}
+
+    def wrap(name: str) -> Callable[..., Any]:
+        fn, kind = real[name], COUNTED[name]
+
+        def counted(*args: Any) -> Any:
+            counts[kind] += 1
+            return fn(*args)
+
+        return counted
+
+    for name in COUNTED:
+        setattr(nb, name, wrap(name))
     try:
-        verify_transcript(t)
+        yield counts
     finally:
-        _group._nb = real
-    counts = counting.counts
-    counts["signature"] = len(t.entries) + ("seal" in t.meta)
-    return counts
+        for name, fn in real.items():
+            setattr(nb, name, fn)
 
 
 def _units() -> dict[str, Callable[[], object]]:
     s = nb.crypto_core_ed25519_scalar_reduce(secrets.token_bytes(64))
     p = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
+    q = nb.crypto_core_ed25519_from_uniform(secrets.token_bytes(32))
     r = secrets.token_bytes(32)
-    key = SigningKey.generate()
-    entry = sign_entry(key, session="11" * 32, seq=5, prev="22" * 32, sender=0, type="move",
-                       body={"move": {"kind": "draw_stock"}, "open": None})
-    vk = key.verify_key
-    msg, sig = entry.signed_message(), bytes.fromhex(entry.sig)
+    pk, sk = nb.crypto_sign_keypair()
+    signed = nb.crypto_sign(b"x" * 600, sk)  # about a move entry's signed bytes
     return {
         "mult": lambda: nb.crypto_scalarmult_ed25519_noclamp(s, p),
+        "base_mult": lambda: nb.crypto_scalarmult_ed25519_base_noclamp(s),
+        "add": lambda: nb.crypto_core_ed25519_add(p, q),
         "subgroup_check": lambda: nb.crypto_core_ed25519_is_valid_point(p),
-        "invert": lambda: nb.crypto_core_ed25519_scalar_invert(s),
         "hash_to_curve": lambda: nb.crypto_core_ed25519_from_uniform(r),
-        "signature": lambda: vk.verify(msg, sig),
+        "scalar": lambda: nb.crypto_core_ed25519_scalar_mul(s, s),
+        "signature": lambda: nb.crypto_sign_open(signed, pk),
     }
 
 
-def _burst(fns: dict[str, Callable[[], object]], n: int = 30) -> dict[str, float]:
+def _burst(fns: dict[str, Callable[[], object]], n: int = 200) -> dict[str, float]:
     out = {}
     for kind, fn in fns.items():
         t0 = _clock()
         for _ in range(n):
             fn()
-        out[kind] = (_clock() - t0) / n * 1e3
+        out[kind] = (_clock() - t0) / n
     return out
 
 
-def floor_ops(t: Transcript, hands: int) -> dict[str, int]:
-    """The operations no verifier can skip for ``t`` (see the module docstring)."""
-    return {"signature": len(t.entries) + ("seal" in t.meta), "mult": 208 * hands,
-            "invert": hands, "hash_to_curve": 52 * hands}
-
-
-def run(matches: int, target: int, seed: int) -> dict[str, Any]:
+def run(matches: int, target: int, max_moves: int, seed: int) -> dict[str, Any]:
     t0 = time.perf_counter()
-    transcripts = [play_transcript(seed + i, target=target,
-                                   levels=(("normal", "easy"), ("easy", "normal"))[i % 2])
+    transcripts = [play_transcript(seed + i, target=target, max_moves=max_moves)
                    for i in range(matches)]
-    gen_s = time.perf_counter() - t0
+    generate_s = time.perf_counter() - t0
     fns = _units()
     verify_transcript(transcripts[0])  # warm up
-    per_hand: list[float] = []
-    careful: list[float] = []
+    rates: list[float] = []
     floors: list[float] = []
+    ratios: list[float] = []
     samples: dict[str, list[float]] = {k: [] for k in fns}
-    hands_total = 0
+    ops_total: Counter[str] = Counter()
+    entries_total = hands_total = 0
+    statuses: Counter[str] = Counter()
     for t in transcripts:
         c0 = _clock()
         report = verify_transcript(t)
-        elapsed = (_clock() - c0) * 1e3
+        elapsed = _clock() - c0
         if not report.ok:
             raise RuntimeError(f"a real transcript failed: {report.failure}")
-        hands = len(report.hands)
-        hands_total += hands
-        per_hand.append(elapsed / hands)
-        c0 = _clock()
-        verify_transcript(t, fast=False)
-        careful.append((_clock() - c0) * 1e3 / hands)
-        for k, v in _burst(fns).items():
-            samples[k].append(v)
-        unit_now = {k: v[-1] for k, v in samples.items()}
-        floors.append(sum(n * unit_now[k] for k, n in floor_ops(t, hands).items()) / hands)
+        statuses[report.status.value] += 1
+        hands_total += len(report.hands)
+        with counting() as ops:
+            verify_transcript(t)
+        burst = _burst(fns)
+        for kind, cost in burst.items():
+            samples[kind].append(cost)
+        floor_s = sum(n * burst[kind] for kind, n in ops.items())
+        entries = len(t.entries)
+        entries_total += entries
+        ops_total.update(ops)
+        rates.append(entries / elapsed)
+        floors.append(entries / floor_s)
+        ratios.append(elapsed / floor_s)
     unit = {k: statistics.median(v) for k, v in samples.items()}
-    hands0 = len(verify_transcript(transcripts[0]).hands)
-    ops = count_ops(transcripts[0])
-    verify_ms = statistics.median(per_hand)
-    floor_ms = statistics.median(floors)
+    ratio = statistics.median(ratios)
     return {
-        "verify_ms_per_hand": round(verify_ms, 2),
-        "floor_ms_per_hand": round(floor_ms, 2),
-        "ratio": round(verify_ms / floor_ms, 3),
-        "careful_ms_per_hand": round(statistics.median(careful), 2),
+        "entries_per_s": round(statistics.median(rates), 1),
+        "floor_entries_per_s": round(statistics.median(floors), 1),
+        "ratio": round(ratio, 3),
+        "proof_share": round(1 / ratio, 3),
         "matches": matches,
+        "entries": entries_total,
+        "statuses": dict(statuses),
         "hands": hands_total,
         "target": target,
-        "unit_ms": {k: round(v, 4) for k, v in unit.items()},
-        "floor_ops_per_hand": {k: round(v / hands0, 1)
-                               for k, v in floor_ops(transcripts[0], hands0).items()},
-        "ops_per_hand": {k: round(v / hands0, 1) for k, v in sorted(ops.items())},
-        "counted_ops_ms_per_hand": round(
-            sum(ops[k] * unit[k] for k in unit) / hands0, 2),
-        "generate_s": round(gen_s, 1),
+        "unit_us": {k: round(v * 1e6, 2) for k, v in unit.items()},
+        "ops_per_entry": {k: round(v / entries_total, 2) for k, v in sorted(ops_total.items())},
+        "generate_s": round(generate_s, 1),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=9)
-    parser.add_argument("--target", type=int, default=50)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--matches", type=int, default=6)
+    parser.add_argument("--target", type=int, default=10)
+    parser.add_argument("--max-moves", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    out = run(args.matches, args.target, args.seed)
+    out = run(args.matches, args.target, args.max_moves, args.seed)
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return 0
-    print(f"{out['matches']} bot-vs-bot matches to {out['target']}, {out['hands']} hands "
-          f"(generated in {out['generate_s']} s)")
-    print(f"verify_ms_per_hand  {out['verify_ms_per_hand']} ms (CPU, median over matches)")
-    print(f"floor_ms_per_hand   {out['floor_ms_per_hand']} ms "
-          f"(ops per hand {out['floor_ops_per_hand']})")
-    print(f"ratio               {out['ratio']} (target <= 1.5)")
-    print(f"careful path        {out['careful_ms_per_hand']} ms per hand (fast=False: "
-          "HandVerifier fed as the log goes)")
-    print(f"unit costs (ms)     {out['unit_ms']}")
-    print(f"performed per hand  {out['ops_per_hand']} = "
-          f"{out['counted_ops_ms_per_hand']} ms at unit cost")
+    print(f"{out['matches']} two-seat matches ({out['statuses']}), {out['hands']} hands, "
+          f"{out['entries']} log entries (generated in {out['generate_s']} s)")
+    print(f"entries_per_s        {out['entries_per_s']} (CPU, median over transcripts)")
+    print(f"floor_entries_per_s  {out['floor_entries_per_s']} (the libsodium calls made, "
+          "at unit cost)")
+    print(f"ratio                {out['ratio']} (verify time / floor time)")
+    print(f"proof_share          {out['proof_share']}")
+    print(f"unit costs (us)      {out['unit_us']}")
+    print(f"calls per entry      {out['ops_per_entry']}")
     return 0
 
 

@@ -37,7 +37,7 @@ __all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "build_parser", "main"]
 #: TCP port a host listens on by default.
 DEFAULT_PORT: Final = 7531
 #: Modules that add subcommands: each defines ``register(subparsers) -> None``.
-EXTENSIONS: Final = ("p2pgin.cli_verify",)
+EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify")
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -43,6 +43,7 @@ __all__ = [
     "GameStore",
     "game_path",
     "games_dir",
+    "parse_game_bytes",
     "read_game_file",
 ]
 
@@ -65,9 +66,15 @@ def game_path(session_id: str, *, directory: Path | None = None) -> Path:
     return (directory if directory is not None else games_dir()) / f"{session_id}{GAME_SUFFIX}"
 
 
-def _parse(data: bytes, path: Path) -> tuple[list[Entry], int]:
-    """Entries of complete lines, and the length of the complete part of ``data`` (its
-    lines up to the first zero byte, which starts the space written ahead)."""
+def parse_game_bytes(data: bytes, path: Path | str = "game file") -> tuple[list[Entry], int]:
+    """Entries of the complete lines of a game file's bytes, and the length of that
+    complete part: its lines up to the first zero byte, which starts the space written
+    ahead. What follows it is what opening the file drops (a torn write, the zeros).
+
+    Raises:
+        CorruptStore: a complete line is not a valid entry (the message names ``path``
+            and the line).
+    """
     zero = data.find(b"\0")
     end = data.rfind(b"\n", 0, len(data) if zero < 0 else zero) + 1
     entries: list[Entry] = []
@@ -92,7 +99,7 @@ def read_game_file(path: Path) -> list[Entry]:
     Raises:
         CorruptStore: a complete line is not a valid entry.
     """
-    return _parse(path.read_bytes(), path)[0]
+    return parse_game_bytes(path.read_bytes(), path)[0]
 
 
 class GameStore:
@@ -116,7 +123,7 @@ class GameStore:
                 _fsync_dir(path.parent)
             size = os.fstat(self._fd).st_size
             data = os.pread(self._fd, size, 0) if size else b""
-            entries, good = _parse(data, path)
+            entries, good = parse_game_bytes(data, path)
             #: Bytes of a torn last write dropped when opening (the zeros written ahead
             #: not counted; 0 if the file was clean).
             self.dropped = len(data) - good - data.count(b"\0", good)

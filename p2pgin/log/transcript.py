@@ -1,37 +1,56 @@
-"""Transcripts: one self-contained JSON Lines file that proves a finished match.
+"""Transcripts (version 2): one self-contained, sealed JSON Lines file that proves a match.
 
-Line 1 is the header (canonical JSON object)::
+Line 1 is the header, a canonical JSON object (shown spread out)::
 
-    {"format": "p2pgin-transcript", "version": 1, "session": HEX32,
-     "players": [{"name": ..., "key": HEX32, "fingerprint": ...}, {...}],
-     "rules": {...}, "result": {...}, "meta": {...}}
+    {"format": "p2pgin-transcript", "version": 2, "session": HEX32,
+     "players": [{"name": ..., "key": HEX32, "fingerprint": ...}, ...],   # every seat
+     "game": "gin", "rules": {...}, "result": {...},
+     "entries": N, "head": HEX32, "meta": {...},
+     "seal": {"seat": S, "sig": HEX64}}
 
-then every entry of the match, one canonical entry per line: the host's hello, the
-joiner's hello, then log entries 0, 1, 2, ... Nothing in the header is trusted by a
-verifier: keys and session id must agree with the signed hellos
-(:meth:`Transcript.verify_log`), and rules and result must agree with what the
-entries prove (checked by ``p2pgin verify``). ``meta`` is free-form, unsigned
-(e.g. the date written), for listings only.
+then the table's hellos, one per seat in seat order, then log entries 0 .. N-1, one
+canonical entry per line. ``head`` is the hash of entry N-1 (zeros for an empty log).
+
+Nothing in the header is trusted by a verifier: keys, names, session id, game and rules
+must agree with the signed hellos, ``entries``/``head`` with the log, and ``result``
+with what the match machine proves from it (``p2pgin.verify``). What the log cannot
+prove is ``meta`` (free-form, e.g. the date written) and who wrote the file: the
+``seal`` is the writer's Ed25519 signature, by the key of seat ``seal.seat``, over
+``SEAL_DOMAIN || canonical bytes of the header without "seal"``. Since the header
+carries ``head``, which the hash chain ties to every entry, the seal covers every byte
+of the file.
+
+One spelling only: the header is canonical JSON (strictly decoded) and every hex string
+in it, the signature included, is lowercase, so a transcript has exactly one encoding
+and its seal cannot be re-spelled (in version 1 an upper-case signature verified too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
 
 from p2pgin.log.canonical import JsonValue, canonical_dumps, canonical_loads, hexbytes, unhex
-from p2pgin.log.entry import Chain, Entry
+from p2pgin.log.chain import Chain, table_session_id
+from p2pgin.log.entry import GENESIS_PREV, MAX_SEATS, Entry, hello_key
 from p2pgin.log.errors import CanonicalError, MalformedEntry, TranscriptError
 from p2pgin.log.identity import atomic_write, data_dir, fingerprint
 
 __all__ = [
+    "SEAL_DOMAIN",
     "TRANSCRIPT_FORMAT",
     "TRANSCRIPT_SUFFIX",
     "TRANSCRIPT_VERSION",
+    "Seal",
     "Transcript",
+    "TranscriptFormatError",
     "TranscriptPlayer",
+    "TranscriptVersionError",
     "iter_transcripts",
     "parse_transcript",
     "read_transcript",
@@ -40,115 +59,220 @@ __all__ = [
 ]
 
 TRANSCRIPT_FORMAT: Final = "p2pgin-transcript"
-TRANSCRIPT_VERSION: Final = 1
+TRANSCRIPT_VERSION: Final = 2
 TRANSCRIPT_SUFFIX: Final = ".jsonl"
-_HEADER_KEYS: Final = frozenset(
-    {"format", "version", "session", "players", "rules", "result", "meta"}
-)
+#: Prefix of the message the seal signs: keeps the signature useless anywhere else.
+SEAL_DOMAIN: Final = b"p2pgin/transcript-seal/v2\x00"
+_HEADER_KEYS: Final = frozenset({"format", "version", "session", "players", "game", "rules",
+                                 "result", "entries", "head", "meta", "seal"})
+
+
+class TranscriptVersionError(TranscriptError):
+    """A p2pgin transcript of another version than this program reads."""
+
+    rule = "version"
+
+
+class TranscriptFormatError(TranscriptError):
+    """A transcript that breaks the format at ``line`` (1-based; the message says it)."""
+
+    def __init__(self, line: int, message: str, *, evidence: bytes | None = None) -> None:
+        super().__init__(message, evidence=evidence)
+        self.line = line
 
 
 def transcripts_dir(*, create: bool = True) -> Path:
-    """``data_dir()/transcripts``: where finished matches are saved."""
+    """``data_dir()/transcripts``: where finished and ended matches are saved."""
     path = data_dir(create=create) / "transcripts"
     if create:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
+def _hex(value: object, length: int, what: str) -> str:
+    """``value`` if it is lowercase hex of ``length`` bytes (the one spelling)."""
+    try:
+        unhex(value, length=length, what=what)
+    except CanonicalError as exc:
+        raise TranscriptError(exc.detail) from None
+    assert isinstance(value, str)
+    return value
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TranscriptPlayer:
-    """A player as the header names them: display name and identity key (hex)."""
+    """A seat as the header names it: display name and identity key (hex)."""
 
     name: str
     key: str
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise TranscriptError("player name must be a string")
-        try:
-            unhex(self.key, length=32, what="player key")
-        except CanonicalError as exc:
-            raise TranscriptError(exc.detail) from None
+        if not isinstance(self.name, str) or not self.name:
+            raise TranscriptError("a player's name is a non-empty string")
+        _hex(self.key, 32, "player key")
 
     @property
     def fingerprint(self) -> str:
         """Fingerprint of the player's key."""
         return fingerprint(bytes.fromhex(self.key))
 
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The header's form of the player."""
+        return {"name": self.name, "key": self.key, "fingerprint": self.fingerprint}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seal:
+    """The writer's signature over the header: ``seat`` and its Ed25519 ``sig`` (lowercase
+    hex, 64 bytes; any other spelling is refused, so the seal has one encoding)."""
+
+    seat: int
+    sig: str
+
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or not 0 <= self.seat < MAX_SEATS:
+            raise TranscriptError(f"the seal's seat is a seat 0..{MAX_SEATS - 1}")
+        _hex(self.sig, 64, "seal signature")
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The header's form of the seal."""
+        return {"seat": self.seat, "sig": self.sig}
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Transcript:
-    """A whole match: header fields plus every entry (hellos first)."""
+    """A whole table's record: the header's fields, the hellos and every log entry.
+
+    ``length`` and ``head`` are what the header *claims* about the log (a parsed file
+    keeps them as written, so a verifier can say exactly where a file was cut);
+    :meth:`build` sets them from the entries.
+    """
 
     session: str
-    players: tuple[TranscriptPlayer, TranscriptPlayer]
+    players: tuple[TranscriptPlayer, ...]
+    game: str
     rules: dict[str, JsonValue]
     result: dict[str, JsonValue]
+    hellos: tuple[Entry, ...]
     entries: tuple[Entry, ...]
+    length: int
+    head: str
+    seal: Seal
     meta: dict[str, JsonValue] = field(default_factory=dict)
     version: int = TRANSCRIPT_VERSION
 
     @classmethod
-    def from_chain(
+    def build(
         cls,
-        chain: Chain,
+        hellos: Sequence[Entry],
+        entries: Sequence[Entry],
         *,
-        names: tuple[str, str],
+        key: SigningKey,
+        names: Sequence[str],
+        game: str,
         rules: Mapping[str, JsonValue],
         result: Mapping[str, JsonValue],
         meta: Mapping[str, JsonValue] | None = None,
     ) -> Transcript:
-        """Build a transcript from a verified chain (keys and session taken from it)."""
-        players = (
-            TranscriptPlayer(name=names[0], key=hexbytes(bytes(chain.keys[0]))),
-            TranscriptPlayer(name=names[1], key=hexbytes(bytes(chain.keys[1]))),
+        """A sealed transcript of a table's log, written by the seat whose key is ``key``.
+
+        Keys and session id are taken from the hellos; nothing is verified here (that is
+        ``p2pgin.verify``'s business, which also builds the result this takes).
+
+        Raises:
+            TranscriptError: ``key`` is not the identity key of any seat, or the names do
+                not match the hellos in number.
+        """
+        keys = [hexbytes(bytes(hello_key(h))) for h in hellos]
+        if len(names) != len(hellos):
+            raise TranscriptError(f"{len(names)} names for {len(hellos)} hellos")
+        mine = hexbytes(bytes(key.verify_key))
+        if mine not in keys:
+            raise TranscriptError("the sealing key is not the identity key of any seat")
+        players = tuple(TranscriptPlayer(name=n, key=k) for n, k in zip(names, keys,
+                                                                         strict=True))
+        unsealed = cls(
+            session=table_session_id(hellos), players=players, game=game, rules=dict(rules),
+            result=dict(result), hellos=tuple(hellos), entries=tuple(entries),
+            length=len(entries), head=entries[-1].hash() if entries else GENESIS_PREV,
+            seal=Seal(seat=keys.index(mine), sig="00" * 64), meta=dict(meta or {}),
         )
-        return cls(
-            session=chain.session,
-            players=players,
-            rules=dict(rules),
-            result=dict(result),
-            entries=(*chain.hellos, *chain.entries),
-            meta=dict(meta or {}),
-        )
+        sig = key.sign(unsealed.seal_message()).signature.hex()
+        return cls(**{**unsealed._fields(), "seal": Seal(seat=keys.index(mine), sig=sig)})
+
+    def _fields(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, seat order."""
+        return tuple(p.name for p in self.players)
 
     def header(self) -> dict[str, JsonValue]:
-        """The header object (line 1)."""
+        """The header object (line 1), seal included."""
+        return {**self._unsealed_header(), "seal": self.seal.to_dict()}
+
+    def _unsealed_header(self) -> dict[str, JsonValue]:
         return {
             "format": TRANSCRIPT_FORMAT,
             "version": self.version,
             "session": self.session,
-            "players": [
-                {"name": p.name, "key": p.key, "fingerprint": p.fingerprint}
-                for p in self.players
-            ],
+            "players": [p.to_dict() for p in self.players],
+            "game": self.game,
             "rules": self.rules,
             "result": self.result,
+            "entries": self.length,
+            "head": self.head,
             "meta": self.meta,
         }
 
+    def seal_message(self) -> bytes:
+        """The bytes the seal signs: the domain, then the header without ``seal``."""
+        return SEAL_DOMAIN + canonical_dumps(self._unsealed_header())
+
+    def seal_holds(self) -> bool:
+        """True when the seal is the signature of the key the header gives its seat
+        (whether that key is the seat's real one is checked against its hello)."""
+        if self.seal.seat >= len(self.players):
+            return False
+        try:
+            VerifyKey(bytes.fromhex(self.players[self.seal.seat].key)).verify(
+                self.seal_message(), bytes.fromhex(self.seal.sig))
+        except BadSignatureError:
+            return False
+        return True
+
     def to_bytes(self) -> bytes:
-        """The whole file: header line, then one line per entry."""
+        """The whole file: header line, hello lines, one line per entry."""
         lines = [canonical_dumps(self.header())]
-        lines += [e.to_bytes() for e in self.entries]
+        lines += [e.to_bytes() for e in (*self.hellos, *self.entries)]
         return b"\n".join(lines) + b"\n"
 
-    def verify_log(self) -> Chain:
-        """Replay the entries as a chain and check the header agrees with the hellos.
+    def line_of_hello(self, seat: int) -> int:
+        """The file line (1-based) of seat ``seat``'s hello."""
+        return 2 + seat
 
-        Checks every signature, the hash chain, the sequence and the session id; not the
-        game (that is the session layer's replay).
+    def line_of_entry(self, index: int) -> int:
+        """The file line (1-based) of the ``index``-th log entry."""
+        return 2 + len(self.hellos) + index
+
+    def verify_log(self) -> Chain:
+        """Replay the hellos and entries as a chain and check that the header's keys and
+        session id are the hellos' (the log layer's checks only; the rules of the match
+        are the match machine's).
 
         Raises:
             LogError: the first failing entry's error, or TranscriptError when the header
-                keys or session disagree with the signed hellos.
+                disagrees with the signed hellos or the log's length and head.
         """
-        chain = Chain.replay(self.entries)
-        for index, player in enumerate(self.players):
-            if hexbytes(bytes(chain.keys[index])) != player.key:
-                raise TranscriptError(f"header key of player {index} is not the one in its hello")
+        chain = Chain.replay(self.hellos, self.entries)
+        for seat, player in enumerate(self.players):
+            if hexbytes(bytes(chain.keys[seat])) != player.key:
+                raise TranscriptError(f"the header's key of seat {seat} is not its hello's")
         if chain.session != self.session:
-            raise TranscriptError("header session id is not the hash of the hellos")
+            raise TranscriptError("the header's session id is not the hash of the hellos")
+        if (self.length, self.head) != (len(chain), chain.head):
+            raise TranscriptError("the header's entries and head are not the log's")
         return chain
 
 
@@ -158,61 +282,98 @@ def write_transcript(path: Path, transcript: Transcript) -> None:
     atomic_write(path, transcript.to_bytes(), mode=0o600)
 
 
-def _parse_header(obj: JsonValue) -> dict[str, JsonValue]:
-    if not isinstance(obj, dict) or obj.get("format") != TRANSCRIPT_FORMAT:
-        raise TranscriptError("line 1 is not a p2pgin transcript header")
-    if obj.get("version") != TRANSCRIPT_VERSION:
-        raise TranscriptError(f"unsupported transcript version {obj.get('version')!r}")
-    if set(obj) != _HEADER_KEYS:
-        raise TranscriptError(f"header has exactly the fields {sorted(_HEADER_KEYS)}")
-    for name in ("rules", "result", "meta"):
-        if not isinstance(obj[name], dict):
-            raise TranscriptError(f"header {name} must be an object")
-    if not isinstance(obj["players"], list) or len(obj["players"]) != 2:
-        raise TranscriptError("header players must list exactly two players")
+def _header(line: bytes) -> dict[str, Any]:
+    def bad(detail: str) -> TranscriptFormatError:
+        return TranscriptFormatError(1, f"line 1: {detail}", evidence=line)
+
     try:
-        unhex(obj["session"], length=32, what="session")
+        obj = canonical_loads(line)
     except CanonicalError as exc:
-        raise TranscriptError(exc.detail) from None
+        raise bad(f"the header is not canonical JSON ({exc.detail})") from None
+    if not isinstance(obj, dict) or obj.get("format") != TRANSCRIPT_FORMAT:
+        raise bad("not a p2pgin transcript header")
+    version = obj.get("version")
+    if version != TRANSCRIPT_VERSION:
+        old = " (protocol v1, two players)" if version == 1 else ""
+        raise TranscriptVersionError(
+            f"a version {version!r} transcript{old}: this p2pgin reads version "
+            f"{TRANSCRIPT_VERSION} only", evidence=line)
+    if set(obj) != _HEADER_KEYS:
+        raise bad(f"a header has exactly the fields {', '.join(sorted(_HEADER_KEYS))}")
+    for name in ("rules", "result", "meta", "seal"):
+        if not isinstance(obj[name], dict):
+            raise bad(f"header {name} must be an object")
+    players = obj["players"]
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
+        raise bad(f"header players lists 2..{MAX_SEATS} seats")
+    if not isinstance(obj["game"], str) or not obj["game"]:
+        raise bad("header game is a name")
+    if type(obj["entries"]) is not int or obj["entries"] < 0:
+        raise bad("header entries is a count")
+    if set(obj["seal"]) != {"seat", "sig"}:
+        raise bad("the seal has exactly seat and sig")
+    try:
+        for raw in players:
+            _player(raw)
+        Seal(**obj["seal"])
+        _hex(obj["session"], 32, "session")
+        _hex(obj["head"], 32, "head")
+    except TranscriptError as exc:
+        raise bad(exc.detail) from None
     return obj
 
 
+def _player(raw: object) -> TranscriptPlayer:
+    if not isinstance(raw, dict) or set(raw) != {"name", "key", "fingerprint"}:
+        raise TranscriptError("each player has exactly name, key and fingerprint")
+    player = TranscriptPlayer(name=raw["name"], key=raw["key"])
+    if raw["fingerprint"] != player.fingerprint:
+        raise TranscriptError(f"the fingerprint of {player.name!r} is not its key's")
+    return player
+
+
 def parse_transcript(data: bytes) -> Transcript:
-    """Strictly parse transcript bytes (format only; see :meth:`Transcript.verify_log`).
+    """Strictly parse transcript bytes: the format only (``p2pgin.verify`` checks what
+    the header claims against the log).
 
     Raises:
-        TranscriptError: bad header, or a line that is not canonical JSON.
-        MalformedEntry: an entry line is not a valid entry (``.evidence`` holds it).
+        TranscriptVersionError: a transcript of another version.
+        TranscriptFormatError: empty, not a transcript, cut in a line, a malformed
+            header, or a line that is not an entry where one belongs (``.line``).
     """
-    if not data.endswith(b"\n"):
-        raise TranscriptError("a transcript ends with a newline")
-    lines = data[:-1].split(b"\n")
-    try:
-        header = _parse_header(canonical_loads(lines[0]))
-    except CanonicalError as exc:
-        raise TranscriptError(f"line 1: {exc.detail}") from None
-    players: list[TranscriptPlayer] = []
-    for raw in header["players"]:
-        if not isinstance(raw, dict) or set(raw) != {"name", "key", "fingerprint"}:
-            raise TranscriptError("each player has exactly name, key and fingerprint")
-        player = TranscriptPlayer(name=raw["name"], key=raw["key"])
-        if raw["fingerprint"] != player.fingerprint:
-            raise TranscriptError(f"fingerprint of {player.name!r} does not match its key")
-        players.append(player)
+    if not data:
+        raise TranscriptFormatError(1, "the file is empty")
+    lines = data.split(b"\n")
+    if lines[-1]:
+        number = len(lines)
+        raise TranscriptFormatError(number, f"the file is cut in line {number}: it ends "
+                                    "without a newline", evidence=lines[-1])
+    lines.pop()
+    header = _header(lines[0])
+    players = tuple(_player(raw) for raw in header["players"])
+    seats = len(players)
     entries: list[Entry] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
-            entries.append(Entry.from_bytes(line))
+            entry = Entry.from_bytes(line)
         except MalformedEntry as exc:
-            raise MalformedEntry(f"line {number}: {exc.detail}", evidence=line) from None
+            raise TranscriptFormatError(number, f"line {number}: not a log entry "
+                                        f"({exc.detail})", evidence=line) from None
+        if entry.is_hello != (number <= seats + 1):
+            what = (f"the hello of seat {number - 2}" if number <= seats + 1
+                    else "a log entry, not a hello")
+            raise TranscriptFormatError(number, f"line {number}: expected {what} (the "
+                                        f"header lists {seats} players)", evidence=line)
+        entries.append(entry)
+    if len(entries) < seats:
+        raise TranscriptFormatError(len(lines), f"the file is cut after line {len(lines)}: "
+                                    f"the header lists {seats} players, the file holds "
+                                    f"{len(entries)} hellos")
     return Transcript(
-        session=header["session"],
-        players=(players[0], players[1]),
-        rules=header["rules"],
-        result=header["result"],
-        meta=header["meta"],
-        entries=tuple(entries),
-        version=header["version"],
+        session=header["session"], players=players, game=header["game"],
+        rules=header["rules"], result=header["result"], hellos=tuple(entries[:seats]),
+        entries=tuple(entries[seats:]), length=header["entries"], head=header["head"],
+        seal=Seal(**header["seal"]), meta=header["meta"], version=header["version"],
     )
 
 
@@ -220,7 +381,7 @@ def read_transcript(path: Path) -> Transcript:
     """Read and strictly parse a transcript file.
 
     Raises:
-        TranscriptError, MalformedEntry: as :func:`parse_transcript`.
+        TranscriptError: as :func:`parse_transcript`.
         OSError: the file cannot be read.
     """
     return parse_transcript(path.read_bytes())
@@ -232,3 +393,4 @@ def iter_transcripts(directory: Path | None = None) -> Iterable[Path]:
     if not base.is_dir():
         return []
     return sorted(base.glob(f"*{TRANSCRIPT_SUFFIX}"))
+

@@ -1,220 +1,231 @@
-"""``p2pgin verify / games / replay / stats`` run as real processes (``python -m p2pgin``)
-with their own data directory (``P2PGIN_HOME``)."""
+"""``p2pgin verify FILE [--json]``: exit 0 only if everything holds; a game file is
+accepted too; bad input gets one line and no traceback, with the line where a file is
+cut (issue 19).
+
+Carried over from v1 (tests/verify/test_verify_cli.py): a transcript that holds prints
+the report and exits 0; a tampered one names the line and rule and exits 1; unreadable
+input exits 2; ``--json`` carries the hands and the result. The v1 tests of ``games``,
+``stats`` and ``replay`` stay with those commands' port to v2.
+"""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2pgin.cli import main
+from p2pgin.log.transcript import write_transcript
+from p2pgin.verify import Unreadable, verify_bytes
+from p2pgin.verify.cli import EXIT_FAILED, EXIT_OK, EXIT_UNFINISHED, EXIT_UNREADABLE, run
+from tests.session.table_harness import Router, forge, gin_table
+from tests.verify.helpers import file_of, transcript, two_seats
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def p2pgin(home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the real command with ``P2PGIN_HOME=home``."""
-    env = dict(os.environ, P2PGIN_HOME=str(home), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "p2pgin", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=timeout, check=False)
+@pytest.fixture()
+def saved(finished: list[Router], tmp_path: Path) -> Path:
+    path = tmp_path / "match.jsonl"
+    write_transcript(path, transcript(two_seats(finished[0])[0], saved="2026-12-01"))
+    return path
 
 
-def _save(home: Path, game: Any) -> Path:
-    """Put a transcript where a finished match would have saved it."""
-    target = home / "transcripts" / game.path.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(game.path, target)
-    return target
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_verify_ok_prints_the_report_and_exits_0(games: list[Any], home: Path) -> None:
-    game = games[0]
-    run = p2pgin(home, "verify", str(game.path))
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "verdict  OK" in run.stdout
-    for player in game.transcript.players:
-        assert player.name in run.stdout and player.fingerprint in run.stdout
-    assert run.stdout.count("\nhand ") == game.transcript.result["hands_played"]
+def _process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "p2pgin", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=120, check=False)
 
 
-def test_verify_tampered_names_line_rule_and_exits_1(games: list[Any], home: Path,
-                                                     tmp_path: Path) -> None:
-    lines = games[1].path.read_bytes().split(b"\n")
-    a, b = (b'"sender":0', b'"sender":1')
-    lines[30] = lines[30].replace(a, b) if a in lines[30] else lines[30].replace(b, a)
-    bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(b"\n".join(lines))
-    run = p2pgin(home, "verify", str(bad))
-    assert run.returncode == 1
-    assert "verdict  FAILED at entry 27" in run.stdout and "line 31" in run.stdout
-    assert "rule     signature" in run.stdout
-    as_json = json.loads(p2pgin(home, "verify", "--json", str(bad)).stdout)
-    assert as_json["ok"] is False
-    assert (as_json["failure"]["line"], as_json["failure"]["rule"]) == (31, "signature")
+def test_verify_of_a_transcript_that_holds_prints_the_report_and_exits_0(saved: Path) -> None:
+    done = _process("verify", str(saved))
+    assert done.returncode == EXIT_OK, done.stderr
+    assert done.stderr == ""
+    assert f"file     {saved} (transcript)" in done.stdout
+    assert "verdict  OK" in done.stdout and "ann" in done.stdout
+    assert "Player 0" not in done.stdout
 
 
-def test_verify_unreadable_input_exits_2(home: Path, tmp_path: Path) -> None:
-    junk = tmp_path / "junk.jsonl"
-    junk.write_bytes(b"hello world\n")
-    assert p2pgin(home, "verify", str(junk)).returncode == 2
-    assert p2pgin(home, "verify", str(tmp_path / "missing.jsonl")).returncode == 2
+def test_verify_of_a_tampered_transcript_names_line_and_rule_and_exits_1(
+        saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = saved.read_bytes().splitlines(keepends=True)
+    assert b',"seq":9,' in lines[12]  # line 13: log entry 9 (after a header and 2 hellos)
+    lines[12] = lines[12].replace(b',"seq":9,', b',"seq":10,')
+    saved.write_bytes(b"".join(lines))
+    code, out, _ = _cli(["verify", str(saved)], capsys)
+    assert code == EXIT_FAILED
+    assert "verdict  FAILED at line 13" in out and "rule     sequence" in out
 
 
-def test_verify_json_carries_hands_and_result(games: list[Any], home: Path) -> None:
-    t = games[3].transcript
-    obj = json.loads(p2pgin(home, "verify", "--json", str(games[3].path)).stdout)
-    assert obj["ok"] is True and obj["failure"] is None
-    assert obj["result"] == t.result
-    assert [h["hand"] for h in obj["hands"]] == list(range(1, len(obj["hands"]) + 1))
-    assert [p["fingerprint"] for p in obj["players"]] == [p.fingerprint for p in t.players]
+def test_verify_json_names_seats_and_carries_hands_and_result(
+        saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(["verify", str(saved), "--json"], capsys)
+    obj = json.loads(out)
+    assert code == EXIT_OK and obj["ok"] is True and obj["status"] == "finished"
+    assert obj["file"] == str(saved) and obj["source"] == "transcript"
+    assert [s["name"] for s in obj["seats"]] == ["ann", "bob"]
+    hands = obj["matches"][0]["hands"]
+    assert [h["hand"] for h in hands] == [1, 2] and all(h["counts"] for h in hands)
+    assert obj["matches"][0]["outcome"]["totals"]
+    assert "Player 0" not in out and "Player 1" not in out
+    assert obj["sealed_by"] == {"seat": 0, "name": "ann"}
 
 
-def test_games_lists_saved_transcripts(games: list[Any], home: Path) -> None:
-    saved = [_save(home, g) for g in games[:2]]
-    run = p2pgin(home, "games")
-    assert run.returncode == 0
-    for path in saved:
-        assert str(path) in run.stdout
-    listed = json.loads(p2pgin(home, "games", "--json").stdout)
-    assert sorted(g["file"] for g in listed) == sorted(map(str, saved))
-    for g in listed:  # no identity in this home: the header's meta.me says who we are
-        t = next(x.transcript for x in games if str(x.path.name) in g["file"])
-        assert g["opponent_fingerprint"] == t.players[1].fingerprint
-        won = t.result["winner"] == 0
-        assert g["result"] == ("won" if won else "lost")
+def test_verify_accepts_a_game_file(finished: list[Router], tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    ann, _ = two_seats(finished[0])
+    path = tmp_path / "game.log"
+    path.write_bytes(file_of(ann))
+    code, out, _ = _cli(["verify", str(path)], capsys)
+    assert code == EXIT_OK and "(game file)" in out and "verdict  OK" in out
+    path.write_bytes(b"".join(file_of(ann).splitlines(keepends=True)[:40]))
+    code, out, _ = _cli(["verify", str(path)], capsys)
+    assert code == EXIT_UNFINISHED and "verdict  UNFINISHED" in out and "owes its" in out
 
 
-def test_stats_counts_each_saved_game_once(games: list[Any], home: Path) -> None:
-    _save(home, games[0])
-    first = json.loads(p2pgin(home, "stats", "--json").stdout)
-    again = json.loads(p2pgin(home, "stats", "--json").stdout)
-    assert first == again
-    t = games[0].transcript
-    overall = first["overall"]
-    assert overall["matches"] == 1
-    assert overall["hands"] == t.result["hands_played"]
-    assert overall["matches_won"] == int(t.result["winner"] == 0)
-    assert list(first["opponents"]) == [t.players[1].fingerprint]
+def test_verify_exits_0_on_an_upheld_ending_and_on_a_refuted_claim(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    router = gin_table(seed=7)
+    due = router.seats["ann"].session.due
+    assert due is not None
+    mover, other = ("ann", "bob")[due.seat], ("ann", "bob")[1 - due.seat]
+    lie = forge(router.seats[mover], "end", {"kind": "timeout", "seat": 1 - due.seat,
+                                              "owed": "move", "evidence": [], "reason": "",
+                                              "rule": ""})
+    liar_file = tmp_path / "liar.log"
+    liar_file.write_bytes(file_of(router.seats[mover], [lie]))
+    router.inject(mover, other, lie.to_bytes())
+    honest = tmp_path / "honest.jsonl"
+    write_transcript(honest, transcript(router.seats[other]))
+    code, out, _ = _cli(["verify", str(honest), "--json"], capsys)
+    obj = json.loads(out)
+    assert code == EXIT_OK and obj["status"] == "ended"
+    assert obj["ending"]["culprit"] == {"seat": due.seat, "name": mover}
+    code, out, _ = _cli(["verify", str(liar_file)], capsys)
+    assert code == EXIT_OK and "false timeout claim" in out and f"at fault: {mover}" in out
 
 
-def test_replay_plain_prints_a_line_per_move(games: list[Any], home: Path) -> None:
-    game = games[3]
-    run = p2pgin(home, "replay", "--plain", "--ascii", str(game.path))
-    assert run.returncode == 0, run.stderr
-    moves = sum(1 for e in game.transcript.entries if e.type == "move")
-    numbered = [x for x in run.stdout.splitlines() if x.startswith("  ") and ". " in x
-                and x.strip().split(".")[0].isdigit()]
-    assert len(numbered) == moves
+@pytest.mark.parametrize("content, says", [
+    (b"", "the file is empty (0 bytes)"),
+    (b"hello world\n", "not a p2pgin transcript or game file"),
+    (b"\x00\xff\xfe" * 40, "not a p2pgin transcript or game file"),
+    (b'{"format":"p2pgin-transcript","version":1}\n', "a version 1 transcript"),
+])
+def test_input_that_is_no_p2pgin_record_gets_one_line_and_exit_2(
+        tmp_path: Path, content: bytes, says: str) -> None:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    done = _process("verify", str(path))
+    assert done.returncode == EXIT_UNREADABLE
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and says in done.stderr
 
 
-def test_replay_tells_apart_two_players_of_the_same_name(home: Path, tmp_path: Path) -> None:
-    from verify_helpers import play_transcript
-
-    from p2pgin.log.transcript import write_transcript
-
-    t = play_transcript(15, target=10, names=("root", "root"))
-    path = tmp_path / f"{t.session}.jsonl"
-    write_transcript(path, t)
-    run = p2pgin(home, "replay", "--plain", "--ascii", str(path))
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert any("root (host)" in x for x in lines) and any("root (joiner)" in x for x in lines)
-    # every line that names a player says which one
-    assert not [x for x in lines if "root" in x and "root (" not in x]
+def test_a_missing_file_or_a_directory_gets_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for path in (tmp_path / "nothing.jsonl", tmp_path):
+        code, out, err = _cli(["verify", str(path)], capsys)
+        assert code == EXIT_UNREADABLE and out == "" and err.count("\n") == 1
+        assert "cannot read it" in err
+    code, out, _ = _cli(["verify", str(tmp_path), "--json"], capsys)
+    assert code == EXIT_UNREADABLE and json.loads(out)["ok"] is False
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def test_the_v1_golden_transcript_is_refused_by_version_not_verified(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(["verify", str(ROOT / "protocol/vectors/session_transcript.jsonl")],
+                        capsys)
+    assert code == EXIT_UNREADABLE and "version 1" in err and "reads version 2" in err
 
 
-def test_a_match_played_over_loopback_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
-    port = _free_port()
-    homes = tmp_path / "host", tmp_path / "join"
-    env = [dict(os.environ, P2PGIN_HOME=str(h), PYTHONPATH=str(ROOT)) for h in homes]
-    host = subprocess.Popen(
-        [sys.executable, "-m", "p2pgin", "host", "--agent", "random", "--target", "10",
-         "--listen", "127.0.0.1", "--port", str(port), "--no-announce", "--seed", "3"],
-        env=env[0], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL, text=True)
+def test_a_transcript_cut_mid_line_or_near_the_end_names_the_line_where_it_is_cut(
+        saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = saved.read_bytes()
+    lines = raw.splitlines(keepends=True)
+    total = len(lines)
+    saved.write_bytes(b"".join(lines[:-3]) + lines[-3][:50])
+    code, out, _ = _cli(["verify", str(saved)], capsys)
+    assert code == EXIT_FAILED
+    assert f"the file is cut in line {total - 2}: it ends without a newline" in out
+    saved.write_bytes(b"".join(lines[:-3]))
+    code, out, _ = _cli(["verify", str(saved)], capsys)
+    assert code == EXIT_FAILED
+    assert f"verdict  FAILED at line {total - 3}" in out
+    assert f"the file is cut after line {total - 3}" in out and "rule     cut" in out
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(cut=st.integers(1, 10**9))
+def test_a_transcript_cut_at_any_byte_fails_at_the_line_where_it_is_cut(
+        finished: list[Router], cut: int) -> None:
+    raw = transcript(two_seats(finished[0])[1]).to_bytes()
+    at = cut % (len(raw) - 1) + 1  # keep 1 .. len-1 bytes
+    if at < len(b'{"entries":'):
+        with pytest.raises(Unreadable):  # too little left to tell what it was
+            verify_bytes(raw[:at])
+        return
+    report = verify_bytes(raw[:at])
+    assert not report.ok and report.failure is not None
+    assert report.failure.rule == "cut", report.failure
+    line = raw[:at].count(b"\n") + (0 if raw[:at].endswith(b"\n") else 1)
+    assert report.failure.line == line
+    assert f"line {line}" in report.failure.detail
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.binary(max_size=400) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_give_a_report_or_one_unreadable_line_never_an_exception(data: bytes
+                                                                           ) -> None:
     try:
-        join = subprocess.run(
-            [sys.executable, "-m", "p2pgin", "join", f"127.0.0.1:{port}", "--agent", "random",
-             "--seed", "4"], env=env[1], cwd=ROOT, capture_output=True, text=True,
-            timeout=150, stdin=subprocess.DEVNULL, check=False)
-        out, _ = host.communicate(timeout=60)
-    finally:
-        if host.poll() is None:
-            host.kill()
-            host.wait()
-    assert join.returncode == 0, join.stdout + join.stderr
-    assert host.returncode == 0, out
-    for home in homes:
-        (saved,) = (home / "transcripts").glob("*.jsonl")
-        run = p2pgin(home, "verify", str(saved))
-        assert run.returncode == 0, run.stdout
-        stats = json.loads(p2pgin(home, "stats", "--json").stdout)
-        assert stats["overall"]["matches"] == 1
+        report = verify_bytes(data)
+    except Unreadable as exc:
+        assert "\n" not in str(exc) and str(exc)
+        return
+    assert not report.ok and report.failure is not None
 
 
-def test_games_says_who_abandoned_a_match(home: Path) -> None:
-    from dataclasses import replace
-
-    from verify_helpers import play_transcript
-
-    from p2pgin.log.transcript import write_transcript
-
-    t = play_transcript(21, target=25, abandon_after=60)  # the host (player 0) leaves
-    assert t.entries[-1].type == "abandon" and t.entries[-1].sender == 0
-    folder = home / "transcripts"
-    folder.mkdir(parents=True, exist_ok=True)
-    for me in (0, 1, None):
-        for old in folder.iterdir():
-            old.unlink()
-        meta = {k: v for k, v in t.meta.items() if k != "me"}
-        write_transcript(folder / f"{t.session}.jsonl",
-                         replace(t, meta=meta if me is None else {**meta, "me": me}))
-        (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
-        assert listed["result"] == {0: "abandoned by you", 1: "abandoned by them",
-                                    None: "abandoned by player 0"}[me]
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(line=st.integers(0, 6), junk=st.binary(min_size=1, max_size=60))
+def test_junk_in_any_line_of_a_transcript_is_a_failure_at_that_line(
+        finished: list[Router], line: int, junk: bytes) -> None:
+    lines = transcript(two_seats(finished[1])[0]).to_bytes().splitlines(keepends=True)
+    lines[line] = junk.replace(b"\n", b" ") + b"\n"
+    try:
+        report = verify_bytes(b"".join(lines))
+    except Unreadable:
+        assert line == 0  # the header is the one line that says what the file is
+        return
+    assert not report.ok and report.failure is not None
+    assert report.failure.line == line + 1
 
 
-def test_games_lists_an_interrupted_match_that_resume_would_continue(home: Path) -> None:
-    # The joiner's process died mid-hand: no transcript yet, only its game file.
-    import random
+def test_verify_piped_into_head_exits_quietly(saved: Path) -> None:
+    done = subprocess.run(f"{sys.executable} -m p2pgin verify {saved} | head -1",
+                          shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.startswith("file ") and done.stderr == ""
 
-    from nacl.signing import SigningKey
 
-    from p2pgin.log.identity import fingerprint
-    from p2pgin.net.gamefile import GameFiles
-    from p2pgin.session import HOST, JOIN, Session
+def test_python_m_p2pgin_verify_is_the_same_command(saved: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "p2pgin.verify", str(saved), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == EXIT_OK and json.loads(done.stdout)["status"] == "finished"
 
-    keys = SigningKey(bytes([7]) * 32), SigningKey(bytes([8]) * 32)
-    host = Session.create(keys[0], role=HOST, name="Ann", rng=random.Random(1))
-    join = Session.create(keys[1], role=JOIN, name="Ben", rng=random.Random(2))
-    files = GameFiles({"role": "join", "host": "127.0.0.1", "port": 7531},
-                      directory=home / "games", current_session=lambda: join.view.session_id)
-    host.connection_made()
-    join.connection_made()
-    while join.view.stage != "play":
-        for src, dst in ((host, join), (join, host)):
-            for frame in src.frames_to_send():
-                dst.receive_frame(frame)
-        files.extend(join.entries_to_persist())
-    files.close()
-    (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
-    assert (listed["result"], listed["resumable"], listed["me"]) == ("unfinished", True, 1)
-    assert listed["opponent"] == "Ann"
-    assert listed["opponent_fingerprint"] == fingerprint(keys[0].verify_key)
-    assert listed["session"] == join.view.session_id
-    text = p2pgin(home, "games").stdout
-    assert "vs Ann" in text and "unfinished (p2pgin resume continues it)" in text
-    # verify is for transcripts; given the game file it says what that file is
-    run = p2pgin(home, "verify", listed["file"])
-    assert run.returncode == 2
-    assert "is a game file" in run.stdout + run.stderr
-    assert "p2pgin resume" in run.stdout + run.stderr
+
+def test_run_returns_the_exit_code_for_callers(saved: Path,
+                                              capsys: pytest.CaptureFixture[Any]) -> None:
+    assert run(saved) == EXIT_OK
+    assert "verdict  OK" in capsys.readouterr().out

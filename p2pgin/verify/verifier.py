@@ -1,0 +1,598 @@
+"""Verify a table's log offline: the same match machine a live seat runs, and nothing else.
+
+The verifier holds no rule of its own. It builds :class:`~p2pgin.session.machine.Machine`
+from the hellos and feeds it every entry exactly as a seat that received them would
+(``check`` then ``commit``, no observer: it sees only what the table sees). What the
+machine refuses decides the verdict; what it emits (hands proven and scored, matches
+won, the ending it upheld) becomes the :class:`~p2pgin.verify.report.Report`.
+
+Inputs: a transcript (:mod:`p2pgin.log.transcript`: a sealed header, the hellos, the
+log) or a bare game file as the store writes it (the hellos, then the log). For a
+transcript the header is checked against what the log proves: keys, fingerprints, names,
+session id, game and rules against the hellos; its entry count and head against the
+log; its result against the machine's final state; its seal against the key of the seat
+that sealed it.
+
+Verdicts (:class:`~p2pgin.verify.report.Status`):
+
+* finished / ended: every entry holds; the last match finished by its rules, or an
+  ``end`` entry the machine upheld ended it (the :class:`~p2pgin.session.endings.Ending`
+  says who ended it, why, whom it names, what was due and which hand it cut).
+* refuted: every entry holds but the last, an ``end`` whose claim the log refutes (a
+  false timeout, a false accusation): not a broken file but signed proof that its author
+  lied, so the verdict names that author.
+* unfinished: a game file of a match that is not over; everything in it holds.
+* invalid: the first thing that does not hold, named by file line and entry ``seq``,
+  with the seat that signed it when a signature covers it and the rule it breaks. Two
+  different entries signed by one seat at one position are an equivocation, with both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from nacl.signing import SigningKey
+
+from p2pgin.log.canonical import JsonValue, canonical_loads, hexbytes
+from p2pgin.log.chain import Chain, Placement, table_session_id
+from p2pgin.log.entry import Entry, hello_key, verify_hello
+from p2pgin.log.errors import CanonicalError, CorruptStore, LogError
+from p2pgin.log.identity import fingerprint
+from p2pgin.log.store import parse_game_bytes
+from p2pgin.log.transcript import (
+    TRANSCRIPT_FORMAT,
+    Transcript,
+    TranscriptFormatError,
+    TranscriptVersionError,
+    parse_transcript,
+)
+from p2pgin.session.errors import Fault, Rule, Unattributable
+from p2pgin.session.events import (
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    MoveMade,
+    RematchAnswered,
+    RematchOffered,
+    ShuffleProven,
+    TakeBackDone,
+)
+from p2pgin.session.machine import Machine, Stage, TableState
+from p2pgin.session.messages import PROTOCOL_VERSION, End
+from p2pgin.verify.report import (
+    Failure,
+    HandRecord,
+    MatchRecord,
+    Pending,
+    Refuted,
+    Report,
+    SeatInfo,
+    Status,
+    display_names,
+)
+
+__all__ = [
+    "NotOver",
+    "Unreadable",
+    "proven_result",
+    "transcript_of",
+    "verify_bytes",
+    "verify_file",
+    "verify_game_entries",
+    "verify_log",
+    "verify_transcript",
+]
+
+_FINISHED = frozenset({Stage.MATCH_OVER, Stage.REMATCH})
+_STORE_LINE = re.compile(r"line (\d+): ")
+#: How a version-2 header line begins (its keys sorted: "entries" is the first).
+_HEADER_START = b'{"entries":'
+
+
+
+class Unreadable(ValueError):
+    """Input that is no p2pgin record at all (empty, another format, another version, a
+    file that cannot be read): one line for a person, nothing to verify."""
+
+
+class NotOver(ValueError):
+    """A transcript is asked of a match that is still going (the game file records it)."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _result_of(state: TableState) -> dict[str, JsonValue] | None:
+    if state.stage is Stage.ENDED:
+        assert state.ending is not None
+        return {"status": Status.ENDED.value, "match_no": state.match_no,
+                "ending": state.ending.to_dict()}
+    if state.stage in _FINISHED:
+        assert state.match is not None
+        return {"status": Status.FINISHED.value, "match_no": state.match_no,
+                "outcome": state.match.result().to_dict()}
+    return None
+
+
+def _refuted_result(state: TableState, refuted: Refuted) -> dict[str, JsonValue]:
+    return {"status": Status.REFUTED.value, "match_no": state.match_no,
+            "claim": {"seat": refuted.seat, "kind": refuted.kind, "seq": refuted.seq,
+                      "rule": refuted.rule}}
+
+
+def proven_result(machine: Machine) -> dict[str, JsonValue]:
+    """The ``result`` a transcript header must claim for the machine's log: the last
+    match's outcome once it finished, or the ending that ended it (with the number of
+    the match it was in).
+
+    Raises:
+        NotOver: the match is still going.
+    """
+    result = _result_of(machine.state)
+    if result is None:
+        raise NotOver(f"the match is not over (stage {machine.stage.value}): its game file "
+                      "is the record")
+    return result
+
+
+def transcript_of(machine: Machine, key: SigningKey, *,
+                  meta: Mapping[str, JsonValue] | None = None) -> Transcript:
+    """The sealed transcript of a finished or ended match, written by the seat whose
+    identity key is ``key``: what a peer saves when its match is over (write it with
+    :func:`p2pgin.log.transcript.write_transcript`).
+
+    Raises:
+        NotOver: the match is still going.
+        TranscriptError: ``key`` is not a seat's identity key.
+    """
+    table = machine.table
+    rules = table.hellos[0].body.get("rules")
+    assert isinstance(rules, dict)
+    return Transcript.build(table.hellos, machine.chain.entries, key=key, names=table.names,
+                            game=table.game.name, rules=rules, result=proven_result(machine),
+                            meta=meta)
+
+
+# --------------------------------------------------------------------------- the walk
+
+
+@dataclass(slots=True)
+class _Match:
+    hands: list[int] = field(default_factory=list)
+    outcome: Any = None
+    notes: list[str] = field(default_factory=list)
+
+
+class _Tally:
+    """What the machine's events say happened, per hand and match (a record, not a state
+    machine: every decision was the machine's)."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.names = display_names(machine.table.names)
+        self.hands: dict[int, HandRecord] = {}
+        self.matches: dict[int, _Match] = {}
+        #: The match the events being read belong to (a rematch's answers come before
+        #: the new match's MatchStarted in one step).
+        self.current = 0
+
+    def hand(self, hand_no: int) -> HandRecord:
+        record = self.hands.get(hand_no)
+        if record is None:
+            state = self.machine.state
+            players = (tuple(state.hand.players)
+                       if state.hand is not None and state.hand_no == hand_no else ())
+            record = self.hands[hand_no] = HandRecord(hand_no=hand_no,
+                                                      match_no=state.match_no,
+                                                      players=players)
+            self.match(state.match_no).hands.append(hand_no)
+        return record
+
+    def count(self, hand_no: int, **more: int) -> None:
+        """Add to hand ``hand_no``'s counts (``moves=1``, ...)."""
+        record = self.hand(hand_no)
+        self.hands[hand_no] = replace(record, **{k: getattr(record, k) + v
+                                                 for k, v in more.items()})
+
+    def match(self, match_no: int) -> _Match:
+        return self.matches.setdefault(match_no, _Match())
+
+    def take(self, entry: Entry, events: Sequence[Event], hand_no: int) -> None:
+        """Record a committed entry: ``hand_no`` is the hand it was played in."""
+        if entry.type in ("deal", "share"):
+            self.count(hand_no, disclosures=1)
+        for event in events:
+            match event:
+                case MatchStarted(match_no=number):
+                    self.current = number
+                    self.match(number)
+                case ShuffleProven(hand_no=number):
+                    self.count(number, shuffles=1)
+                case HandStarted(hand_no=number, players=players):
+                    self.hands[number] = replace(self.hand(number), players=tuple(players))
+                case MoveMade():
+                    self.count(hand_no, moves=1)
+                case TakeBackDone(granted=True, retracted=retracted):
+                    self.count(hand_no, take_backs=1, moves=-retracted)
+                case HandEnded(hand_no=number, result=result):
+                    self.hands[number] = replace(self.hand(number), result=result)
+                case MatchEnded(result=result):
+                    self.match(self.current).outcome = result
+                case RematchOffered(seat=seat):
+                    self.match(self.current).notes.append(
+                        f"{self.names[seat]} offered a rematch.")
+                case RematchAnswered(seat=seat, accept=accept):
+                    answer = "accepted" if accept else "declined"
+                    self.match(self.current).notes.append(f"{self.names[seat]} {answer}.")
+                case _:
+                    pass
+
+    def records(self) -> tuple[tuple[MatchRecord, ...], tuple[HandRecord, ...]]:
+        hands = tuple(h for _, h in sorted(self.hands.items()))
+        matches = tuple(MatchRecord(match_no=n, hands=tuple(m.hands), outcome=m.outcome,
+                                    notes=tuple(m.notes))
+                        for n, m in sorted(self.matches.items()))
+        return matches, hands
+
+
+def _seats(hellos: Sequence[Entry]) -> tuple[SeatInfo, ...]:
+    """Best-effort seats from hello bodies (for naming seats before they are proven)."""
+    out = []
+    for seat, hello in enumerate(hellos):
+        name = hello.body.get("name")
+        try:
+            fp = fingerprint(hello_key(hello))
+        except LogError:
+            fp = "?"
+        out.append(SeatInfo(seat=seat, name=name if isinstance(name, str) and name
+                            else f"seat {seat}", fingerprint=fp,
+                            bot=hello.body.get("bot") is True))
+    return tuple(out)
+
+
+def _hello_failure(hellos: Sequence[Entry], exc: Unattributable | Fault,
+                   line_of_hello: Callable[[int], int]) -> Failure:
+    if isinstance(exc, Fault):
+        if exc.fault_rule is Rule.STATE:
+            # NB: hellos that do not fit together (seat numbers, table, game): in a file,
+            # any one of them may have been swapped, so no signature pins it on a seat
+            return Failure(line=line_of_hello(exc.culprit), rule=exc.code, type="hello",
+                           detail=f"the hellos do not form one table: {exc.detail}")
+        return Failure(line=line_of_hello(exc.culprit), rule=exc.code, detail=exc.detail,
+                       type="hello", seat=exc.culprit, evidence=(exc.entry,))
+    for seat, hello in enumerate(hellos):
+        try:
+            verify_hello(hello, sender=seat)
+        except LogError as err:
+            return Failure(line=line_of_hello(seat), rule=err.rule, type="hello",
+                           detail=f"the hello of seat {seat}: {err.detail}")
+    try:
+        Chain(hellos)
+    except LogError as err:
+        return Failure(line=line_of_hello(0), rule=err.rule, detail=err.detail, type="hello")
+    return Failure(line=line_of_hello(0), rule="link", detail=exc.detail,  # pragma: no cover
+                   type="hello")
+
+
+def _unattributable(machine: Machine, entry: Entry, line: int,
+                    line_of_entry: Callable[[int], int]) -> Failure:
+    """Why an entry does not continue the chain; an equivocation when the file itself
+    holds two different entries of one seat at one position."""
+    chain = machine.chain
+
+    def fail(rule: str, detail: str, *, seat: int | None = None,
+             evidence: tuple[Entry, ...] = ()) -> Failure:
+        return Failure(line=line, seq=entry.seq, type=entry.type, rule=rule, detail=detail,
+                       seat=seat, evidence=evidence)
+
+    try:
+        chain.check(entry)
+        rule, detail = "link", "the entry does not continue the log"  # pragma: no cover
+    except LogError as exc:
+        rule, detail = exc.rule, exc.detail
+    if entry.session == chain.session and entry.seq < len(chain) and chain.authentic(entry):
+        mine, earlier = chain[entry.seq], line_of_entry(entry.seq)
+        placement = chain.place(entry)
+        if placement is Placement.DUPLICATE:
+            return fail("replay", f"line {line} repeats the entry at seq {entry.seq} (line "
+                        f"{earlier})")
+        if placement is Placement.CONFLICT and mine.sender == entry.sender:
+            return fail(Rule.EQUIVOCATION.value, f"seat {entry.sender} signed two different "
+                        f"entries at seq {entry.seq} (lines {earlier} and {line})",
+                        seat=entry.sender, evidence=(mine, entry))
+        if placement is Placement.CONFLICT:
+            return fail(rule, f"seat {entry.sender}'s entry at seq {entry.seq} and seat "
+                        f"{mine.sender}'s (line {earlier}) both claim that position: "
+                        "entries of two logs that crossed; one log holds one of them")
+    if rule == "signature":
+        detail = (f"entry seq {entry.seq} is not signed by the key of seat {entry.sender}: "
+                  "the file was altered")
+    return fail(rule, detail)
+
+
+def _evidence(entry: Entry) -> tuple[Entry, ...]:
+    raw = entry.body.get("evidence")
+    out = []
+    for item in raw if isinstance(raw, list) else []:
+        try:
+            out.append(Entry(**item))
+        except (LogError, TypeError):
+            continue  # NB: the machine upheld the ending, so this does not happen
+    return tuple(out)
+
+
+def _check_header(t: Transcript, machine: Machine) -> Failure | None:
+    """The header's claims about the hellos (keys, names, session, game, rules) and its
+    seal; its claims about the log are checked after the walk."""
+    table = machine.table
+
+    def header(rule: str, detail: str) -> Failure:
+        return Failure(line=1, rule=rule, detail=detail, type="header")
+
+    if len(t.players) != table.seats:
+        return header("header", f"the header lists {len(t.players)} players, the table has "
+                      f"{table.seats} hellos")
+    for seat, player in enumerate(t.players):
+        if player.key != hexbytes(bytes(machine.chain.keys[seat])):
+            return header("header", f"the header's key of seat {seat} is not the key its "
+                          "hello is signed with")
+        if player.name != table.names[seat]:
+            return header("header", f"the header calls seat {seat} {player.name!r}, its "
+                          f"hello {table.names[seat]!r}")
+    if t.session != machine.session_id:
+        return header("header", "the header's session id is not the hash of the hellos")
+    if t.game != table.game.name or t.rules != table.hellos[0].body.get("rules"):
+        return header("rules", "the header's game and rules are not the ones the hellos "
+                      "sign")
+    if t.seal.seat >= table.seats or not t.seal_holds():
+        return header("seal", f"the seal is not seat {t.seal.seat}'s signature over the "
+                      "header")
+    return None
+
+
+def _after_walk(t: Transcript, machine: Machine, proven: dict[str, JsonValue] | None,
+                count: int) -> Failure | None:
+    """The header's claims about the log: its length, head and result."""
+    last = t.line_of_entry(count - 1) if count else t.line_of_hello(len(t.hellos) - 1)
+    if count < t.length:
+        return Failure(line=last, rule="cut", detail=f"the file is cut after line {last}: its "
+                       f"header counts {t.length} log entries, the file holds {count}")
+    if count > t.length:
+        return Failure(line=t.line_of_entry(t.length), rule="header",
+                       detail=f"the header counts {t.length} log entries; the file holds "
+                       f"{count} (from line {t.line_of_entry(t.length)} on, not covered by "
+                       "the header)")
+    if machine.chain.head != t.head:  # pragma: no cover - a chain of equal length from
+        # the same hellos that ends elsewhere needs a seat's key
+        return Failure(line=1, rule="header", detail="the header's head is not the hash of "
+                       "the last entry", type="header")
+    if proven is None:
+        due = machine.due
+        owes = "" if due is None else f" while seat {due.seat} owes its {due.owed.value}"
+        return Failure(line=last, rule="incomplete", detail=f"the log stops at line {last}"
+                       f"{owes}: a transcript records a match that finished or ended")
+    if dict(t.result) != proven:
+        claimed = t.result.get("status", "?")
+        return Failure(line=1, rule="result", type="header", detail="the header's result is "
+                       f"not what the log proves (it claims {claimed!r}, the log proves "
+                       f"{proven['status']!r}; its outcome or ending differs)")
+    return None
+
+
+def verify_log(
+    hellos: Sequence[Entry],
+    entries: Sequence[Entry],
+    *,
+    transcript: Transcript | None = None,
+    line_of_hello: Callable[[int], int] | None = None,
+    line_of_entry: Callable[[int], int] | None = None,
+    notes: Sequence[str] = (),
+) -> Report:
+    """Verify a table's log: its hellos, then its entries (see the module docstring).
+
+    Args:
+        transcript: the transcript they come from, whose header is checked too.
+        line_of_hello, line_of_entry: file lines (1-based) of hello ``seat`` and of the
+            ``index``-th log entry, for the report (default: a game file's lines).
+        notes: remarks about the file to carry into the report.
+
+    Never raises for a bad log: the report carries the verdict.
+    """
+    n = len(hellos)
+    hello_line = line_of_hello or (lambda seat: 1 + seat)
+    entry_line = line_of_entry or (lambda index: 1 + n + index)
+    source = "game file" if transcript is None else "transcript"
+    base = Report(source=source, status=Status.INVALID, seats=_seats(hellos),
+                  notes=tuple(notes), meta={} if transcript is None else dict(transcript.meta))
+    if not hellos:
+        return replace(base, failure=Failure(line=hello_line(0), rule="hello",
+                                             detail="the log starts with no hello"))
+    try:
+        machine = Machine.from_hellos(hellos)
+    except (Unattributable, Fault) as exc:
+        if (transcript is not None and isinstance(exc, Fault)
+                and transcript.session != table_session_id(hellos)):
+            # NB: hellos that do not form one table, under a sealed header naming other
+            # hellos: the file's hellos were changed (nobody's signature says which).
+            return replace(base, failure=Failure(
+                line=1, rule="header", type="header", detail="the header's session id is "
+                f"not the hash of these hellos, which do not form one table ({exc.detail})"))
+        return replace(base, failure=_hello_failure(hellos, exc, hello_line))
+    table = machine.table
+    base = replace(base, session=table.session_id, game=table.game.name,
+                   rules=dict(table.hellos[0].body.get("rules") or {}),
+                   seats=tuple(SeatInfo(seat=s, name=table.names[s],
+                                        fingerprint=table.fingerprints[s], bot=table.bots[s])
+                               for s in range(table.seats)),
+                   sealed_by=None if transcript is None else transcript.seal.seat)
+    if transcript is not None:
+        problem = _check_header(transcript, machine)
+        if problem is not None:
+            return replace(base, failure=problem, sealed_by=None)
+
+    tally = _Tally(machine)
+    failure: Failure | None = None
+    refuted: Refuted | None = None
+    last = len(entries) - 1
+    for index, entry in enumerate(entries):
+        line = entry_line(index)
+        state, due = machine.state, machine.due
+        try:
+            step = machine.check(entry)
+        except Unattributable:
+            failure = _unattributable(machine, entry, line, entry_line)
+            break
+        except Fault as fault:
+            if (fault.fault_rule is Rule.CLAIM and entry.type == End.TYPE and index == last
+                    and fault.culprit == entry.sender):
+                in_hand = state.stage in (Stage.SHUFFLE, Stage.DEAL, Stage.PLAY, Stage.SHARE)
+                refuted = Refuted(
+                    seat=entry.sender, kind=str(entry.body.get("kind", "")), seq=entry.seq,
+                    line=line, rule=fault.code, detail=fault.detail,
+                    due=None if due is None else due.seat,
+                    owed="" if due is None else due.owed.value,
+                    hand_no=state.hand_no if in_hand else 0, hand_cut=in_hand)
+                break
+            evidence = (fault.entry,) if fault.second is None else (fault.second, fault.entry)
+            failure = Failure(line=line, seq=entry.seq, type=entry.type, seat=fault.culprit,
+                              rule=fault.code, detail=fault.detail, evidence=evidence)
+            break
+        tally.take(entry, machine.commit(step), state.hand_no)
+
+    state = machine.state
+    count = len(machine.chain)
+    if refuted is not None and refuted.hand_cut:
+        tally.hand(refuted.hand_no)
+    if state.ending is not None and state.ending.hand_cut:
+        tally.hand(state.ending.hand_no)
+    matches, hands = tally.records()
+    report = replace(base, entries=count, matches=matches, hands=hands, ending=state.ending,
+                     evidence=_evidence(machine.chain[count - 1]) if state.ending else (),
+                     refuted=refuted)
+    if failure is not None:
+        return replace(report, failure=failure)
+    proven = (_refuted_result(state, refuted) if refuted is not None
+              else _result_of(state))
+    if transcript is not None:
+        problem = _after_walk(transcript, machine, proven, count)
+        if problem is not None:
+            return replace(report, failure=problem)
+    if refuted is not None:
+        return replace(report, status=Status.REFUTED)
+    if state.stage is Stage.ENDED:
+        return replace(report, status=Status.ENDED)
+    if state.stage in _FINISHED:
+        return replace(report, status=Status.FINISHED)
+    due = machine.due
+    pending = None if due is None else Pending(seat=due.seat, owed=due.owed.value, seq=due.seq)
+    return replace(report, status=Status.UNFINISHED, pending=pending)
+
+
+def verify_transcript(t: Transcript) -> Report:
+    """Verify a parsed transcript: header, hellos and log (see the module docstring)."""
+    return verify_log(t.hellos, t.entries, transcript=t, line_of_hello=t.line_of_hello,
+                      line_of_entry=t.line_of_entry)
+
+
+def verify_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = ()) -> Report:
+    """Verify a game file's entries (the hellos lead, then the log)."""
+    n = 0
+    while n < len(entries) and entries[n].is_hello:
+        n += 1
+    return verify_log(entries[:n], entries[n:], notes=notes)
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _first_line(data: bytes) -> tuple[str, Any]:
+    """What line 1 says the file is: ``("transcript" | "game file" | "", parsed)``."""
+    first = data.split(b"\n", 1)[0]
+    try:
+        obj = canonical_loads(first)
+    except CanonicalError:
+        # NB: a header's canonical spelling begins with its first key, "entries"
+        if (b'"format":"' + TRANSCRIPT_FORMAT.encode() + b'"' in first
+                or first.startswith(_HEADER_START)):
+            return "transcript", None
+        if first.startswith(b'{"body":'):
+            return "game file", None
+        return "", None
+    if isinstance(obj, dict) and obj.get("format") == TRANSCRIPT_FORMAT:
+        return "transcript", obj
+    if isinstance(obj, dict) and obj.get("type") == "hello" and "sig" in obj:
+        return "game file", obj
+    return "", obj
+
+
+def _damaged(source: str, line: int, rule: str, detail: str) -> Report:
+    return Report(source=source, status=Status.INVALID,
+                  failure=Failure(line=line, rule=rule, detail=detail))
+
+
+def _game_file(data: bytes) -> Report:
+    try:
+        entries, good = parse_game_bytes(data, "game file")
+    except CorruptStore as exc:
+        found = _STORE_LINE.search(exc.detail)
+        line = int(found[1]) if found else 1
+        return _damaged("game file", line, "malformed",
+                        f"line {line}: not a log entry ({exc.detail.split(': ', 2)[-1]})")
+    notes = []
+    torn = data[good:].split(b"\0", 1)[0]
+    if torn:
+        line = data[:good].count(b"\n") + 1
+        notes.append(f"line {line} is incomplete (a write torn by a crash): it is not part "
+                     "of the log, as the game file's own reader drops it")
+    if entries and entries[0].is_hello:
+        version = entries[0].body.get("version")
+        if type(version) is int and version != PROTOCOL_VERSION:
+            raise Unreadable(f"a game file of protocol version {version}: this p2pgin "
+                             f"reads version {PROTOCOL_VERSION} only")
+    if not entries:
+        raise Unreadable("the game file holds no complete line")
+    return verify_game_entries(entries, notes=notes)
+
+
+def verify_bytes(data: bytes) -> Report:
+    """Verify a transcript or a game file given as bytes (which one, line 1 says).
+
+    Raises:
+        Unreadable: empty, not a p2pgin transcript or game file, or another version.
+    """
+    if not data:
+        raise Unreadable("the file is empty (0 bytes): not a transcript or a game file")
+    kind, _ = _first_line(data)
+    if kind == "game file":
+        return _game_file(data)
+    if kind != "transcript":
+        raise Unreadable("not a p2pgin transcript or game file: line 1 is neither a "
+                         "transcript header nor a signed hello")
+    try:
+        transcript = parse_transcript(data)
+    except TranscriptVersionError as exc:
+        raise Unreadable(exc.detail) from None
+    except TranscriptFormatError as exc:
+        rule = "cut" if "cut" in exc.detail else "format"
+        return _damaged("transcript", exc.line, rule, exc.detail)
+    return verify_transcript(transcript)
+
+
+def verify_file(path: Path) -> Report:
+    """Read and verify a transcript or a game file.
+
+    Raises:
+        Unreadable: the file cannot be read, or :func:`verify_bytes` says so.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
+    return verify_bytes(data)
+
