@@ -20,7 +20,7 @@ from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.session.endings import Ending
 from p2pgin.session.errors import BadBody, Fault, Rule
 from p2pgin.session.events import Ended, Event
-from p2pgin.session.messages import End, EndKind, parse_body
+from p2pgin.session.messages import UNLOGGED, End, EndKind, parse_body
 from p2pgin.session.state import IN_HAND, LIVE, Due, Stage, TableState
 
 if TYPE_CHECKING:
@@ -81,14 +81,22 @@ def judge_end(machine: Machine, entry: Entry, msg: End, state: TableState,
     return replace(state, stage=Stage.ENDED, ending=ending), (Ended(ending=ending),)
 
 def _evidence(entry: Entry, msg: End) -> list[Entry]:
+    """The ending's evidence as entries. Only log entries count: a hello or a take-back
+    request is signed but never logged, so it breaks no rule of the log (a computer seat
+    must not be able to "accuse" the request a person made of it)."""
     out = []
     for raw in msg.evidence:
         try:
-            out.append(Entry(**raw))
+            evidence = Entry(**raw)
         except (LogError, CanonicalError, TypeError) as exc:
             raise Fault(entry.sender, Rule.CLAIM, f"evidence is not an entry: {exc}",
                         entry=entry) from None
+        if evidence.type in UNLOGGED:
+            raise Fault(entry.sender, Rule.CLAIM, f"a {evidence.type} is never a log entry: "
+                        "it is no evidence", entry=entry)
+        out.append(evidence)
     return out
+
 
 def _check_accusation(machine: Machine, entry: Entry, msg: End, state: TableState,
                       depth: int) -> tuple[int, str]:

@@ -57,9 +57,9 @@ from p2pgin.session.events import (
 )
 from p2pgin.session.judge import judge_conflict, judge_end
 from p2pgin.session.messages import (
+    UNLOGGED,
     Deal,
     End,
-    Hello,
     Message,
     MoveMessage,
     Rematch,
@@ -67,7 +67,6 @@ from p2pgin.session.messages import (
     Share,
     Shuffle,
     TakeBackAnswer,
-    TakeBackRequest,
     TossCommit,
     TossReveal,
     parse_body,
@@ -278,7 +277,7 @@ class Machine:
             msg = parse_body(entry.type, entry.body)
         except BadBody as exc:
             raise Fault(seat, Rule.MALFORMED, str(exc), entry=entry) from None
-        if isinstance(msg, Hello | TakeBackRequest):
+        if entry.type in UNLOGGED:
             raise Fault(seat, Rule.STATE, f"a {entry.type} is never a log entry", entry=entry)
         due = self._due if state is self._state else self._compute_due(state)
         if isinstance(msg, End):

@@ -25,6 +25,7 @@ __all__ = [
     "CONTROL",
     "MESSAGES",
     "PROTOCOL_VERSION",
+    "UNLOGGED",
     "Deal",
     "End",
     "EndKind",
@@ -406,6 +407,9 @@ MESSAGES: Final[dict[str, type[Message]]] = {
         RematchAnswer, TakeBackRequest, TakeBackAnswer,
     )
 }
+
+#: Signed types that are never numbered log entries.
+UNLOGGED: Final = frozenset({Hello.TYPE, TakeBackRequest.TYPE})
 
 #: Control frames: unsigned (the private link authenticates them), never logged.
 #: name -> {field: meaning}.

@@ -1,37 +1,21 @@
-"""Findings for the lead (p2pgin/session/machine.py is the lead's): verdicts the match
-machine reaches that a verified record must not show. Each test states the behaviour
-that must hold and is skipped with the reason until the machine is fixed; unskipped, it
-fails on the current machine (checked).
+"""Only log entries are evidence: a take-back request (or a hello) is signed but never
+logged, so it breaks no rule of the log.
 
-A take-back request is signed like an entry at the position it is made at, but it is
-never a log entry. ``Machine._check_accusation`` takes it as evidence all the same:
-
-* one piece of evidence at the accusation's own position is judged "as if it had come",
-  and a take-back request there breaks ``state`` ("never a log entry"): a computer seat
-  frames the person who asked it for a take-back, and that person's own machine upholds
-  the accusation against itself;
-* two pieces (the request and the requester's abandonment or timeout at the same
-  position) pass as an equivocation.
-
-Suggested fix: accuse only with log-entry types (not ``takeback_request``, not
-``hello``) as evidence, in both branches.
+Without this, a computer seat could "accuse" the take-back request a person made of it
+(judged at its own position, such a request breaks ``state``) and have that person's own
+machine uphold the accusation against itself; or pass the request and the requester's
+abandonment at one position off as an equivocation.
 """
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
 from p2pgin.log.entry import Entry
-from p2pgin.session import EndKind
-from p2pgin.session.session import TakeBack
+from p2pgin.session import EndKind, TakeBack
 from p2pgin.verify import Status, verify_bytes
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.helpers import file_of
-
-LEAD = ("machine bug reported to the lead: a takeback_request is accepted as evidence "
-        "(Machine._check_accusation); see the module docstring")
 
 
 def _requested() -> tuple[Router, Entry]:
@@ -57,7 +41,6 @@ def _accuse(router: Router, evidence: list[Entry], rule: str) -> Entry:
         "evidence": [e.to_dict() for e in evidence]})
 
 
-@pytest.mark.skip(reason=LEAD)
 def test_a_takeback_request_is_no_evidence_against_the_person_who_asked() -> None:
     router, request = _requested()
     ann = router.seats["ann"]
@@ -70,7 +53,6 @@ def test_a_takeback_request_is_no_evidence_against_the_person_who_asked() -> Non
     assert report.ending is not None and report.ending.culprit == 1
 
 
-@pytest.mark.skip(reason=LEAD)
 def test_a_takeback_request_and_an_abandonment_at_one_position_are_no_equivocation() -> None:
     router, request = _requested()
     ann, bob = router.seats["ann"], router.seats["bob"]
