@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any, Final, Protocol
 
 from p2pgin.engine.cards import CARDS
-from p2pgin.engine.errors import IllegalMoveError, MatchError, RevealError
+from p2pgin.engine.errors import HiddenCardError, IllegalMoveError, MatchError, RevealError
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, GameHand, position
 from p2pgin.engine.moves import MoveFormatError
 from p2pgin.log.chain import Chain
@@ -461,6 +461,15 @@ class Machine:
             raise Fault(seat, Rule.ILLEGAL, str(exc), entry=entry,
                         reason=getattr(exc, "rule", "")) from None
         if len(msg.opens) != len(opens):
+            # NB: an illegal move (a discard of a card not held) opens nothing of its own:
+            # say why it is illegal rather than that its strips do not fit.
+            try:
+                hand.apply(move, seat)
+            except HiddenCardError:
+                pass
+            except IllegalMoveError as exc:
+                raise Fault(seat, Rule.ILLEGAL, str(exc), entry=entry,
+                            reason=getattr(exc, "rule", "")) from None
             raise Fault(seat, Rule.MALFORMED, f"{move.kind} opens cards of {len(opens)} "
                         f"deck(s), the entry carries {len(msg.opens)}", entry=entry)
         opened: dict[int, Any] = {}

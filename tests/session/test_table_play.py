@@ -238,3 +238,27 @@ def test_a_restored_seat_continues_from_its_game_file() -> None:
     router.connect("ann", "bob")
     router.play(moves=20)
     _same_logs(router)
+
+
+def test_a_discard_of_a_card_not_held_is_accused_as_illegal_not_as_malformed() -> None:
+    router = gin_table(seed=17)
+    while True:  # until the seat to move is to discard
+        due = router.seats["ann"].session.due
+        assert due is not None
+        mover = ["ann", "bob"][due.seat]
+        moves = router.seats[mover].session.view.legal_moves
+        if any(m.kind == "discard" for m in moves):
+            break
+        router.apply(mover, router.seats[mover].session.act(moves[0]))
+        router.pump()
+    other = ["ann", "bob"][1 - due.seat]
+    hand = router.seats[other].session.machine.state.hand  # type: ignore[union-attr]
+    theirs = hand.state.hand_of(1 - due.seat)  # a position the mover does not hold
+    # The mover discards the other seat's card, with a strip payload it cannot have made.
+    bad = forge(router.seats[mover], "move",
+                {"move": {"move": "discard", "position": theirs[0]},
+                 "opens": [{"type": "deck.strip"}]})
+    router.inject(mover, other, bad.to_bytes())
+    ending = router.seats[other].session.ending
+    assert ending is not None and ending.culprit == due.seat
+    assert ending.rule == "illegal:not-in-hand"
