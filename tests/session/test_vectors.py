@@ -1,25 +1,28 @@
 """Golden vectors: fixed keys and seeds reproduce the protocol's bytes exactly.
 
-``protocol/vectors/session_golden.json`` holds the hellos, the session id and the first
-log entries; ``protocol/vectors/session_transcript.jsonl`` a whole short match (rules
-``standard`` with target 1: one decisive hand) in the log layer's transcript format.
-Set ``P2PGIN_REGEN_VECTORS=1`` to rewrite them after an intended protocol change.
+``protocol/vectors/session_golden.json`` holds two seats' hellos, the session id and the
+first log entries of a two-seat gin table; ``protocol/vectors/session_transcript.jsonl``
+a whole short match (rules ``standard`` with target 1: one decisive hand) as the host
+seals it. Set ``P2PGIN_REGEN_VECTORS=1`` to rewrite them after an intended protocol
+change (and say why in the commit).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
-from session_harness import make_pair, run_match
+from nacl.signing import SigningKey
+from table_harness import Router, Seat
 
+from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
-from p2pgin.log.entry import Chain
-from p2pgin.log.transcript import Transcript, parse_transcript
-from p2pgin.report import verify_entries
-from p2pgin.session import State
+from p2pgin.log.transcript import parse_transcript
+from p2pgin.session import Session, Stage
+from p2pgin.verify import Status, transcript_of, verify_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 GOLDEN = VECTORS / "session_golden.json"
@@ -30,24 +33,41 @@ SEEDS = {"host_key": "01" * 32, "joiner_key": "02" * 32, "host_rng": 1, "joiner_
 
 
 def _generate() -> tuple[dict[str, Any], bytes]:
-    a, b = make_pair(RULES, seed=SEEDS["host_rng"])
-    run_match(a, b, seed=SEEDS["agents"])
-    assert a.session.state is State.MATCH_OVER and a.file == b.file
+    keys = [SigningKey(bytes.fromhex(SEEDS["host_key"])),  # type: ignore[arg-type]
+            SigningKey(bytes.fromhex(SEEDS["joiner_key"]))]  # type: ignore[arg-type]
+    host = Session.host(keys[0], seats=2, game="gin", rules=RULES.to_dict(), name="alice",
+                        rng=random.Random(SEEDS["host_rng"]))
+    join = Session.join(keys[1], name="bob", rng=random.Random(SEEDS["joiner_rng"]))
+    router = Router([Seat("alice", host, keys[0]), Seat("bob", join, keys[1])])
+    router.connect("alice", "bob")
+    router.pump()
+    players = {name: RandomPlayer(random.Random(SEEDS["agents"] + n))  # type: ignore[operator]
+               for n, name in enumerate(("alice", "bob"))}
+    while True:
+        router.pump()
+        mover = next((n for n, s in router.seats.items() if s.session.view.my_turn), None)
+        if mover is None:
+            break
+        seat = router.seats[mover]
+        router.apply(mover, seat.session.act(players[mover](seat.session.view)))
+    alice, bob = router.seats["alice"], router.seats["bob"]
+    machine = host.machine
+    assert machine is not None and machine.stage is Stage.MATCH_OVER
+    assert [e.to_bytes() for e in alice.stored] == [e.to_bytes() for e in bob.stored]
     golden = {
-        "description": "p2pgin session protocol v1 golden vectors: host key = 32 bytes of "
-                       "0x01, joiner key = 32 bytes of 0x02 (Ed25519 seeds); session "
-                       "secrets from Python random.Random(host_rng / joiner_rng).randbytes",
+        "description": "p2pgin table protocol v2 golden vectors: a two-seat gin table; host "
+                       "key = 32 bytes of 0x01, joiner key = 32 bytes of 0x02 (Ed25519 "
+                       "seeds); each seat's secrets from Python "
+                       "random.Random(host_rng / joiner_rng).randbytes",
         "seeds": SEEDS,
+        "game": "gin",
         "rules": RULES.to_dict(),
-        "hellos": [e.to_bytes().decode() for e in a.file[:2]],
-        "session_id": a.session.session_id,
-        "entries": [e.to_bytes().decode() for e in a.file[2:7]],
-        "entry_hashes": [e.hash() for e in a.file[2:]],
+        "hellos": [e.to_bytes().decode() for e in alice.hellos],
+        "session_id": machine.session_id,
+        "entries": [e.to_bytes().decode() for e in alice.stored[:6]],
+        "entry_hashes": [e.hash() for e in alice.stored],
     }
-    chain = Chain.replay(a.file)
-    transcript = Transcript.from_chain(
-        chain, names=a.session.view.names, rules=RULES.to_dict(),
-        result=a.session.view.match.result().to_dict(), meta={"vector": "session v1"})
+    transcript = transcript_of(machine, keys[0], meta={"vector": "table protocol v2"})
     return golden, transcript.to_bytes()
 
 
@@ -63,11 +83,8 @@ def test_golden_vectors_are_reproduced_byte_for_byte() -> None:
 
 def test_golden_transcript_verifies_as_a_third_party() -> None:
     transcript = parse_transcript(TRANSCRIPT.read_bytes())
-    transcript.verify_log()
-    proved = verify_entries(list(transcript.entries))
-    assert proved.ok, proved.failure
-    assert proved.match is not None and proved.match.over
-    assert proved.match.result().to_dict() == transcript.result
+    report = verify_transcript(transcript)
+    assert report.ok and report.status is Status.FINISHED, report.lines()
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    assert proved.session == golden["session_id"]
-    assert [e.to_bytes().decode() for e in transcript.entries[:2]] == golden["hellos"]
+    assert transcript.session == golden["session_id"]
+    assert [e.to_bytes().decode() for e in transcript.hellos] == golden["hellos"]

@@ -142,10 +142,18 @@ def test_a_missing_file_or_a_directory_gets_one_line_and_exit_2(
     assert code == EXIT_UNREADABLE and json.loads(out)["ok"] is False
 
 
-def test_the_v1_golden_transcript_is_refused_by_version_not_verified(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(["verify", str(ROOT / "protocol/vectors/session_transcript.jsonl")],
+def test_the_golden_transcript_verifies(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(["verify", str(ROOT / "protocol/vectors/session_transcript.jsonl")],
                         capsys)
+    assert code == 0 and "finished" in out
+
+
+def test_a_v1_transcript_is_refused_by_version_not_verified(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = tmp_path / "v1.jsonl"
+    old.write_bytes(b'{"format":"p2pgin-transcript","meta":{},"players":[],"result":{},'
+                    b'"rules":{},"session":"' + b"00" * 32 + b'","version":1}\n')
+    code, _, err = _cli(["verify", str(old)], capsys)
     assert code == EXIT_UNREADABLE and "version 1" in err and "reads version 2" in err
 
 
