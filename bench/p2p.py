@@ -128,9 +128,9 @@ async def _floor(samples: int = 200) -> float:
             link.send([data])
         await link.close()
 
-    server = await serve_links(echo, "127.0.0.1", 0)
+    server = await serve_links(echo, "127.0.0.1", 0, identity=SigningKey(bytes(32)))
     port = server.sockets[0].getsockname()[1]
-    link = await open_link("127.0.0.1", port)
+    link = await open_link("127.0.0.1", port, identity=SigningKey(bytes([1]) * 32))
     times = []
     for _ in range(samples):
         start = time.perf_counter()
@@ -207,17 +207,19 @@ def _delays(a: _Recorder, b: _Recorder) -> tuple[list[float], list[float]]:
 def _make_peer(role: str, seed: int, directory: Path) -> tuple[Peer, GameFiles]:
     """The benchmark's host or joiner: fixed keys and seeds, a game file under ``directory``."""
     keys = random.Random(seed)  # fixed keys too: the same seed plays the same hands
-    host_key, join_key = keys.randbytes(32), keys.randbytes(32)
+    host_key, join_key = SigningKey(keys.randbytes(32)), SigningKey(keys.randbytes(32))
     if role == "host":
-        session = Session.create(SigningKey(host_key), role=HOST, name="host",
+        key = host_key
+        session = Session.create(key, role=HOST, name="host",
                                  rules=Rules.preset("standard", target=10_000),
                                  rng=random.Random(seed))
     else:
-        session = Session.create(SigningKey(join_key), role=JOIN, name="join",
+        key = join_key
+        session = Session.create(key, role=JOIN, name="join",
                                  rng=random.Random(seed + 1))
     files = GameFiles({"role": role}, directory=directory / role,
                       current_session=lambda: session.view.session_id)
-    return Peer(session, files), files
+    return Peer(session, files, identity=key), files
 
 
 def _agent(role: str, seed: int) -> RandomPlayer:

@@ -163,7 +163,7 @@ def _make_match(
         return holder[0].session if holder else session  # the peer is being built
 
     files = GameFiles(meta, current_session=lambda: current().view.session_id, store=store)
-    peer = Peer(session, files, check_peer=_check_peer_factory(current),
+    peer = Peer(session, files, identity=identity, check_peer=_check_peer_factory(current),
                 abandon_after=abandon_after, fresh_session=fresh_session)
     holder.append(peer)
     return _Match(files, peer, identity)
