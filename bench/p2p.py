@@ -21,8 +21,15 @@ figures). Measured:
   spend in crypto at once is counted once. ``crypto_overlap_ms`` says how much that was.
 * ``hands_per_min``: 60000 / ``hand_ms``.
 * ``floor_rtt_ms``: the same transport echoing a small frame (no session): the floor.
+* ``secure_link_overhead``: what the private link's encryption costs a hand. The
+  one-process match is played again in ``--rounds`` pairs of runs, each pair once with
+  the records carrying the frames in clear after the handshake (a benchmark-only switch
+  of the transport, ``transport._BENCHMARK_PLAINTEXT_RECORDS``; nothing else sets it)
+  and once encrypted, in alternation. Keys and seeds are fixed, so both runs of a pair
+  play the very same hands: the figure is the median over hands of encrypted hand time
+  over plain hand time (``secure_link`` has the detail, ``aead_us_per_hand`` included).
 
-    python bench/p2p.py [--hands N] [--json] [--processes 1|2|both] [--profile]
+    python bench/p2p.py [--hands N] [--rounds R] [--json] [--processes 1|2|both] [--profile]
 """
 
 from __future__ import annotations
@@ -55,7 +62,9 @@ _SCALARMULT = ("crypto_scalarmult_ed25519", "crypto_scalarmult_ed25519_noclamp",
                "crypto_scalarmult_ed25519_base", "crypto_scalarmult_ed25519_base_noclamp",
                "crypto_scalarmult", "crypto_scalarmult_base")
 _SIGN = ("crypto_sign", "crypto_sign_open")
-_OTHER = ("crypto_core_ed25519_add", "crypto_core_ed25519_sub",
+_OTHER = ("crypto_aead_chacha20poly1305_ietf_encrypt",
+          "crypto_aead_chacha20poly1305_ietf_decrypt",
+          "crypto_core_ed25519_add", "crypto_core_ed25519_sub",
           "crypto_core_ed25519_from_uniform", "crypto_core_ed25519_is_valid_point")
 
 
@@ -101,6 +110,7 @@ from nacl.signing import SigningKey  # noqa: E402
 from p2pgin.agents import RandomPlayer, run_agent  # noqa: E402
 from p2pgin.engine.moves import Discard  # noqa: E402
 from p2pgin.engine.rules import Rules  # noqa: E402
+from p2pgin.net import transport  # noqa: E402
 from p2pgin.net.gamefile import GameFiles  # noqa: E402
 from p2pgin.net.peer import Peer  # noqa: E402
 from p2pgin.net.transport import Link, open_link, serve_links  # noqa: E402
@@ -383,6 +393,49 @@ async def _play_two(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     return out
 
 
+def _secure_link(hands: int, directory: Path, seed: int, rounds: int) -> dict[str, Any]:
+    """Plain and encrypted records, alternating, over the same hands (see the module
+    docstring): the overhead of the private link on a hand."""
+    plain: list[list[float]] = []
+    secure: list[list[float]] = []
+    aead_us: list[float] = []
+    aead_calls: dict[bool, int] = {False: 0, True: 0}
+    for r in range(rounds):
+        for encrypted in (False, True):
+            transport._BENCHMARK_PLAINTEXT_RECORDS = not encrypted
+            try:
+                data = asyncio.run(_play_one(hands, directory / f"{r}-{encrypted}", seed))
+            finally:
+                transport._BENCHMARK_PLAINTEXT_RECORDS = False
+            (secure if encrypted else plain).append(data["hand_ms"])
+            aead_calls[encrypted] += sum(n for k, n in data["calls"].items()
+                                         if k.startswith("crypto_aead"))
+            if encrypted:
+                times = data["times"]
+                aead = sum(v for k, v in times.items() if k.startswith("crypto_aead"))
+                aead_us.append(aead * 1e6 / (len(data["hand_ms"]) + 1))
+    # NB: in clear, only the handshakes use the AEAD (8 calls per connection).
+    if aead_calls[False] * 10 > aead_calls[True]:
+        raise RuntimeError(f"the plain runs made {aead_calls[False]} AEAD calls: the "
+                           "benchmark switch did not take effect")
+    ratios = [s_ms / p_ms for p_run, s_run in zip(plain, secure, strict=True)
+              for p_ms, s_ms in zip(p_run, s_run, strict=False)]
+    flat_plain = [ms for run in plain for ms in run]
+    flat_secure = [ms for run in secure for ms in run]
+    return {
+        "secure_link_overhead": round(statistics.median(ratios), 3),
+        "overhead_spread": [round(min(ratios), 3), round(max(ratios), 3)],
+        "plain_hand_ms": round(statistics.median(flat_plain), 1),
+        "secure_hand_ms": round(statistics.median(flat_secure), 1),
+        "aead_us_per_hand": round(statistics.median(aead_us), 1),
+        # NB: the same cost measured directly: the record encryption's share of a hand.
+        "aead_share": round(statistics.median(aead_us) / 1000
+                            / statistics.median(flat_secure), 4),
+        "rounds": rounds,
+        "hands_compared": len(ratios),
+    }
+
+
 def _figures(data: dict[str, Any]) -> dict[str, Any]:
     """The reported figures of one run."""
     hand_ms = statistics.median(data["hand_ms"])
@@ -436,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print lines or one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10, help="hands to time (default 10)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="plain/encrypted pairs for secure_link_overhead (default 3; "
+                             "0 skips it)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="emit one JSON object")
     parser.add_argument("--processes", choices=("1", "2", "both"), default="both",
@@ -475,10 +531,15 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 data = asyncio.run(_play_one(args.hands, Path(tmp), args.seed))
             runs["one_process"] = _figures(data)
+            if args.rounds > 0:
+                runs["secure_link"] = _secure_link(args.hands, Path(tmp), args.seed,
+                                                   args.rounds)
     headline = runs.get("one_process") or runs["two_process"]
     out: dict[str, Any] = {key: headline[key] for key in
                            ("move_rtt_ms", "hand_ms", "crypto_share", "hands_per_min")}
     out["floor_rtt_ms"] = round(floor, 3)
+    if "secure_link" in runs:
+        out["secure_link_overhead"] = runs["secure_link"]["secure_link_overhead"]
     out.update(runs)
     if args.json:
         print(json.dumps(out, sort_keys=True))
@@ -490,6 +551,15 @@ def main(argv: list[str] | None = None) -> int:
         if "two_process" in runs:
             _print("two processes (each peer its own program, as deployed):",
                    runs["two_process"])
+        if "secure_link" in runs:
+            link = runs["secure_link"]
+            print(f"private link (one process, {link['hands_compared']} hands played both "
+                  f"ways in {link['rounds']} alternating pairs):")
+            print(f"  secure_link_overhead {link['secure_link_overhead']:6.3f}   (target <= 1.10; "
+                  f"per-hand range {link['overhead_spread'][0]}-{link['overhead_spread'][1]})")
+            print(f"  hand_ms plain/secure {link['plain_hand_ms']} / {link['secure_hand_ms']}; "
+                  f"record encryption {link['aead_us_per_hand']} µs per hand "
+                  f"({100 * link['aead_share']:.2f} % of it)")
     return 0
 
 
