@@ -667,15 +667,14 @@ def _resume_instead(args: argparse.Namespace, host: str, port: int,
 def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join. A player with whom you
     have an unfinished hosted match resumes it by connecting (recognised by their
-    identity key, whatever port you host on now); anyone else gets a new match. --new:
-    always a new match."""
+    identity key, whatever port you host on now); anyone else gets a new match."""
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
     """Join a host by address, join code, or LAN discovery. An unfinished match with
     the same host is resumed (the same address, the fingerprint discovery found, or the
-    identity the host proves when you connect), unless --new."""
+    identity the host proves when you connect) unless you ask for a new one."""
     target = args.target_host
     if target is None:
         found = asyncio.run(_discover(args))

@@ -190,8 +190,9 @@ class Channel:
 
     def _plaintext_for_benchmark(self) -> None:
         # NB: only bench/p2p.py's "without the private link" run gets here (through
-        # p2pgin.net.transport's benchmark switch): the handshake still runs and
-        # authenticates, but records then carry frames in clear, without tags.
+        # p2pgin.net.transport's benchmark switch, before any byte is read): the
+        # handshake still runs and authenticates, but the records after it carry the
+        # frames in clear, without tags.
         self._plain = True
 
     # -- bytes in

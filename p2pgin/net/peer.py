@@ -627,8 +627,9 @@ class Peer:
             return (f"it proved identity {_fingerprint(link.remote_key)}, not the opponent's "
                     f"({_fingerprint(key)})")
         if hello is not None and hello != opponent.to_bytes():
-            return ("the opponent's key, but the hello of another match (it started a new "
-                    "one; this match is resumed with --new on neither side)")
+            return ("the opponent's identity, but not its hello of this match: it started "
+                    "a new match (this one resumes only when neither side asks for a new "
+                    "one)")
         return ""
 
     def _refuse(self, link: Link, why: str) -> None:

@@ -113,6 +113,8 @@ class _LinkProtocol(asyncio.Protocol):
     """
 
     def __init__(self, channel: Channel) -> None:
+        if _BENCHMARK_PLAINTEXT_RECORDS:
+            channel._plaintext_for_benchmark()
         self.channel = channel
         self.transport: asyncio.Transport | None = None
         self.queue: deque[bytes] = deque()
@@ -161,8 +163,6 @@ class _LinkProtocol(asyncio.Protocol):
         if not self.handshake.done():
             self._flush_channel()
             if channel.established:
-                if _BENCHMARK_PLAINTEXT_RECORDS:
-                    channel._plaintext_for_benchmark()
                 self.handshake.set_result(None)
         if channel.incomplete:
             if payloads or self.partial_since is None:
