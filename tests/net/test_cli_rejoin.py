@@ -122,13 +122,18 @@ def test_a_host_on_another_port_resumes_with_its_opponent_and_gives_a_newcomer_a
             proc.kill(signal.SIGKILL)
         (unfinished,) = find_unfinished(homes[0] / "games")
 
+        def host_again_with(home: Path, name: str) -> tuple[PeerProc, PeerProc]:
+            """The host on a new port, then a player joining it by address."""
+            port = free_port()
+            host = PeerProc(homes[0], *host_args, "--port", str(port))
+            procs.append(host)
+            host.wait_line("1 unfinished match(es) you hosted")
+            player = PeerProc(home, "join", f"127.0.0.1:{port}", "--name", name, *play)
+            procs.append(player)
+            return host, player
+
         # The host comes back on another port. A newcomer connects first: a new match.
-        port = free_port()
-        host = PeerProc(homes[0], *host_args, "--port", str(port))
-        procs.append(host)
-        host.wait_line("1 unfinished match(es) you hosted")
-        newcomer = PeerProc(homes[2], "join", f"127.0.0.1:{port}", "--name", "nu", *play)
-        procs.append(newcomer)
+        host, newcomer = host_again_with(homes[2], "nu")
         r0, r2 = host.result(timeout=120), newcomer.result(timeout=120)
         assert "is back" not in host.output
         assert r0["stage"] == r2["stage"] == "match_over" and r0["session_id"] != (
@@ -139,12 +144,7 @@ def test_a_host_on_another_port_resumes_with_its_opponent_and_gives_a_newcomer_a
 
         # Again on a third port; the old opponent joins it (by address only): both
         # recognise each other's identity and resume their match.
-        port = free_port()
-        host = PeerProc(homes[0], *host_args, "--port", str(port))
-        procs.append(host)
-        host.wait_line("listening on")
-        joiner = PeerProc(homes[1], "join", f"127.0.0.1:{port}", "--name", "jo", *play)
-        procs.append(joiner)
+        host, joiner = host_again_with(homes[1], "jo")
         assert unfinished.name in host.wait_line("jo is back: resuming", timeout=60)
         joiner.wait_line("hal is back: resuming", timeout=60)
         r0, r1 = host.result(timeout=120), joiner.result(timeout=120)
