@@ -43,6 +43,7 @@ import logging
 import os
 import socket
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +97,8 @@ FINAL_STAGES = frozenset({"match_over", "closed"})
 ABANDON_LINGER = 3.0
 #: Seconds after the handshake within which the other end's hello must arrive.
 HELLO_TIMEOUT = 5.0
+#: Refused connections remembered in :attr:`Peer.refused` (a flood cannot grow it).
+_REFUSALS_KEPT = 100
 _ROLES = ("host", "joiner")
 
 
@@ -303,8 +306,6 @@ class Peer:
         self._unsynced: list[Any] = []
         self._unsynced_secrets: Any = None
         self._sync_timer: asyncio.TimerHandle | None = None
-        #: Why the last connection was refused by the identity check (for the player).
-        self._refusal = ""
         self._flush_handle: asyncio.Handle | None = None
         #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
         self.sync_delay = sync_delay
@@ -318,8 +319,9 @@ class Peer:
         self.port: int | None = None
         #: Optional hook called with (frames) right after they are written (benchmarks).
         self.on_sent: Callable[[list[bytes]], None] | None = None
-        #: Connections turned away before the session heard them: (address, reason).
-        self.refused: list[tuple[str, str]] = []
+        #: The latest connections turned away before the session heard them:
+        #: (address, reason), oldest first.
+        self.refused: deque[tuple[str, str]] = deque(maxlen=_REFUSALS_KEPT)
         self._adopt_restored()
 
     def _check_identity(self, session: Any) -> None:
@@ -634,7 +636,6 @@ class Peer:
 
     def _refuse(self, link: Link, why: str) -> None:
         _log.info("refused a connection with %s: %s", link.peername, why)
-        self._refusal = why
         self.refused.append((link.peername, why))
 
     async def _admit(self, link: Link) -> bytes | None:
