@@ -105,7 +105,7 @@ async def test_strangers_during_a_drop_cannot_touch_the_match(tmp_path: Path) ->
         assert await closed_on(link, frames)
     assert not host.session.closed and host.error is None and host.evidence == []
     assert host.link == "reconnecting"
-    assert all("not the opponent's" in why for _, why in host.refused[-4:]), host.refused
+    assert all("not the opponent's" in why for _, why in list(host.refused)[-4:]), host.refused
     # The joiner's own key with a fresh hello (its program started a new match): not
     # this match, closed; the session does not end over it.
     fresh = await open_link("127.0.0.1", port, identity=joiner.identity)
