@@ -151,7 +151,7 @@ def transcript_of(machine: Machine, key: SigningKey, *,
         NotOver: the match is still going.
         TranscriptError: ``key`` is not a seat's identity key.
     """
-    table = machine.table
+    table = machine.seating
     rules = table.hellos[0].body.get("rules")
     assert isinstance(rules, dict)
     return Transcript.build(table.hellos, machine.chain.entries, key=key, names=table.names,
@@ -175,7 +175,7 @@ class _Tally:
 
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
-        self.names = display_names(machine.table.names)
+        self.names = display_names(machine.seating.names)
         self.hands: dict[int, HandRecord] = {}
         self.matches: dict[int, _Match] = {}
         #: The match the events being read belong to (a rematch's answers come before
@@ -330,7 +330,7 @@ def _evidence(entry: Entry) -> tuple[Entry, ...]:
 def _check_header(t: Transcript, machine: Machine) -> Failure | None:
     """The header's claims about the hellos (keys, names, session, game, rules) and its
     seal; its claims about the log are checked after the walk."""
-    table = machine.table
+    table = machine.seating
 
     def header(rule: str, detail: str) -> Failure:
         return Failure(line=1, rule=rule, detail=detail, type="header")
@@ -424,7 +424,7 @@ def verify_log(
                 line=1, rule="header", type="header", detail="the header's session id is "
                 f"not the hash of these hellos, which do not form one table ({exc.detail})"))
         return replace(base, failure=_hello_failure(hellos, exc, hello_line))
-    table = machine.table
+    table = machine.seating
     base = replace(base, session=table.session_id, game=table.game.name,
                    rules=dict(table.hellos[0].body.get("rules") or {}),
                    seats=tuple(SeatInfo(seat=s, name=table.names[s],
