@@ -31,12 +31,13 @@ Rules of this module (docs/rules.md, "Rummy", states each one with the test that
   their (public) cards; with ``shuffle_stock`` the cards go into a new deck, shuffled by
   every seat (:attr:`RummyHand.decks`), whose positions form the stock.
 * Blocked round (a liveness rule the issue leaves open): the stock is renewed at most
-  :data:`STOCK_RENEWALS` times in a round. When it runs out once more, or when the pile
-  holds only the card just discarded so no stock can be formed, the round ends blocked:
-  nobody went out, nobody scores, hands stay hidden, and the deal passes on. Without it
-  a round could never end (with "discard final card" players left with one or two cards
-  and a table that takes none of the others can never go out). So the stock is never
-  empty when a turn starts.
+  :data:`STOCK_RENEWALS` times in a round. When it runs out once more, the round ends
+  blocked at that discard: nobody went out, nobody scores, hands stay hidden, and the
+  deal passes on. Without it a round could never end (with "discard final card",
+  players left with one or two cards and a table that takes none of the other cards
+  can never go out). So the stock is never empty when a turn starts, and the pile
+  always holds two cards or more when the stock runs out (the face-up card the turn
+  began with and the discard that ends it).
 
 Hidden information: this observer knows the identities given by :meth:`reveal` (a full
 deck may be given to :meth:`deal` for a referee or a simulation). :meth:`opens` names
@@ -123,7 +124,6 @@ _STOCK_MOVE: Final = DrawStock()
 _PILE_MOVE: Final = DrawDiscard()
 _SHOW_MOVE: Final = Show()
 _BOTH_DRAWS: Final[tuple[Move, ...]] = (_STOCK_MOVE, _PILE_MOVE)
-_PILE_ONLY: Final[tuple[Move, ...]] = (_PILE_MOVE,)
 _SHOW_ONLY: Final[tuple[Move, ...]] = (_SHOW_MOVE,)
 _MANY: Final = 13  # melds allowed in a turn with the variation: more than a hand holds
 STOCK_RENEWALS: Final = 3
@@ -413,14 +413,15 @@ class RummyHand:
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves of the seat to move, as far as this observer can tell.
 
-        Draw phase: the stock (unless empty) and the pile. Play phase with the mover's
-        cards known: every meld and lay-off the rules allow now, then every discard;
+        Draw phase: the stock and the pile (neither is ever empty when a turn
+        starts). Play phase with the mover's cards known: every meld and lay-off the
+        rules allow now, then every discard;
         with them unknown (another seat's view): the discards of its positions (each
         needs its card opened before :meth:`apply`). Show phase: ``Show``. Empty when over.
         """
         phase = self._phase
         if phase is _DRAW:
-            return _BOTH_DRAWS if self._stock_i < len(self._stock) else _PILE_ONLY
+            return _BOTH_DRAWS
         if phase is _PLAY:
             return self._play_moves()
         if phase is _SHOW:
@@ -1006,7 +1007,7 @@ def _discard(state: RummyHand, move: Move, seat: int) -> RummyHand:
     new._turn_laid = False
     new._start_laid = new._laid
     if new._stock_i >= len(new._stock):
-        if state._renewals < STOCK_RENEWALS and len(new._pile) >= 2:
+        if state._renewals < STOCK_RENEWALS:
             _renew_stock(new)
         else:
             _block(new)
@@ -1025,6 +1026,7 @@ def _block(new: RummyHand) -> None:
 def _renew_stock(new: RummyHand) -> None:
     """The pile but its top card becomes the stock (turned over, or a reshuffled deck)."""
     under, top = new._pile[:-1], new._pile[-1]
+    assert under  # NB: the turn drew the stock's last card, so the pile kept its top
     new._pile = (top,)
     new._renewals += 1
     if not new._rules.shuffle_stock:

@@ -17,8 +17,9 @@ Rules (docs/rules.md, "Rummy", names the tests):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import count
 from typing import Any, Final
 
 from p2pgin.engine.cards import CARDS, Card
@@ -41,17 +42,23 @@ DEALER_DRAW_TAG: Final = b"p2pgin/rummy/first-dealer/v1"
 _SUITS_HIGH_FIRST: Final = "♠ > ♥ > ♦ > ♣"
 
 
-def _uniform(seed: bytes, counter: list[int], bound: int) -> int:
-    """A uniform integer in ``0..bound-1`` from the seed's SHA-256 stream (rejection
-    sampling on 32-bit words: no modulo bias)."""
-    limit = (1 << 32) - (1 << 32) % bound
-    while True:
-        block = hashlib.sha256(DEALER_DRAW_TAG + seed + counter[0].to_bytes(8, "big")).digest()
-        counter[0] += 1
+def _words(seed: bytes) -> Iterator[int]:
+    """The seed's stream of 32-bit words: SHA-256(tag || seed || block number), each
+    digest read as eight big-endian words, blocks numbered from 0 (8 bytes, big-endian)."""
+    for block in count():
+        digest = hashlib.sha256(DEALER_DRAW_TAG + seed + block.to_bytes(8, "big")).digest()
         for i in range(0, 32, 4):
-            word = int.from_bytes(block[i : i + 4], "big")
-            if word < limit:
-                return word % bound
+            yield int.from_bytes(digest[i : i + 4], "big")
+
+
+def _uniform(words: Iterator[int], bound: int) -> int:
+    """A uniform integer in ``0..bound-1``: the next word below the largest multiple of
+    ``bound`` (rejection sampling, no modulo bias), modulo ``bound``."""
+    limit = (1 << 32) - (1 << 32) % bound
+    for word in words:
+        if word < limit:
+            return word % bound
+    raise AssertionError("unreachable: the stream is endless")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +73,13 @@ class DealerDraw:
 def draw_for_dealer(seed: bytes, seats: int) -> DealerDraw:
     """Each seat in turn draws a card from a deck shuffled by ``seed``; the high card deals.
 
-    The deck: the cards 0..51 in index order; seat ``k`` takes card number
-    ``u_k`` of the cards still in the deck, where ``u_0, u_1, ...`` are uniform integers
-    read from the stream ``SHA-256(tag || seed || counter)`` (``counter`` an 8-byte
-    big-endian block number from 0, each block read as eight big-endian 32-bit words,
-    a word ``w`` used as ``w mod n`` only when below the largest multiple of ``n``,
-    else skipped). ``tag`` is :data:`DEALER_DRAW_TAG`.
+    The deck: the cards 0..51 in index order (``suit * 13 + rank``). Seat 0, then 1, ...
+    takes the card at index ``u`` of the ``n`` cards still in the deck (removing it),
+    where ``u`` comes from the stream of 32-bit words ``SHA-256(tag || seed || b)``
+    (``b`` the block number from 0 as 8 bytes big-endian, each digest read as eight
+    big-endian words, ``tag`` = :data:`DEALER_DRAW_TAG`): the next word ``w`` below
+    ``2**32 - 2**32 % n`` gives ``u = w % n`` (smaller words are skipped, so ``u`` is
+    uniform).
 
     Raises:
         MatchError: ``seed`` is not 32 bytes or ``seats`` is not 2..6.
@@ -83,9 +91,8 @@ def draw_for_dealer(seed: bytes, seats: int) -> DealerDraw:
     except ValueError as exc:
         raise MatchError(str(exc)) from None
     remaining = list(range(52))
-    counter = [0]
-    cards = tuple(CARDS[remaining.pop(_uniform(seed, counter, len(remaining)))]
-                  for _ in range(seats))
+    words = _words(seed)
+    cards = tuple(CARDS[remaining.pop(_uniform(words, len(remaining)))] for _ in range(seats))
     dealer = max(range(seats), key=lambda s: (cards[s].rank, cards[s].suit))
     names = default_names(seats)
     drawn = ", ".join(f"{names[s]} {cards[s].unicode}" for s in range(seats))

@@ -159,10 +159,10 @@ def check_terminal(state: RummyHand) -> RummyRoundResult:
                            rules.aces_high_or_low)
     winner = state.went_out
     assert winner == result.winner
-    if winner is None:  # blocked: the stock ran out once too often, or no stock could form
+    if winner is None:  # blocked: the stock ran out once too often
         assert state.blocked and result.out_by == "blocked"
-        assert state.stock_count == 0
-        assert state.renewals == STOCK_RENEWALS or len(state.discard_pile) == 1
+        assert state.stock_count == 0 and len(state.discard_pile) >= 2
+        assert state.renewals == STOCK_RENEWALS
         assert result.renewals == state.renewals
         assert all(state.hand_size(s) for s in range(state.seats))
         assert result.points == (0,) * state.seats
