@@ -10,6 +10,11 @@
   standard / classic / oklahoma in turn; batches of 50 hands, each replayed three times
   and the fastest kept. The same run times the floor: as many random choices as moves
   played, without the engine.
+* ``rummy_random_rounds_per_s``: full-knowledge Rummy rounds at a four-seat table played
+  to the end by a uniform random player over ``legal_moves`` (melds and lay-offs
+  included), the 128 combinations of the variations in turn, a reshuffled stock's order
+  drawn by the bench and revealed; batches of 20 rounds, each replayed three times and
+  the fastest kept. Its floor, in the same run: as many random choices as moves played.
 
     python bench/engine.py           # human-readable lines
     python bench/engine.py --json    # one JSON object
@@ -32,6 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from melds import median_us  # noqa: E402  (bench/melds.py)
 from reference import ref_best_melds  # noqa: E402
+from rummy_play import ALL_RULES, shuffle_new_decks  # noqa: E402  (tests/engine)
 
 from p2pgin.engine import (  # noqa: E402
     CARDS,
@@ -42,8 +48,9 @@ from p2pgin.engine import (  # noqa: E402
     best_melds,
     legal_moves,
 )
+from p2pgin.engine.rummy import RummyHand  # noqa: E402
 
-__all__ = ["main", "random_hands"]
+__all__ = ["main", "random_hands", "rummy_random_rounds"]
 
 PRESETS = (Rules.preset("standard"), Rules.preset("classic"), Rules.preset("oklahoma"))
 
@@ -100,6 +107,53 @@ def random_hands(
     return wall, cpu, moves_played, kinds
 
 
+def _play_rummy_batch(
+    decks: list[list[int]], first: int, seed: int
+) -> tuple[int, Counter[str]]:
+    """Play one batch of four-seat Rummy rounds at random; (moves played, outcomes)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    outcomes: Counter[str] = Counter()
+    moves_played = 0
+    for i, deck in enumerate(decks, first):
+        state = RummyHand.deal(ALL_RULES[i % len(ALL_RULES)], 4, i % 4, deck)
+        while not state.over:
+            known = len(state.decks)
+            state = state.apply(choice(state.legal_moves()))
+            if len(state.decks) > known:  # a reshuffled stock: the bench "shuffles" it
+                state = shuffle_new_decks(state, known, rng)
+            moves_played += 1
+        result = state.result
+        assert result is not None
+        outcomes[result.out_by] += 1
+    return moves_played, outcomes
+
+
+def rummy_random_rounds(
+    count: int, seed: int, batch: int = 20
+) -> tuple[float, float, int, Counter[str]]:
+    """Play ``count`` four-seat Rummy rounds in batches, each timed three times (fastest
+    kept, as :func:`random_hands`). Returns (wall s, CPU s, moves played, outcomes)."""
+    rng = random.Random(seed)
+    decks = [rng.sample(range(52), 52) for _ in range(count)]
+    wall = cpu = 0.0
+    moves_played = 0
+    outcomes: Counter[str] = Counter()
+    for first in range(0, count, batch):
+        chunk = decks[first:first + batch]
+        best_wall = best_cpu = float("inf")
+        for _ in range(3):
+            t0, c0 = time.perf_counter(), time.process_time()
+            played, chunk_outcomes = _play_rummy_batch(chunk, first, seed + first)
+            best_wall = min(best_wall, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
+        wall += best_wall
+        cpu += best_cpu
+        moves_played += played
+        outcomes += chunk_outcomes
+    return wall, cpu, moves_played, outcomes
+
+
 def _floor_seconds(moves_played: int, seed: int) -> float:
     """Seconds for the random choices alone (one per move, over 12-move lists)."""
     choice = random.Random(seed).choice
@@ -115,6 +169,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="emit one JSON object")
     parser.add_argument("-n", type=int, default=20000, help="random meld hands per size")
     parser.add_argument("--hands", type=int, default=3000, help="random hands per round")
+    parser.add_argument("--rummy-rounds", type=int, default=640,
+                        help="random four-seat Rummy rounds")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
@@ -125,6 +181,8 @@ def main(argv: list[str] | None = None) -> None:
 
     elapsed, cpu, moves_played, kinds = random_hands(args.hands, args.seed)
     floor = _floor_seconds(moves_played, args.seed) / args.hands
+    r_wall, r_cpu, r_moves, r_outcomes = rummy_random_rounds(args.rummy_rounds, args.seed)
+    r_floor = _floor_seconds(r_moves, args.seed) / args.rummy_rounds
     results: dict[str, float | int | dict[str, int]] = {
         "best_melds_10_us": median_us(best_melds, hands10),
         "best_melds_11_us": median_us(best_melds, hands11),
@@ -137,6 +195,13 @@ def main(argv: list[str] | None = None) -> None:
         "random_hand_kinds": dict(sorted(kinds.items())),
         "hands": args.hands,
         "n": args.n,
+        "rummy_random_rounds_per_s": args.rummy_rounds / r_wall,
+        "rummy_random_rounds_per_cpu_s": args.rummy_rounds / r_cpu,
+        "rummy_random_moves_per_round": r_moves / args.rummy_rounds,
+        "rummy_random_us_per_move": r_wall / r_moves * 1e6,
+        "rummy_random_choice_floor_rounds_per_s": 1 / r_floor,
+        "rummy_round_outcomes": dict(sorted(r_outcomes.items())),
+        "rummy_rounds": args.rummy_rounds,
     }
     if args.json:
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
@@ -152,6 +217,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  per CPU second (process time): {r['random_hands_per_cpu_s']:.0f}")
     print(f"floor (random choices alone):  {r['random_choice_floor_hands_per_s']:.0f} hands/s")
     print(f"hand outcomes: {r['random_hand_kinds']}")
+    print(f"random Rummy rounds, 4 seats:  {r['rummy_random_rounds_per_s']:.0f} per second "
+          f"({r['rummy_random_moves_per_round']:.1f} moves per round, "
+          f"{r['rummy_random_us_per_move']:.2f} µs per legal_moves + apply)")
+    print(f"  per CPU second (process time): {r['rummy_random_rounds_per_cpu_s']:.0f}")
+    print(f"floor (random choices alone):  "
+          f"{r['rummy_random_choice_floor_rounds_per_s']:.0f} rounds/s")
+    print(f"round outcomes: {r['rummy_round_outcomes']} "
+          f"(all 128 variation sets in turn, {args.rummy_rounds} rounds in batches of 20)")
     print(f"({args.hands} hands in batches of 50, fastest of 3 per batch; {args.n} meld hands; "
           f"seed {args.seed})")
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Final, NamedTuple
 
 from p2pgin.engine.cards import CARDS, Card
@@ -174,14 +175,41 @@ def seat_of_dealt(position: int, dealer: int, seats: int) -> int:
     return (dealer + 1 + position) % seats
 
 
+@cache
+def _chunk(index: int) -> tuple[tuple[int, ...], ...]:
+    """Per 13-bit mask ``m``: the positions ``13 * index + bit`` of its set bits, ascending
+    (built once per chunk of positions a round uses; deck 0 needs four)."""
+    base = 13 * index
+    table: list[tuple[int, ...]] = [()] * 8192
+    for mask in range(1, 8192):
+        low = (mask & -mask).bit_length() - 1
+        table[mask] = (base + low, *table[mask & (mask - 1)])
+    return tuple(table)
+
+
+_C0, _C1, _C2, _C3 = (_chunk(i) for i in range(4))
+
+
 def _positions(mask: int) -> tuple[int, ...]:
     """The set bits of a position mask, ascending."""
-    out = []
+    # NB: four table look-ups for deck 0's positions, the common case of every move.
+    out = _C0[mask & 0x1FFF] + _C1[mask >> 13 & 0x1FFF] + _C2[mask >> 26 & 0x1FFF] + _C3[
+        mask >> 39 & 0x1FFF]
+    mask >>= 52
+    index = 4
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+        out += _chunk(index)[mask & 0x1FFF]
+        mask >>= 13
+        index += 1
+    return out
+
+
+_DISCARDS: Final = tuple(Discard(position=p) for p in range(DECK_STRIDE * 4))
+
+
+def _discard_move(pos: int) -> Discard:
+    """The (immutable, shared) ``Discard`` of a position."""
+    return _DISCARDS[pos] if pos < len(_DISCARDS) else Discard(position=pos)
 
 
 def _pmask(positions: Iterable[int]) -> int:
@@ -337,9 +365,37 @@ class RummyHand:
         return state
 
     def _copy(self) -> RummyHand:
+        # NB: one assignment per slot, written out: a loop over __slots__ with
+        # getattr/setattr is about three times slower, and every move copies the state.
         new = object.__new__(RummyHand)
-        for name in RummyHand.__slots__:
-            object.__setattr__(new, name, object.__getattribute__(self, name))
+        new._cmask = self._cmask
+        new._dealer = self._dealer
+        new._decks = self._decks
+        new._hands = self._hands
+        new._hist = self._hist
+        new._known = self._known
+        new._laid = self._laid
+        new._last = self._last
+        new._out = self._out
+        new._out_by = self._out_by
+        new._phase = self._phase
+        new._pile = self._pile
+        new._public = self._public
+        new._renewals = self._renewals
+        new._result = self._result
+        new._retired = self._retired
+        new._rules = self._rules
+        new._seats = self._seats
+        new._shown = self._shown
+        new._start_laid = self._start_laid
+        new._stock = self._stock
+        new._stock_i = self._stock_i
+        new._table = self._table
+        new._taken = self._taken
+        new._to_move = self._to_move
+        new._turn_laid = self._turn_laid
+        new._turn_melds = self._turn_melds
+        new._where = self._where
         return new
 
     # ------------------------------------------------------------------ the contract
@@ -788,9 +844,7 @@ class RummyHand:
         hand = self._hands[seat]
         taken = self._taken
         any_card = self._rules.discard_any_card
-        discards = [
-            Discard(position=p) for p in _positions(hand) if p != taken or any_card
-        ]
+        discards = [_discard_move(p) for p in _positions(hand) if p != taken or any_card]
         cmask = self._cmask[seat]
         if cmask.bit_count() != hand.bit_count():
             return tuple(discards)

@@ -146,6 +146,22 @@ def accepts(mask: int, aces_high: bool = False) -> int:
     return out
 
 
+def _set_subsets() -> dict[int, tuple[int, ...]]:
+    """For every rank's three or four cards (a mask): the sets among them."""
+    out: dict[int, tuple[int, ...]] = {}
+    for rank_mask in _RANK_MASKS:
+        bits = [1 << i for i in range(52) if rank_mask >> i & 1]
+        for size in (3, 4):
+            for combo in combinations(bits, size):
+                group = sum(combo)
+                threes = tuple(sum(t) for t in combinations(combo, 3))
+                out[group] = (group, *threes) if size == 4 else threes
+    return out
+
+
+_SET_SUBSETS: Final = _set_subsets()
+
+
 @cache
 def _suit_runs(ranks: int, aces_high: bool) -> tuple[int, ...]:
     """Every run (as a 13-bit rank mask) inside a suit's rank mask."""
@@ -169,17 +185,16 @@ def _suit_runs(ranks: int, aces_high: bool) -> tuple[int, ...]:
 
 def all_melds(mask: int, aces_high: bool = False) -> tuple[int, ...]:
     """Every meld (as a card mask) made of cards of ``mask``: sets, then runs."""
+    a, b, c, d = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39 & _SUIT
     out: list[int] = []
-    for rank_mask in _RANK_MASKS:
-        group = mask & rank_mask
-        count = group.bit_count()
-        if count == 4:
-            out.append(group)
-        if count >= 3:
-            bits = [group & (1 << i) for i in range(52) if group >> i & 1]
-            out.extend(sum(combo) for combo in combinations(bits, 3))
-    for suit in range(4):
-        ranks = mask >> (13 * suit) & _SUIT
+    # NB: the ranks held in three or four suits, with a few bit operations
+    triples = (a & b & (c | d)) | ((a | b) & c & d)
+    while triples:
+        low = triples & -triples
+        triples ^= low
+        group = mask & _RANK_MASKS[low.bit_length() - 1]
+        out.extend(_SET_SUBSETS[group])
+    for suit, ranks in enumerate((a, b, c, d)):
         if ranks.bit_count() >= 3:
             out.extend(run << (13 * suit) for run in _suit_runs(ranks, aces_high))
     return tuple(out)
