@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import product
 
+from p2pgin.bots.rummy_referee import RummyTable
 from p2pgin.engine.cards import parse_cards
 from p2pgin.engine.game import DECK_STRIDE
 from p2pgin.engine.moves import Move
@@ -196,57 +197,22 @@ def check_terminal(state: RummyHand) -> RummyRoundResult:
     return result
 
 
-class Referee:
-    """A full-knowledge round plus one observer per seat and a spectator, each told only
-    what the match machine's deck would tell it."""
-
-    def __init__(self, rules: RummyRules, seats: int, dealer: int, deck: Sequence[int],
-                 rng: random.Random) -> None:
-        self.rng = rng
-        self.full = RummyHand.deal(rules, seats, dealer, deck)
-        blank = RummyHand.deal(rules, seats, dealer)
-        self.views: list[RummyHand] = [blank] * seats
-        self.spectator = blank
-        for d in self.full.opening_deal:
-            self._disclose(d.position, d.to)
-
-    def _card(self, pos: int) -> int:
-        card = self.full.known(pos)
-        assert card is not None
-        return int(card)
-
-    def _disclose(self, pos: int, to: int | None) -> None:
-        card = self._card(pos)
-        if to is None:
-            self.views = [v.reveal(pos, card) for v in self.views]
-            self.spectator = self.spectator.reveal(pos, card)
-        else:
-            self.views[to] = self.views[to].reveal(pos, card)
-
-    @property
-    def observers(self) -> list[RummyHand]:
-        return [*self.views, self.spectator]
+class Referee(RummyTable):
+    """The bots' referee (a full-knowledge round, one view per seat, a spectator), with
+    the contract's promises checked at every step."""
 
     def step(self, move: Move) -> None:
         """Play ``move`` for the seat to move, as the match machine would."""
         seat = self.full.to_move
         assert seat is not None
         opened = self.full.opens(move, seat)
-        assert opened == self.views[seat].opens(move, seat)
         disclosures = self.full.disclosures(move, seat)
         for view in self.observers:  # every observer asks the same question, same answer
             assert view.disclosures(move, seat) == disclosures
             assert view.opens(move, seat) == opened
-        for pos in opened:
-            self._disclose(pos, None)
-        decks = len(self.full.decks)
-        self.full = shuffle_new_decks(self.full.apply(move, seat), decks, self.rng)
-        self.views = [v.apply(move, seat) for v in self.views]
-        self.spectator = self.spectator.apply(move, seat)
+        super().step(move)
         for view in self.observers:
             assert view.decks == self.full.decks
-        for d in disclosures:
-            self._disclose(d.position, d.to)
 
     def check_no_leak(self) -> None:
         """Each observer knows exactly its own cards and the public ones."""
