@@ -28,6 +28,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,39 +73,49 @@ def _play_batch(decks: list[list[int]], first: int, seed: int) -> tuple[int, Cou
     return moves_played, kinds
 
 
-def random_hands(
-    count: int, seed: int, batch: int = 50
-) -> tuple[float, float, int, Counter[str]]:
-    """Play ``count`` hands in batches; each batch timed three times, fastest kept.
+Batch = Callable[[list[list[int]], int, int], tuple[int, Counter[str]]]
 
-    Returns (wall seconds, CPU seconds, moves played, result kinds) for all hands.
+
+def _timed_batches(
+    play: Batch, decks: list[list[int]], seed: int, batch: int
+) -> tuple[float, float, int, Counter[str]]:
+    """Play ``decks`` in batches; each batch timed three times, fastest kept.
+
+    Returns (wall seconds, CPU seconds, moves played, outcomes) for all of them.
     Replaying a batch with the same decks and seed repeats exactly the same moves, so
     the fastest repeat is the engine's time with the least interference from other
     processes on this shared machine; CPU time (``time.process_time``) leaves out the
     time spent waiting for a core.
     """
+    wall = cpu = 0.0
+    moves_played = 0
+    outcomes: Counter[str] = Counter()
+    for first in range(0, len(decks), batch):
+        chunk = decks[first:first + batch]
+        best_wall = best_cpu = float("inf")
+        for _ in range(3):
+            t0, c0 = time.perf_counter(), time.process_time()
+            played, chunk_outcomes = play(chunk, first, seed + first)
+            best_wall = min(best_wall, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
+        wall += best_wall
+        cpu += best_cpu
+        moves_played += played
+        outcomes += chunk_outcomes
+    return wall, cpu, moves_played, outcomes
+
+
+def random_hands(
+    count: int, seed: int, batch: int = 50
+) -> tuple[float, float, int, Counter[str]]:
+    """Play ``count`` gin hands (see :func:`_timed_batches`); outcomes are result kinds."""
     rng = random.Random(seed)
     decks = []
     for _ in range(count):
         deck = list(range(52))
         rng.shuffle(deck)
         decks.append(deck)
-    wall = cpu = 0.0
-    moves_played = 0
-    kinds: Counter[str] = Counter()
-    for first in range(0, count, batch):
-        chunk = decks[first:first + batch]
-        best_wall = best_cpu = float("inf")
-        for _ in range(3):
-            t0, c0 = time.perf_counter(), time.process_time()
-            played, chunk_kinds = _play_batch(chunk, first, seed + first)
-            best_wall = min(best_wall, time.perf_counter() - t0)
-            best_cpu = min(best_cpu, time.process_time() - c0)
-        wall += best_wall
-        cpu += best_cpu
-        moves_played += played
-        kinds += chunk_kinds
-    return wall, cpu, moves_played, kinds
+    return _timed_batches(_play_batch, decks, seed, batch)
 
 
 def _play_rummy_batch(
@@ -132,26 +143,11 @@ def _play_rummy_batch(
 def rummy_random_rounds(
     count: int, seed: int, batch: int = 20
 ) -> tuple[float, float, int, Counter[str]]:
-    """Play ``count`` four-seat Rummy rounds in batches, each timed three times (fastest
-    kept, as :func:`random_hands`). Returns (wall s, CPU s, moves played, outcomes)."""
+    """Play ``count`` four-seat Rummy rounds (see :func:`_timed_batches`); outcomes are
+    how the rounds ended."""
     rng = random.Random(seed)
     decks = [rng.sample(range(52), 52) for _ in range(count)]
-    wall = cpu = 0.0
-    moves_played = 0
-    outcomes: Counter[str] = Counter()
-    for first in range(0, count, batch):
-        chunk = decks[first:first + batch]
-        best_wall = best_cpu = float("inf")
-        for _ in range(3):
-            t0, c0 = time.perf_counter(), time.process_time()
-            played, chunk_outcomes = _play_rummy_batch(chunk, first, seed + first)
-            best_wall = min(best_wall, time.perf_counter() - t0)
-            best_cpu = min(best_cpu, time.process_time() - c0)
-        wall += best_wall
-        cpu += best_cpu
-        moves_played += played
-        outcomes += chunk_outcomes
-    return wall, cpu, moves_played, outcomes
+    return _timed_batches(_play_rummy_batch, decks, seed, batch)
 
 
 def _floor_seconds(moves_played: int, seed: int) -> float:

@@ -60,7 +60,6 @@ from p2pgin.engine.errors import (
     DiscardTakenCardError,
     DuplicateCardError,
     HandOverError,
-    HiddenCardError,
     IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
@@ -71,6 +70,7 @@ from p2pgin.engine.errors import (
 )
 from p2pgin.engine.explain import meld_text
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure
+from p2pgin.engine.knowledge import identities, unwind
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy_errors import (
     MeldAfterLayOffError,
@@ -720,13 +720,7 @@ class RummyHand:
     @property
     def history(self) -> tuple[Played, ...]:
         """Every move so far, oldest first."""
-        out = []
-        node = self._hist
-        while node is not None:
-            node, entry = node  # type: ignore[assignment]
-            out.append(entry)
-        out.reverse()
-        return tuple(out)
+        return unwind(self._hist)
 
     def going_out_plan(self) -> tuple[RummyMove, ...] | None:
         """Moves that empty the mover's hand this turn, in order, or ``None``.
@@ -761,21 +755,7 @@ class RummyHand:
     # ------------------------------------------------------------------ helpers
 
     def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        known = self._known
-        cards = []
-        missing = []
-        for p in positions:
-            card = known[p]
-            if card is None:
-                missing.append(p)
-            else:
-                cards.append(card)
-        if missing:
-            raise HiddenCardError(
-                f"{what} needs the identities of positions {missing}; reveal them first",
-                tuple(missing),
-            )
-        return tuple(cards)
+        return identities(self._known, positions, what)
 
     def _push(self, seat: int, move: Move, position: int | None) -> None:
         self._hist = (self._hist, Played(seat, move, position))
