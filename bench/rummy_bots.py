@@ -18,7 +18,8 @@ Usage::
 
 ``--json`` prints one object: ``<a>_vs_<b>_share`` (level a's share of games won),
 ``..._ci95``, ``..._p``, ``..._games``, ``rounds_per_game``, ``blocked_round_share``,
-``move_ms_median``.
+``move_ms_median`` and ``move_ms_p99`` (every bot move), ``<level>_move_ms_median`` and
+``<level>_move_ms_max``.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ __all__ = ["main", "play_game"]
 MAX_MOVES = 20_000
 
 
-def play_game(args: tuple[str, str, int, int]) -> tuple[int, int, int, list[float]]:
+def play_game(
+    args: tuple[str, str, int, int],
+) -> tuple[int, int, int, dict[str, list[float]]]:
     """One match between levels ``a`` and ``b``; returns (1 if ``a`` won, rounds,
-    blocked rounds, move times of seat 0's bot)."""
+    blocked rounds, each level's move times in seconds)."""
     a, b, seed, number = args
     table_seed = hashlib.sha256(f"rummy-bots {seed} {number}".encode()).digest()
     levels = [a, b, a, b] if number % 2 == 0 else [b, a, b, a]
@@ -57,7 +60,7 @@ def play_game(args: tuple[str, str, int, int]) -> tuple[int, int, int, list[floa
     deck_rng = random.Random(table_seed)
     match = RummyGame(4, RummyRules()).new_match(table_seed)
     rounds = blocked = 0
-    times: list[float] = []
+    times: dict[str, list[float]] = {a: [], b: []}
     while not match.over:
         table = RummyTable(match.rules, 4, match.dealer, deck_rng.sample(range(52), 52),
                            deck_rng)
@@ -67,8 +70,7 @@ def play_game(args: tuple[str, str, int, int]) -> tuple[int, int, int, list[floa
             assert seat is not None
             started = time.perf_counter()
             move = bots[seat].choose(table.views[seat], rngs[seat])
-            if seat == 0:
-                times.append(time.perf_counter() - started)
+            times[levels[seat]].append(time.perf_counter() - started)
             table.step(move)
             moves += 1
             assert moves < MAX_MOVES, "a round did not end"
@@ -104,7 +106,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parser.parse_args(argv)
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
     out: dict[str, float] = {}
-    all_times: list[float] = []
+    times: dict[str, list[float]] = {}
     rounds = blocked = 0
     started = time.perf_counter()
     with Pool(args.workers) as pool:
@@ -114,7 +116,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             wins = sum(r[0] for r in results)
             rounds += sum(r[1] for r in results)
             blocked += sum(r[2] for r in results)
-            all_times.extend(t for r in results for t in r[3])
+            for r in results:
+                for level, level_times in r[3].items():
+                    times.setdefault(level, []).extend(level_times)
             share = wins / args.games
             key = f"{a}_vs_{b}"
             out[f"{key}_share"] = share
@@ -127,13 +131,21 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     games = args.games * len(pairings)
     out["rounds_per_game"] = rounds / games if games else 0.0
     out["blocked_round_share"] = blocked / rounds if rounds else 0.0
-    out["move_ms_median"] = statistics.median(all_times) * 1000 if all_times else 0.0
+    every = sorted(t for level_times in times.values() for t in level_times)
+    out["move_ms_median"] = statistics.median(every) * 1000 if every else 0.0
+    out["move_ms_p99"] = every[int(len(every) * 0.99)] * 1000 if every else 0.0
+    for level, level_times in sorted(times.items()):
+        out[f"{level}_move_ms_median"] = statistics.median(level_times) * 1000
+        out[f"{level}_move_ms_max"] = max(level_times) * 1000
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
+        per_level = ", ".join(f"{level} {out[f'{level}_move_ms_median']:.2f} ms"
+                              for level in sorted(times))
         print(f"{out['rounds_per_game']:.2f} rounds per game, "
               f"{out['blocked_round_share']:.1%} of rounds blocked; median bot move "
-              f"{out['move_ms_median']:.2f} ms; wall time {time.perf_counter() - started:.0f} s")
+              f"{out['move_ms_median']:.2f} ms ({per_level}), 99th percentile "
+              f"{out['move_ms_p99']:.2f} ms; wall time {time.perf_counter() - started:.0f} s")
     return out
 
 
