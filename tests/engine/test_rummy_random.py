@@ -1,12 +1,12 @@
 """Random legal Rummy across every combination of the variations and every table size.
 
 Each of the 128 rule sets plays three rounds at each table size from two to six seats
-(1,920 rounds over 640 combinations), each round checked from scratch at the end (cards conserved, every meld on the table a
-meld, the score recomputed by the reference). A share of the rounds is played through
-the referee's N observers, checking after every move that no observer knows anything
-but its own cards and the public ones. The rest checks card conservation after every
-move and, at the start of a sample of turns, the engine's going-out search against the
-brute-force reference.
+(1,920 rounds over 640 combinations), each round checked from scratch at the end (cards
+conserved, every meld on the table a meld, the score recomputed by the reference). A
+share of the rounds is played through the referee's N observers, checking after every
+move that no observer knows anything but its own cards and the public ones. The rest
+checks card conservation after every move and, at the start of a sample of turns, the
+engine's going-out search against the brute-force reference.
 """
 
 from __future__ import annotations
