@@ -15,6 +15,14 @@
   included), the 128 combinations of the variations in turn, a reshuffled stock's order
   drawn by the bench and revealed; batches of 20 rounds, each replayed three times and
   the fastest kept. Its floor, in the same run: as many random choices as moves played.
+* ``table_hands_per_s_2`` / ``_3`` / ``_4``: hands of ``gin``, ``gin3`` and ``team_gin``
+  played through the table contract (``p2pgin/engine/game.py``) the way the match
+  machine drives one observer: every card revealed, then per move ``legal_moves``,
+  ``opens``, ``disclosures`` and ``apply``, a uniform random player choosing. The floor,
+  ``table_direct_hands_per_s_N``, is the same hands and moves on the engine's own
+  ``HandState`` (``legal_moves`` + ``apply``; a four-player hand is two such games) in
+  the same run; ``table_overhead_N`` is contract time over direct time. Batches of 50
+  hands, fastest of three repeats per batch, as above.
 
     python bench/engine.py           # human-readable lines
     python bench/engine.py --json    # one JSON object
@@ -49,9 +57,14 @@ from p2pgin.engine import (  # noqa: E402
     best_melds,
     legal_moves,
 )
+from p2pgin.engine.game import GameHand, position  # noqa: E402
+from p2pgin.engine.gin_tables import GIN_GAMES  # noqa: E402
+from p2pgin.engine.gin_team import TeamGin, TeamHand, TeamMove  # noqa: E402
 from p2pgin.engine.rummy import RummyHand  # noqa: E402
 
-__all__ = ["main", "random_hands", "rummy_random_rounds"]
+__all__ = ["main", "random_hands", "rummy_random_rounds", "table_hands"]
+
+TABLE_GAMES = {2: "gin", 3: "gin3", 4: "team_gin"}
 
 PRESETS = (Rules.preset("standard"), Rules.preset("classic"), Rules.preset("oklahoma"))
 
@@ -150,6 +163,88 @@ def rummy_random_rounds(
     return _timed_batches(_play_rummy_batch, decks, seed, batch)
 
 
+def _table_deal(seats: int, i: int) -> GameHand:
+    """Hand ``i`` of a ``seats``-seat gin table (dealers and pairings vary with ``i``)."""
+    if seats == 4:
+        return TeamHand.deal(TeamGin.preset().rules, i, i % 2)
+    game = GIN_GAMES[TABLE_GAMES[seats]](Rules())
+    return game.new_match(bytes(32), first_dealer=i % seats).deal()
+
+
+def _contract_batch(seats: int, decks: list[dict[int, list[int]]], first: int,
+                    seed: int) -> list[tuple[GameHand, list[tuple[int, Move]]]]:
+    """Play hands through the contract (one full-knowledge observer); the final hands
+    and their moves."""
+    choice = random.Random(seed).choice
+    out = []
+    for i, order in enumerate(decks, first):
+        hand = _table_deal(seats, i)
+        for plan in hand.decks:
+            for index, card in enumerate(order[plan.deck]):
+                hand = hand.reveal(position(plan.deck, index), card)
+        played = []
+        while not hand.over:
+            seat = hand.to_move
+            assert seat is not None
+            move = choice(hand.legal_moves())
+            hand.opens(move, seat)
+            hand.disclosures(move, seat)
+            hand = hand.apply(move, seat)
+            played.append((seat, move))
+        out.append((hand, played))
+    return out
+
+
+def _direct_batch(plans: list[tuple[list[tuple[int, list[int]]], list[tuple[int, int, Move]]]],
+                  rules: Rules) -> None:
+    """The same hands on the engine's own states: per move ``legal_moves`` + ``apply``."""
+    for games, moves in plans:
+        states = [HandState.deal(rules, dealer, deck) for dealer, deck in games]
+        for g, player, move in moves:
+            legal_moves(states[g])
+            states[g] = apply(states[g], move, player)
+
+
+def table_hands(seats: int, count: int, seed: int, batch: int = 50) -> tuple[float, float, int]:
+    """(contract seconds, direct seconds, moves) for ``count`` hands of a table."""
+    rng = random.Random(seed)
+    decks = []
+    for _ in range(count):
+        order = {}
+        for deck in range(2 if seats == 4 else 1):
+            cards = list(range(52))
+            rng.shuffle(cards)
+            order[deck] = cards
+        decks.append(order)
+    rules = TeamGin.preset().rules if seats == 4 else Rules()
+    contract = direct = 0.0
+    moves_played = 0
+    for first in range(0, count, batch):
+        chunk = decks[first:first + batch]
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            played = _contract_batch(seats, chunk, first, seed + first)
+            best = min(best, time.perf_counter() - t0)
+        contract += best
+        plans = []
+        for (hand, moves), order in zip(played, chunk, strict=True):
+            games = hand.games  # type: ignore[attr-defined]
+            where = {seat: (g, game.player_of(seat)) for g, game in enumerate(games)
+                     for seat in game.seats}
+            local = [(*where[seat], m.move if isinstance(m, TeamMove) else m)
+                     for seat, m in moves]
+            plans.append(([(game.state.dealer, order[game.deck]) for game in games], local))
+            moves_played += len(moves)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            _direct_batch(plans, rules)
+            best = min(best, time.perf_counter() - t0)
+        direct += best
+    return contract, direct, moves_played
+
+
 def _floor_seconds(moves_played: int, seed: int) -> float:
     """Seconds for the random choices alone (one per move, over 12-move lists)."""
     choice = random.Random(seed).choice
@@ -167,6 +262,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=3000, help="random hands per round")
     parser.add_argument("--rummy-rounds", type=int, default=640,
                         help="random four-seat Rummy rounds")
+    parser.add_argument("--table-hands", type=int, default=600,
+                        help="hands per table size through the contract")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
@@ -199,6 +296,13 @@ def main(argv: list[str] | None = None) -> None:
         "rummy_round_outcomes": dict(sorted(r_outcomes.items())),
         "rummy_rounds": args.rummy_rounds,
     }
+    for seats in TABLE_GAMES:
+        contract, direct, moves = table_hands(seats, args.table_hands, args.seed + seats)
+        results[f"table_hands_per_s_{seats}"] = args.table_hands / contract
+        results[f"table_direct_hands_per_s_{seats}"] = args.table_hands / direct
+        results[f"table_overhead_{seats}"] = contract / direct
+        results[f"table_moves_per_hand_{seats}"] = moves / args.table_hands
+    results["table_hands"] = args.table_hands
     if args.json:
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                           for k, v in results.items()}))
@@ -220,8 +324,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"floor (random choices alone):  "
           f"{r['rummy_random_choice_floor_rounds_per_s']:.0f} rounds/s")
     print(f"round outcomes: {r['rummy_round_outcomes']} "
-          f"(all 128 variation sets in turn, {args.rummy_rounds} rounds in batches of 20)")
+          "(all 128 variation sets in turn, batches of 20)")
+    for seats, name in TABLE_GAMES.items():
+        print(f"{name + ' through the contract:':<31}{r[f'table_hands_per_s_{seats}']:.0f} hands/s "
+              f"({r[f'table_moves_per_hand_{seats}']:.1f} moves per hand); floor, the engine "
+              f"directly: {r[f'table_direct_hands_per_s_{seats}']:.0f} hands/s "
+              f"(contract {r[f'table_overhead_{seats}']:.2f}x)")
     print(f"({args.hands} hands in batches of 50, fastest of 3 per batch; {args.n} meld hands; "
+          f"{args.table_hands} hands per table size; {args.rummy_rounds} Rummy rounds; "
           f"seed {args.seed})")
 
 

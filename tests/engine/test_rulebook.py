@@ -43,7 +43,9 @@ def test_every_rummy_option_is_in_the_rule_book() -> None:
 
 def test_every_rummy_rule_names_a_test() -> None:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    section = text[text.index("## 15. Rummy"):]
+    start = text.index("## 15. Rummy")
+    end = text.find("\n## ", start + 1)
+    section = text[start:] if end == -1 else text[start:end]
     bullets = re.split(r"\n(?=- )", section)[1:]
     assert len(bullets) > 40
     unnamed = [b.splitlines()[0] for b in bullets if not REFERENCE.search(b)]
