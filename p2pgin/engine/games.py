@@ -10,6 +10,7 @@ from p2pgin.engine.game import Game
 from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_team import TeamGin
 from p2pgin.engine.gin_three import CutthroatGin
+from p2pgin.engine.rummy import RummyGame
 
 __all__ = ["GAMES", "GameSpecError", "make_game"]
 
@@ -35,6 +36,7 @@ GAMES: Final[Mapping[str, Callable[[dict[str, Any], int], Game]]] = {
     "gin": _fixed("gin", 2, GinGame.from_rules_dict),
     "gin3": _fixed("gin3", 3, CutthroatGin.from_rules_dict),
     "team_gin": _fixed("team_gin", 4, TeamGin.from_rules_dict),
+    "rummy": lambda rules, seats: RummyGame.from_wire(seats, rules),
 }
 
 

@@ -352,9 +352,10 @@ class Machine:
         return new, ()
 
     def _context(self, seed: bytes, hand_no: int, plan: DeckPlan) -> DeckContext:
+        # NB: a game may name cards as engine Cards (an int subclass); the deck takes ints.
         return DeckContext(session=bytes.fromhex(self.seating.session_id), seed=seed,
                            hand=hand_no, deck=plan.deck, players=plan.players,
-                           cards=plan.cards)
+                           cards=tuple(int(c) for c in plan.cards))
 
     def _settle(self, state: TableState, events: list[Event]) -> TableState:
         """Drop completed ops, read this observer's private cards, set the stage."""
