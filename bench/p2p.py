@@ -12,8 +12,8 @@ figures). Measured:
   socket by one peer to the moment the other peer's session has applied it (both
   clocks are ``perf_counter``, CLOCK_MONOTONIC, shared by the two processes).
   ``act_to_applied_ms`` also counts the sender's signing and fsync before it sends.
-* ``hand_ms``: median wall time of a whole hand (shuffle, deal, play, audit), from the
-  end of one hand's audit to the end of the next, as the host sees it.
+* ``hand_ms``: median wall time of a whole hand (shuffles and their proofs, deal, play),
+  from the moment one hand is scored to the moment the next is, as the host sees it.
 * ``crypto_share``: the part of the hand's wall time during which a scalar
   multiplication or a signature operation (PyNaCl's ``crypto_scalarmult*`` and
   ``crypto_sign*``, timed by wrapping them before anything imports them) was running in
@@ -114,11 +114,12 @@ from nacl.signing import SigningKey  # noqa: E402
 from p2pgin.agents import RandomPlayer, run_agent  # noqa: E402
 from p2pgin.engine.moves import Discard  # noqa: E402
 from p2pgin.engine.rules import Rules  # noqa: E402
+from p2pgin.log.gamefile import TableFiles  # noqa: E402
 from p2pgin.net import transport  # noqa: E402
-from p2pgin.net.gamefile import GameFiles  # noqa: E402
-from p2pgin.net.peer import Peer  # noqa: E402
+from p2pgin.net.node import Node  # noqa: E402
 from p2pgin.net.transport import Link, open_link, serve_links  # noqa: E402
-from p2pgin.session import HOST, JOIN, AuditDone, Session  # noqa: E402
+from p2pgin.session import Session  # noqa: E402
+from p2pgin.session.events import HandEnded  # noqa: E402
 
 _SEQ = b',"seq":'
 
@@ -165,14 +166,14 @@ class _Recorder:
         self.sent: dict[int, float] = {}
         self.applied: dict[int, float] = {}
 
-    def watch(self, peer: Peer) -> None:
-        """Wrap the peer's act, send hook and session input (cheaply: discards only)."""
+    def watch(self, peer: Node) -> None:
+        """Wrap the node's act, send hook and session input (cheaply: discards only)."""
         act = peer.act
         session = peer.session
 
         def timed_act(action: Any) -> None:
-            if isinstance(action, Discard):
-                self.acted[session.next_seq] = time.perf_counter()
+            if isinstance(action, Discard) and session.machine is not None:
+                self.acted[len(session.machine.chain)] = time.perf_counter()
             act(action)
 
         def on_sent(frames: list[bytes]) -> None:
@@ -181,16 +182,17 @@ class _Recorder:
                 if _is_discard(frame):
                     self.sent[_seq(frame)] = now
 
-        receive = session.receive_frame
+        receive = session.receive
 
-        def timed_receive(data: bytes) -> None:
-            receive(data)
+        def timed_receive(link: Any, data: bytes) -> Any:
+            out = receive(link, data)
             if _is_discard(data):
                 self.applied[_seq(data)] = time.perf_counter()
+            return out
 
         peer.act = timed_act  # type: ignore[method-assign]
         peer.on_sent = on_sent
-        session.receive_frame = timed_receive  # type: ignore[method-assign]
+        session.receive = timed_receive  # type: ignore[method-assign]
 
     def to_json(self) -> dict[str, dict[str, float]]:
         return {"acted": {str(k): v for k, v in self.acted.items()},
@@ -218,22 +220,19 @@ def _delays(a: _Recorder, b: _Recorder) -> tuple[list[float], list[float]]:
     return rtt, act_rtt
 
 
-def _make_peer(role: str, seed: int, directory: Path) -> tuple[Peer, GameFiles]:
+def _make_peer(role: str, seed: int, directory: Path) -> Node:
     """The benchmark's host or joiner: fixed keys and seeds, a game file under ``directory``."""
     keys = random.Random(seed)  # fixed keys too: the same seed plays the same hands
     host_key, join_key = SigningKey(keys.randbytes(32)), SigningKey(keys.randbytes(32))
     if role == "host":
         key = host_key
-        session = Session.create(key, role=HOST, name="host",
-                                 rules=Rules.preset("standard", target=10_000),
-                                 rng=random.Random(seed))
+        session = Session.host(key, seats=2, game="gin",
+                               rules=Rules.preset("standard", target=10_000).to_dict(),
+                               name="host", rng=random.Random(seed))
     else:
         key = join_key
-        session = Session.create(key, role=JOIN, name="join",
-                                 rng=random.Random(seed + 1))
-    files = GameFiles({"role": role}, directory=directory / role,
-                      current_session=lambda: session.view.session_id)
-    return Peer(session, files, identity=key), files
+        session = Session.join(key, name="join", rng=random.Random(seed + 1))
+    return Node(session, TableFiles({"role": role}, directory=directory / role), identity=key)
 
 
 def _agent(role: str, seed: int) -> RandomPlayer:
@@ -266,12 +265,12 @@ def _within(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
 
 def _per_hand(marks: list[float], crypto: list[tuple[float, float]],
               fsync: list[tuple[float, float]]) -> dict[str, list[float]]:
-    """Per counted hand (between consecutive audit ends): wall, crypto (union and raw
+    """Per counted hand (between consecutive hand ends): wall, crypto (union and raw
     sum) and fsync milliseconds."""
     merged_crypto, merged_fsync = _merge(crypto), _merge(fsync)
     out: dict[str, list[float]] = {"hand_ms": [], "crypto_ms": [], "crypto_raw_ms": [],
                                    "fsync_ms": []}
-    # NB: hand i runs from the end of audit i-1 to the end of audit i; the first mark is
+    # NB: hand i runs from the end of hand i-1 to the end of hand i; the first mark is
     # the first hand's end, so that hand (handshake and coin toss included) is not counted.
     for lo, hi in itertools.pairwise(marks):
         out["hand_ms"].append((hi - lo) * 1000)
@@ -281,13 +280,13 @@ def _per_hand(marks: list[float], crypto: list[tuple[float, float]],
     return out
 
 
-def _hand_ends(hands: int, *peers: Peer) -> tuple[list[float], Callable[[Any], None]]:
-    """The times hands end (audits done), and the event hook that records them and makes
+def _hand_ends(hands: int, *peers: Node) -> tuple[list[float], Callable[[Any], None]]:
+    """The times hands end (scored), and the event hook that records them and makes
     ``peers`` give up after the first hand plus ``hands`` timed ones."""
     marks: list[float] = []
 
     def on_event(event: Any) -> None:
-        if isinstance(event, AuditDone):
+        if isinstance(event, HandEnded):
             marks.append(time.perf_counter())
             if len(marks) > hands:
                 for peer in peers:
@@ -299,26 +298,19 @@ def _hand_ends(hands: int, *peers: Peer) -> tuple[list[float], Callable[[Any], N
 async def _play_one(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     """Both peers in this process, on one event loop."""
     _reset()
-    (hp, host_files), (jp, join_files) = (_make_peer("host", seed, directory),
-                                          _make_peer("join", seed, directory))
+    hp, jp = _make_peer("host", seed, directory), _make_peer("join", seed, directory)
     recs = [_Recorder(), _Recorder()]
     recs[0].watch(hp)
     recs[1].watch(jp)
     marks, on_event = _hand_ends(hands, hp, jp)
 
-    ports: list[int] = []
-    serve = asyncio.ensure_future(hp.serve("127.0.0.1", 0, on_listening=ports.append))
-    while not ports:
-        await asyncio.sleep(0.001)
-    connect = asyncio.ensure_future(jp.connect("127.0.0.1", ports[0]))
+    port = await hp.listen("127.0.0.1", 0)
+    jp.dial("127.0.0.1", port)
     agents = [asyncio.ensure_future(run_agent(hp, _agent("host", seed), on_event=on_event)),
               asyncio.ensure_future(run_agent(jp, _agent("join", seed)))]
     await asyncio.wait_for(asyncio.gather(*agents), timeout=600)
-    for task in (serve, connect):
-        task.cancel()
-    await asyncio.gather(serve, connect, return_exceptions=True)
-    host_files.close()
-    join_files.close()
+    await hp.aclose()
+    await jp.aclose()
     out: dict[str, Any] = _per_hand(marks, INTERVALS["crypto"], INTERVALS["fsync"])
     out["rtt"], out["act_rtt"] = _delays(*recs)
     out["calls"] = dict(CRYPTO_CALLS)
@@ -329,32 +321,30 @@ async def _play_one(hands: int, directory: Path, seed: int) -> dict[str, Any]:
 async def _child(port: int, hands: int, directory: Path, seed: int) -> dict[str, Any]:
     """The joiner's process of the two-process run; returns what it recorded."""
     _reset()
-    peer, files = _make_peer("join", seed, directory)
+    peer = _make_peer("join", seed, directory)
     rec = _Recorder()
     rec.watch(peer)
-    audits = 0
+    hands_seen = 0
     finished = asyncio.Event()
 
     def on_event(event: Any) -> None:
-        nonlocal audits
-        if isinstance(event, AuditDone):
-            audits += 1
-            if audits > hands:
+        nonlocal hands_seen
+        if isinstance(event, HandEnded):
+            hands_seen += 1
+            if hands_seen > hands:
                 finished.set()
 
-    connect = asyncio.ensure_future(peer.connect("127.0.0.1", port))
+    peer.dial("127.0.0.1", port)
     agent = asyncio.ensure_future(run_agent(peer, _agent("join", seed), on_event=on_event))
     await asyncio.wait_for(finished.wait(), timeout=600)
-    # NB: the host ends the run once it has seen the same audit; leaving first could
+    # NB: the host ends the run once it has seen the same hand end; leaving first could
     # reset the connection under its last frames.
     deadline = time.monotonic() + 10
     while peer.link == "connected" and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     peer.give_up("benchmark done")
     await asyncio.gather(agent, return_exceptions=True)
-    connect.cancel()
-    await asyncio.gather(connect, return_exceptions=True)
-    files.close()
+    await peer.aclose()
     return {"intervals": INTERVALS, "recorder": rec.to_json(), "calls": dict(CRYPTO_CALLS),
             "times": dict(CRYPTO_TIME)}
 
@@ -362,24 +352,19 @@ async def _child(port: int, hands: int, directory: Path, seed: int) -> dict[str,
 async def _play_two(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     """The host in this process, the joiner in a child process (its own interpreter)."""
     _reset()
-    hp, files = _make_peer("host", seed, directory)
+    hp = _make_peer("host", seed, directory)
     rec = _Recorder()
     rec.watch(hp)
     marks, on_event = _hand_ends(hands, hp)
 
-    ports: list[int] = []
-    serve = asyncio.ensure_future(hp.serve("127.0.0.1", 0, on_listening=ports.append))
-    while not ports:
-        await asyncio.sleep(0.001)
+    port = await hp.listen("127.0.0.1", 0)
     child = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--child", str(ports[0]), "--hands", str(hands),
+        sys.executable, __file__, "--child", str(port), "--hands", str(hands),
         "--seed", str(seed), "--dir", str(directory), stdout=asyncio.subprocess.PIPE)
     agent = asyncio.ensure_future(run_agent(hp, _agent("host", seed), on_event=on_event))
     await asyncio.wait_for(agent, timeout=600)
     stdout, _ = await asyncio.wait_for(child.communicate(), timeout=60)
-    serve.cancel()
-    await asyncio.gather(serve, return_exceptions=True)
-    files.close()
+    await hp.aclose()
     if child.returncode != 0:
         raise RuntimeError(f"the joiner's process failed (exit {child.returncode})")
     theirs = json.loads(stdout)
