@@ -408,7 +408,8 @@ class Node:
         except LinkDead as exc:
             reason = str(exc) or "silent for too long"
         except (FrameError, ChannelError) as exc:
-            reason = f"broken link: {exc}"
+            rule = getattr(exc, "rule", type(exc).__name__)
+            reason = f"broken link ({rule}): {exc}"
         except (ConnectionError, OSError) as exc:
             reason = f"connection lost: {exc}"
         finally:

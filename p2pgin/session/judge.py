@@ -175,11 +175,15 @@ def conflict_rule(machine: Machine, other: Entry) -> Rule | None:
         return None if msg.seat == due and msg.seat == mine.sender else Rule.CLAIM
     if msg.kind is EndKind.ACCUSE:
         try:
-            accused = Entry(**msg.evidence[0]) if len(msg.evidence) == 1 else None
+            accused = [Entry(**raw) for raw in msg.evidence]
         except (LogError, CanonicalError, TypeError):
             return Rule.CLAIM
-        # It accuses the very entry our log holds there, which holds: a false claim.
-        return Rule.CLAIM if accused == mine else None
+        # It accuses one entry our log holds (accepted, so it breaks no rule): a false
+        # claim. (An equivocation carries two entries: one of them may be ours.)
+        if len(accused) == 1 and accused[0].seq < len(machine.chain) and (
+                machine.chain.place(accused[0]) is Placement.DUPLICATE):
+            return Rule.CLAIM
+        return None
     return None
 
 def judge_conflict(machine: Machine, other: Entry) -> End | None:
