@@ -11,13 +11,13 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from table_harness import Router, Seat, gin_table, key
 
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.entry import Entry, sign_entry, sign_hello
 from p2pgin.mental import cointoss
 from p2pgin.session import EndKind, Owed
 from p2pgin.session.events import LinkRefused
+from tests.session.table_harness import Router, Seat, gin_table, key
 
 
 def _at_toss() -> Router:

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from table_harness import Router, Seat, finisher, gin_table, own_strips
 
 from p2pgin.engine.moves import Discard, DrawStock, Knock
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.session import EndKind, Owed
 from p2pgin.verify import Status, verify_log
+from tests.session.table_harness import Router, Seat, finisher, gin_table, own_strips
 
 
 def _playing(seed: int, until: Callable[[Seat], bool]) -> tuple[Router, Seat, Seat]:

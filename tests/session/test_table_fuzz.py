@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_harness import Router, Seat, finisher, gin_table, key
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
@@ -24,6 +23,7 @@ from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.session import EndKind, Output, ProtocolError, Session
 from p2pgin.session.events import LinkRefused
 from p2pgin.session.messages import MESSAGES, UNLOGGED
+from tests.session.table_harness import Router, Seat, finisher, gin_table, key
 
 
 @cache

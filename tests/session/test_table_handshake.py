@@ -8,7 +8,6 @@ import hashlib
 import random
 
 import pytest
-from table_harness import Router, Seat, gin_table, key
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps
@@ -23,6 +22,7 @@ from p2pgin.session import (
     Session,
 )
 from p2pgin.session.events import LinkRefused, TableFormed
+from tests.session.table_harness import Router, Seat, gin_table, key
 
 CLASSIC = Rules.preset("classic").to_dict()
 

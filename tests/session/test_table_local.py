@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_harness import Router, Seat, finisher, forge, gin_table, key, snapshot
 
 from p2pgin.engine.errors import IllegalMoveError
 from p2pgin.engine.moves import Discard, DrawStock, PassUpcard, TakeUpcard
@@ -25,6 +24,7 @@ from p2pgin.session import (
     TakeBack,
 )
 from p2pgin.session.events import Ended, LinkRefused
+from tests.session.table_harness import Router, Seat, finisher, forge, gin_table, key, snapshot
 
 
 def _playing() -> tuple[Router, Seat, Seat]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_harness import Router, Seat, finisher, forge, gin_table, snapshot, table
 
 from p2pgin.engine.rules import Rules
 from p2pgin.session import (
@@ -21,6 +20,7 @@ from p2pgin.session import (
 )
 from p2pgin.session.events import MatchEnded, MatchStarted
 from p2pgin.verify import Status, verify_log
+from tests.session.table_harness import Router, Seat, finisher, forge, gin_table, snapshot, table
 
 
 def _finished(router: Router, seed: int) -> tuple[int, int]:

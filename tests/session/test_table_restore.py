@@ -15,7 +15,6 @@ from functools import cache
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_harness import Choose, Router, Seat, finisher, gin_table, key, snapshot, table
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
@@ -24,6 +23,16 @@ from p2pgin.session import LocalProtocolError, Output, Session, Stage
 from p2pgin.session.events import MatchResumed
 from p2pgin.session.secrets import SEEDS_AHEAD
 from p2pgin.verify import Status, verify_log
+from tests.session.table_harness import (
+    Choose,
+    Router,
+    Seat,
+    finisher,
+    gin_table,
+    key,
+    snapshot,
+    table,
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_harness import Router, Seat, finisher, gin_table, snapshot
 
 from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock
 from p2pgin.log.entry import Entry, sign_entry
@@ -26,6 +25,7 @@ from p2pgin.session import (
 )
 from p2pgin.session.events import TakeBackDone
 from p2pgin.verify import Status, verify_log
+from tests.session.table_harness import Router, Seat, finisher, gin_table, snapshot
 
 
 def _person_after(seed: int, drawn: type, *, bot: bool = True) -> Router:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from table_harness import Router, gin_table, key, table
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import sign_entry
 from p2pgin.mental import cointoss
 from p2pgin.session import EndKind, Owed
+from tests.session.table_harness import Router, gin_table, key, table
 
 
 def _dealers(router: Router) -> set[tuple[bytes, int]]:
