@@ -115,7 +115,7 @@ json_value = st.recursive(
 FIELDS = ("session", "seq", "prev", "sender", "type", "body", "sig", "ctl", "n", "next", "hash",
           "from", "hellos", "hello", "seat", "seated", "addresses", "reason")
 
-FUZZ = settings(max_examples=80, deadline=None,
+FUZZ = settings(max_examples=200, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
