@@ -3,7 +3,10 @@ their frames (FIFO per direction), stores what each asks to store, and lets a te
 alter, hold or inject frames as a man in the middle or a cheating seat would.
 
 No sockets: the sessions are sans-IO, so the router is the whole network here. Real
-sockets are the net tests' business.
+sockets are the net tests' business. :meth:`Router.crash` kills a seat's process and
+restores it from what it stored; :func:`finisher` is a player whose every choice depends
+only on the seat and the log's length, so a table replayed after a crash makes the same
+choices.
 """
 
 from __future__ import annotations
@@ -11,19 +14,24 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nacl.signing import SigningKey
 
+from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry, sign_entry
+from p2pgin.mental.layered_deck import DeckParty
 from p2pgin.session import Output, Session
 from p2pgin.session.events import Event
 
-__all__ = ["Router", "Seat", "forge", "gin_table", "key"]
+__all__ = ["Choose", "Router", "Seat", "finisher", "forge", "gin_table", "key", "own_strips",
+           "snapshot", "table"]
 
 Tamper = Callable[[str, str, bytes], Sequence[bytes]]
+#: A player: the action ``seat`` takes when its view says it is its turn.
+Choose = Callable[["Seat"], Any]
 
 
 def key(n: int) -> SigningKey:
@@ -44,6 +52,8 @@ class Seat:
     events: list[Event] = field(default_factory=list)
     dropped: list[Any] = field(default_factory=list)
     online: bool = True
+    #: Every Output this seat's sessions returned, in order (what its adapter was asked).
+    outputs: list[Output] = field(default_factory=list)
 
 
 class Router:
@@ -71,6 +81,7 @@ class Router:
     def apply(self, name: str, out: Output) -> None:
         """Carry out one session Output: store first, then send."""
         seat = self.seats[name]
+        seat.outputs.append(out)
         if out.hellos:
             seat.hellos = out.hellos
         seat.stored.extend(out.store)
@@ -92,25 +103,44 @@ class Router:
         for _ in range(limit):
             if not self.queue:
                 return
-            sender, receiver, frame = self.queue.popleft()
-            if not self.seats[receiver].online or not self.seats[sender].online:
-                continue
-            if sender not in self.seats[receiver].session.links:
-                continue
-            frames = [frame] if self.tamper is None else self.tamper(sender, receiver, frame)
-            for data in frames:
-                self.log.append((sender, receiver, data))
-                self.apply(receiver, self.seats[receiver].session.receive(sender, data))
+            self.step()
         raise AssertionError("the table did not settle")
+
+    def step(self) -> None:
+        """Deliver the next frame in flight (if its link still stands)."""
+        sender, receiver, frame = self.queue.popleft()
+        if not self.seats[receiver].online or not self.seats[sender].online:
+            return
+        if sender not in self.seats[receiver].session.links:
+            return
+        frames = [frame] if self.tamper is None else self.tamper(sender, receiver, frame)
+        for data in frames:
+            self.log.append((sender, receiver, data))
+            self.apply(receiver, self.seats[receiver].session.receive(sender, data))
+
+    def crash(self, name: str, *, rng: random.Random | None = None) -> None:
+        """``name``'s process dies: its connections go down (frames in flight are lost)
+        and a new process restores the session from the hellos, entries and secrets it
+        stored, then connects again to every seat it was linked to."""
+        seat = self.seats[name]
+        linked = [other for other in seat.session.links if other in self.seats]
+        for other in linked:
+            self.disconnect(name, other)
+        seat.session = Session.restore(seat.key, seat.hellos, seat.stored, seat.secrets,
+                                       rng=rng or random.Random(99))
+        for other in linked:
+            self.connect(name, other)
 
     def inject(self, sender: str, receiver: str, frame: bytes) -> None:
         """Deliver ``frame`` to ``receiver`` as if ``sender`` sent it."""
         self.apply(receiver, self.seats[receiver].session.receive(sender, frame))
 
     def play(self, *, rng: random.Random | None = None, moves: int = 1_000_000,
-             who: Sequence[str] | None = None, until: Callable[[], bool] | None = None) -> int:
-        """Let the seats (all, or ``who``) pick random legal moves until nobody can,
-        ``until()`` holds, or ``moves`` were made; returns how many were made."""
+             who: Sequence[str] | None = None, until: Callable[[], bool] | None = None,
+             choose: Choose | None = None) -> int:
+        """Let the seats (all, or ``who``) pick random legal moves (or what ``choose``
+        picks) until nobody can, ``until()`` holds, or ``moves`` were made; returns how
+        many were made."""
         rng = rng or random.Random(7)
         made = 0
         while made < moves:
@@ -122,7 +152,8 @@ class Router:
                 seat = self.seats[name]
                 view = seat.session.view
                 if seat.online and view.my_turn and view.legal_moves:
-                    self.apply(name, seat.session.act(rng.choice(view.legal_moves)))
+                    action = rng.choice(view.legal_moves) if choose is None else choose(seat)
+                    self.apply(name, seat.session.act(action))
                     made += 1
                     acted = True
                     break
@@ -148,23 +179,81 @@ def forge(seat: Seat, type_: str, body: dict[str, Any], *, seq: int | None = Non
                       sender=me, type=type_, body=body)
 
 
-def gin_table(*, target: int = 100, seed: int = 1, bot: tuple[bool, bool] = (False, False)
-              ) -> Router:
-    """A formed two-seat gin table (host ann, joiner bob), its toss done."""
+def snapshot(session: Session) -> tuple[Any, ...]:
+    """Everything a seat knows of its match, as comparable values: its log, the machine's
+    state (the hand by the cards it knows, each deck by its points and layers), what is
+    due, and the player's view. Two sessions with equal snapshots are in the same place."""
+    machine = session.machine
+    assert machine is not None
+    state = machine.state
+    hand = state.hand
+    cards = () if hand is None else tuple(hand.known(pos) for plan in hand.decks
+                                          for pos in plan.positions)
+    decks = tuple((deck.step, tuple(deck.point(i) for i in range(deck.size)),
+                   tuple(deck.layers(i) for i in range(deck.size))) for deck in state.decks)
+    return (tuple(machine.chain), replace(state, hand=None, decks=()), cards, decks,
+            machine.due, replace(session.view, hand=None))
+
+
+def finisher(seed: int) -> Choose:
+    """A player that finishes hands (knocks when it can, mostly discards its worst card:
+    :class:`p2pgin.agents.RandomPlayer`) and whose every choice depends only on ``seed``,
+    the seat and the length of its log: the same table makes the same choices after any
+    crash and restore."""
+
+    def choose(seat: Seat) -> Any:
+        view = seat.session.view
+        machine = seat.session.machine
+        assert machine is not None
+        rng = random.Random(f"{seed}/{seat.name}/{len(machine.chain)}")
+        if view.stage != "play":
+            return rng.choice(view.legal_moves)
+        return RandomPlayer(rng)(view)
+
+    return choose
+
+
+def own_strips(seat: Seat, deck: int, indexes: Sequence[int]) -> dict[str, Any]:
+    """Genuine strips of deck ``deck`` (of the hand in play) at ``indexes``, made with
+    ``seat``'s own stored secrets, whatever the machine asks: what a cheating program
+    holding its own secrets can attach to an entry."""
+    machine = seat.session.machine
+    assert machine is not None and seat.secrets is not None and seat.session.me is not None
+    state = machine.state
+    public = state.decks[deck]
+    secret = bytes.fromhex(seat.secrets["hands"][str(state.hand_no)])
+    party = DeckParty(public.ctx, seat.session.me, secret)
+    return party.make_strips(public, tuple(indexes))
+
+
+def _formed(router: Router) -> None:
+    """Deliver frames until every seat's table has formed, and no further."""
+    while any(seat.session.machine is None for seat in router.seats.values()):
+        router.step()
+
+
+def gin_table(*, target: int = 100, seed: int = 1, bot: tuple[bool, bool] = (False, False),
+              settle: bool = True) -> Router:
+    """A formed two-seat gin table (host ann, joiner bob), its toss done (or, with
+    ``settle`` False, just formed at both seats: the toss has begun)."""
     rules = Rules(target=target).to_dict()
     host = Session.host(key(0), seats=2, game="gin", rules=rules, name="ann",
                         rng=random.Random(seed), bot=bot[0])
     join = Session.join(key(1), name="bob", rng=random.Random(seed + 1), bot=bot[1])
     router = Router([Seat("ann", host, key(0)), Seat("bob", join, key(1))])
     router.connect("ann", "bob")
-    router.pump()
+    if settle:
+        router.pump()
+    else:
+        _formed(router)
     return router
 
 
 def table(game: str, seats: int, *, rules: dict[str, Any] | None = None, seed: int = 1,
-          bots: Sequence[bool] = ()) -> Router:
+          bots: Sequence[bool] = (), settle: bool = True) -> Router:
     """A formed table of ``seats`` (host "s0", joiners "s1".."sN-1") playing ``game``,
-    every pair linked (the joiners' mesh), its coin toss done."""
+    every pair linked (the joiners' mesh), its coin toss done (or, with ``settle``
+    False, just formed at every seat: the toss has begun)."""
     rules = Rules(target=100).to_dict() if rules is None else rules
     bot = list(bots) + [False] * seats
     host = Session.host(key(0), seats=seats, game=game, rules=rules, name="s0",
@@ -177,9 +266,13 @@ def table(game: str, seats: int, *, rules: dict[str, Any] | None = None, seed: i
     router = Router(members)
     for n in range(1, seats):
         router.connect("s0", f"s{n}")
-        router.pump()
+        if settle or n < seats - 1:
+            router.pump()
+    if not settle:
+        _formed(router)
     for a in range(1, seats):
         for b in range(a + 1, seats):
             router.connect(f"s{a}", f"s{b}")
-    router.pump()
+    if settle:
+        router.pump()
     return router

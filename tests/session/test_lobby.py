@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import random
 
-from table_harness import Router, Seat, key
-
 from p2pgin.engine.rules import Rules
 from p2pgin.session import AcceptRules, DeclineRules, Role, Session
 from p2pgin.session.events import CardsReceived, LinkRefused, TableFormed
+from tests.session.table_harness import Router, Seat, key
 
 RULES = Rules().to_dict()
 

@@ -6,12 +6,12 @@ import copy
 import random
 
 import pytest
-from table_harness import Router, Seat, forge, gin_table, key
 
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry
 from p2pgin.session import EndKind, LocalProtocolError, Machine, Owed, Session, Stage
 from p2pgin.session.events import HandStarted, LinkRefused, MatchEnded, ShuffleProven
+from tests.session.table_harness import Router, Seat, forge, gin_table, key
 
 
 def _same_logs(router: Router) -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_harness import Router, table
 
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.session import Machine
 from p2pgin.session.events import HandEnded, ShuffleProven
+from tests.session.table_harness import Router, table
 
 
 def _same_logs(router: Router) -> None:

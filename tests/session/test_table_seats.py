@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_harness import Router, forge, table
 
 from p2pgin.session import EndKind, Machine, Stage
 from p2pgin.session.events import CardsReceived, TableFormed
+from tests.session.table_harness import Router, forge, table
 
 
 def _same_logs(router: Router) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import hashlib
 
-from table_harness import gin_table, table
-
 from p2pgin.log.canonical import canonical_loads
+from tests.session.table_harness import gin_table, table
 
 
 def _h(tag: str, *parts: bytes) -> bytes:

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from nacl.signing import SigningKey
-from table_harness import Router, Seat
 
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.log.transcript import parse_transcript
 from p2pgin.session import Session, Stage
 from p2pgin.verify import Status, transcript_of, verify_transcript
+from tests.session.table_harness import Router, Seat
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 GOLDEN = VECTORS / "session_golden.json"
