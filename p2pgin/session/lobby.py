@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 from p2pgin.log.entry import Entry, verify_hello
 from p2pgin.log.errors import LogError
 from p2pgin.session.errors import BadBody
-from p2pgin.session.messages import Hello, parse_body
+from p2pgin.session.messages import PROTOCOL_VERSION, Hello, parse_body
 
 __all__ = [
     "IF_SAME",
@@ -101,8 +101,16 @@ def read_host_hello(raw: Any, key: bytes) -> Entry | str:
         return f"lobby: the host's hello: {exc}"
     if bytes(signer) != key:
         return "lobby: the host's hello is not signed by this connection's key"
-    if type(hello.body.get("seats")) is not int:
-        return "lobby: the host's hello names no table size"
+    try:
+        msg = parse_body("hello", hello.body)
+    except BadBody as exc:
+        return f"lobby: the host's hello: {exc}"
+    assert isinstance(msg, Hello)
+    if msg.version != PROTOCOL_VERSION:
+        return (f"lobby: the host speaks protocol version {msg.version}, this program "
+                f"{PROTOCOL_VERSION}: both players need the same p2pgin")
+    if msg.seat != 0 or msg.table is not None:
+        return "lobby: the host's hello is not a host's (seat 0, no table)"
     return hello
 
 

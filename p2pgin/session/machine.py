@@ -456,7 +456,11 @@ class Machine:
         except (MoveFormatError, TypeError, ValueError) as exc:
             raise Fault(seat, Rule.MALFORMED, f"move: {exc}", entry=entry) from None
         try:
-            opens = _group_by_deck(hand.opens(move, seat))
+            # NB: a card whose discard was taken back is public in its deck already (its
+            # every layer is off): it is opened again by nothing, only known again.
+            opens = _group_by_deck([p for p in hand.opens(move, seat)
+                                    if state.decks[p // DECK_STRIDE].card(
+                                        p % DECK_STRIDE) is None])
             disclosures = hand.disclosures(move, seat)
         except IllegalMoveError as exc:
             raise Fault(seat, Rule.ILLEGAL, str(exc), entry=entry,

@@ -4,8 +4,8 @@ The match itself is the :class:`~p2pgin.session.machine.Machine`'s; this object 
 peer around it, in the style of h11 and websockets: no sockets, no clock, no asyncio.
 Every call (:meth:`Session.link_up`, :meth:`receive`, :meth:`link_down`, :meth:`act`,
 :meth:`abandon`, :meth:`end_silent`) returns one :class:`Output`, which the network
-adapter carries out in order: write the hellos and entries to the game file and flush
-them, write the secrets, and only then send the frames, drop the connections named,
+adapter carries out in order: write the hellos, replace the secrets file, append the
+entries to the game file and flush them, and only then send the frames, drop the connections named,
 open the ones asked for, and show the events. The adapter keeps no protocol state.
 
 Links: every authenticated connection (the private link proved its identity key) is a
@@ -70,6 +70,7 @@ from p2pgin.session.lobby import (
 from p2pgin.session.machine import Due, Machine, Owed, Stage
 from p2pgin.session.messages import (
     PROTOCOL_VERSION,
+    UNLOGGED,
     Deal,
     End,
     EndKind,
@@ -170,6 +171,9 @@ class _Link:
     #: only after the log grew or for an earlier position keeps two forked logs from
     #: asking each other for the same entries forever.
     asked: tuple[int, int] | None = None
+    #: Log positions sent on this link since it came up: the other side's head, a
+    #: snapshot from before they arrived, must not make us send them a second time.
+    sent: set[int] = field(default_factory=set)
 
 
 def _control(obj: dict[str, Any]) -> bytes:
@@ -410,13 +414,9 @@ class Session:
         self._out.send.append((link, frame))
 
     def _broadcast(self, entry: Entry, *, but: Hashable | None = None) -> None:
-        frame = entry.to_bytes()
-        if but is None:
-            self._send(EVERY, frame)
-            return
         for link in self._links:
             if link != but:
-                self._send(link, frame)
+                self._send_entry(link, entry)
 
     def _drop(self, link: Hashable, detail: str) -> None:
         if link in self._links:
@@ -444,8 +444,10 @@ class Session:
                 return self._flush()
             self._links[link] = _Link(key=key, seat=seat, spectator=seat is None,
                                       address=address)
-            if seat is None:
-                self._send_table(link)
+            # NB: every (re)connection starts with the table: a seat that missed it (lost
+            # in flight, or this seat crashed as the table formed) would wait in its
+            # lobby for ever; a seat that has it checks it is the same and goes on.
+            self._send_table(link)
             self._send_head(link)
             return self._flush()
         self._links[link] = _Link(key=key, seat=None, address=address)
@@ -680,7 +682,9 @@ class Session:
             reason = obj.get("reason")
             self._drop(link, f"declined: {reason if isinstance(reason, str) else ''}")
             self._lobby_news()
-        elif kind == "table" and self.role is not Role.HOST:
+        elif kind == "table":
+            if self.role is Role.HOST and self.machine is None:
+                return  # NB: the host forms its table itself, from its lobby
             self._take_table(link, obj)
         elif kind == "watch":
             self._take_watch(link)
@@ -691,7 +695,7 @@ class Session:
             if type(start) is not int or start < 0:
                 self._drop(link, "need: from is a non-negative int")
                 return
-            self._send_from(link, start)
+            self._send_from(link, start, again=True)
         elif kind in ("head", "need"):
             return  # NB: before the table formed there is no log to speak of
         else:
@@ -725,16 +729,26 @@ class Session:
             else:
                 # NB: our logs differ at or before nxt-1: send from there; the other side
                 # judges the crossing, or walks further back with "need".
-                self._send_from(link, max(nxt - 1, 0))
+                self._send_from(link, max(nxt - 1, 0), again=True)
         else:
             self._ask(link, len(chain))
 
-    def _send_from(self, link: Hashable, start: int) -> None:
-        machine = self.machine
+    def _send_from(self, link: Hashable, start: int, *, again: bool = False) -> None:
+        """Send our log from ``start`` on; ``again``: even what this link already got
+        (the other side asked for it: it lost or could not link it)."""
+        machine, info = self.machine, self._links.get(link)
         assert machine is not None
         chain = machine.chain
         for seq in range(start, len(chain)):
-            self._send(link, chain[seq].to_bytes())
+            if info is not None and seq in info.sent and not again:
+                continue
+            self._send_entry(link, chain[seq])
+
+    def _send_entry(self, link: Hashable, entry: Entry) -> None:
+        info = self._links.get(link)
+        if info is not None:
+            info.sent.add(entry.seq)
+        self._send(link, entry.to_bytes())
 
     def _take_entry(self, link: Hashable, entry: Entry) -> None:
         if entry.type == Hello.TYPE and entry.session == PRE_SESSION:
@@ -746,16 +760,23 @@ class Session:
             return
         machine = self.machine
         if machine is None:
-            self._drop(link, f"{entry.type!r} before the table formed")
-            return
+            return  # NB: the table frame is on its way (it precedes the entries); resent later
         if entry.type == TakeBackRequest.TYPE:
             self._take_takeback_request(link, entry)
             return
         if entry.session != machine.session_id:
             self._drop(link, f"entry for another session ({entry.type} seq {entry.seq})")
             return
+        if entry.type in UNLOGGED:
+            self._drop(link, f"a {entry.type} is never a log entry")
+            return
         placement = machine.chain.place(entry)
         if placement is Placement.DUPLICATE:
+            return
+        if entry.sender == self.me:
+            # NB: every entry in my name is one I made and stored before I sent it; one
+            # I do not hold was never mine (a stolen key, or this identity running twice).
+            self._drop(link, f"entry {entry.seq} in my name that I did not make")
             return
         if placement is Placement.NEXT and machine.stage is Stage.ENDED:
             return  # NB: nothing follows an ending; the seat that sent it learns it
@@ -806,7 +827,9 @@ class Session:
         self._out.events.extend(machine.commit(step))
         self._out.store.append(entry)
         self._broadcast(entry, but=link)
-        if entry.sender != self.me:
+        if entry.type == TakeBackAnswer.TYPE:
+            self._takeback = None  # NB: answered; the machine reported how
+        elif entry.sender != self.me:
             self._takeback_void("overtaken by a move")
         return True
 
@@ -857,6 +880,9 @@ class Session:
         self._out.events.extend(machine.commit(step))
         self._out.store.append(entry)
         self._broadcast(entry)
+        pending = self._takeback
+        if pending is not None and pending[1] != self.me:
+            self._takeback = None  # NB: I moved instead of answering: the request is void
         return entry
 
     def _advance(self) -> None:
@@ -910,7 +936,8 @@ class Session:
         by_deck: dict[int, list[int]] = {}
         for pos in sorted(hand.opens(move, me)):
             deck, index = divmod(pos, DECK_STRIDE)
-            by_deck.setdefault(deck, []).append(index)
+            if state.decks[deck].card(index) is None:  # NB: see Machine: public already
+                by_deck.setdefault(deck, []).append(index)
         opens = []
         for deck in sorted(by_deck):
             public = state.decks[deck]

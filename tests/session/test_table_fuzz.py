@@ -12,7 +12,6 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -228,9 +227,6 @@ def test_an_authentic_entry_at_an_earlier_position_is_accused_naming_its_signer(
     assert copied.state.ending is not None and copied.state.ending.culprit == 1
 
 
-@pytest.mark.skip(reason="bug: an authentic entry typed hello (signed for this session, at "
-                  "the head) makes receive raise LocalProtocolError: the seat accuses it, and "
-                  "its own machine refuses the accusation (a hello is no evidence)")
 def test_an_authentic_hello_typed_entry_at_the_head_changes_nothing_and_raises_nothing(
         ) -> None:
     base, _ = _recorded()

@@ -130,10 +130,6 @@ def test_a_link_that_proves_my_own_key_is_dropped() -> None:
     assert "mirror" not in mover.session.links
 
 
-@pytest.mark.skip(reason="bug: a session takes an entry signed with its own key from the "
-                  "other end of a link (a second program running with the same identity): "
-                  "a legal one is stored as if this player had made it, an illegal one makes "
-                  "receive() raise LocalProtocolError ('my own entry is refused')")
 def test_an_entry_of_my_own_key_from_a_link_is_never_taken() -> None:
     router = gin_table(seed=51)
     ann = router.seats["ann"]

@@ -120,10 +120,6 @@ def test_a_granted_take_back_replays_the_hand_without_the_move() -> None:
     assert [h.take_backs for h in report.hands] == [1]
 
 
-@pytest.mark.skip(reason="bug: a card whose discard was taken back stays public in the "
-                  "deck, yet the replayed hand asks its holder to strip it again: "
-                  "discarding it again, knocking or laying off with it makes act() raise "
-                  "ProtocolMisuse ('holds no layer'), so that hand cannot finish")
 def test_after_a_granted_take_back_the_card_is_played_again_and_the_match_verifies(
         ) -> None:
     router, first, _ = _granted(3)
@@ -241,11 +237,6 @@ def test_a_request_overtaken_by_the_computer_s_move_is_void_at_both_ends() -> No
     assert verify_log(ann.hellos, ann.stored).status is Status.FINISHED
 
 
-@pytest.mark.skip(reason="bug: the computer's answer to a take-back request is also "
-                  "reported to the requester as not granted, 'overtaken by a move' (the "
-                  "answer is an entry of another seat, and every such entry voids a pending "
-                  "request): after a grant the requester gets two TakeBackDone events, the "
-                  "second saying it was not granted")
 def test_the_requester_is_told_the_answer_once() -> None:
     for answer, granted in ((GrantTakeBack(), True), (RefuseTakeBack(), False)):
         router = _person_after(3, DrawStock)
@@ -257,10 +248,6 @@ def test_the_requester_is_told_the_answer_once() -> None:
         assert [e.granted for e in _done(ann)] == [granted]
 
 
-@pytest.mark.skip(reason="bug: a computer seat that holds a take-back request and moves "
-                  "instead keeps the request pending: its view offers only grant/refuse "
-                  "and granting raises LocalProtocolError (the answer no longer sits at "
-                  "the request's position); the request should be void at its end too")
 def test_a_request_the_computer_holds_and_overtakes_with_its_own_move_is_void() -> None:
     router = _person_after(3, DrawStock)
     ann, bob = router.seats["ann"], router.seats["bob"]
