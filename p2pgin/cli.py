@@ -60,6 +60,27 @@ def _say(text: str) -> None:
         print(text, flush=True)
 
 
+class NoTerminal(Exception):
+    """The full-screen console was asked for, but stdin is not a terminal."""
+
+
+def _need_terminal(args: argparse.Namespace) -> None:
+    """Refuse, before starting anything, to open the full-screen console without a
+    terminal to read keys from (``p2pgin play < /dev/null``): prompt_toolkit would fail
+    deep inside with an ``EOFError``. ``--plain`` reads typed lines from any input.
+
+    Raises:
+        NoTerminal: the console would run and stdin is not a terminal.
+    """
+    if getattr(args, "plain", False) or _front_end(args)[0] != "console":
+        return
+    from p2pgin.ui.style import keys_come_from_a_terminal
+
+    if not keys_come_from_a_terminal():
+        raise NoTerminal("the console needs a terminal, and stdin is not one "
+                         "(--plain reads typed commands line by line from any input)")
+
+
 def _rules(args: argparse.Namespace) -> Any:
     from p2pgin.engine.rules import Rules
 
@@ -605,6 +626,7 @@ def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port:
 def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join (an unfinished match hosted
     on the same port is resumed first, unless ``--new``)."""
+    _need_terminal(args)
     if _resume_instead(args, "host", None, args.port):
         return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
@@ -612,6 +634,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
 def _cmd_join(args: argparse.Namespace) -> int:
     """Join a host by address, join code, or LAN discovery."""
+    _need_terminal(args)
     target = args.target_host
     if target is None:
         found = asyncio.run(_discover(args))
@@ -650,6 +673,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     """Play against a computer opponent on this machine: it runs as a separate peer over
     loopback TCP (nothing leaves the machine) and holds only its own cards."""
+    _need_terminal(args)
     return _again(args, lambda: _play_once(args))
 
 
@@ -719,14 +743,15 @@ async def _resume(args: argparse.Namespace) -> int:
             return 2
         game = games[0]
     meta = read_meta(game)
-    store = GameStore(game)
-    identity = load_or_create_identity()
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
     if getattr(args, "level", None) is None and agent.get("level"):
         args.level = agent["level"]
         args.agent = args.agent or "bot"
+    _need_terminal(args)
+    store = GameStore(game)
+    identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets(),
                               accept_rules=_rules_policy(args))
     match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
@@ -891,6 +916,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except NoTerminal as exc:
+        print(f"p2pgin: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:  # e.g. the port is taken: say so, no traceback
         print(f"p2pgin: {exc.strerror or exc}"
               + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)

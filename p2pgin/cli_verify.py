@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any, Final
 
@@ -261,7 +262,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     from p2pgin.ui.adapter import seat_names
     from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
-    from p2pgin.ui.style import asciify
+    from p2pgin.ui.style import asciify, keys_come_from_a_terminal
 
     code, _, lines, report = load_and_verify(args.file)
     if report is None or not report.ok:
@@ -290,6 +291,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         else:
             print("\n".join(replay_lines(chosen, names, ascii=args.ascii)))
         return EXIT_OK
+    if not keys_come_from_a_terminal():
+        print("p2pgin: the replay needs a terminal, and stdin is not one (--plain prints "
+              "the game, a line per move)", file=sys.stderr)
+        return EXIT_UNREADABLE
     asyncio.run(run_replay(steps, names, ascii=True if args.ascii else None,
                            start_hand=args.hand))
     return EXIT_OK
