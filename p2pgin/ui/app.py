@@ -62,7 +62,16 @@ def create_console_app(
     def close_command() -> None:
         parts.command_active = False
         command_buffer.reset()
-        layout.focus(parts.hand_window)
+        if parts.table_shown():
+            layout.focus(parts.hand_window)
+        else:  # NB: not on the screen now, so ``focus`` would refuse it
+            layout.current_window = parts.hand_window
+
+    def no_blind_typing(_: object) -> None:
+        """A key while the table is hidden: the command line (if open) closes first, so
+        the key cannot edit or run a command nobody sees."""
+        if parts.command_active and not parts.table_shown():
+            close_command()
 
     def run_command() -> None:
         text = command_buffer.text
@@ -86,6 +95,7 @@ def create_console_app(
         close_command=close_command,
         after=after,
         scroll_overlay=parts.scroll_overlay,
+        table_shown=parts.table_shown,
     )
     app = Application(
         layout=layout,
@@ -95,6 +105,7 @@ def create_console_app(
         mouse_support=mouse,
     )
 
+    app.key_processor.before_key_press += no_blind_typing
     shown_for: list[Any] = [None]
 
     def changed() -> None:

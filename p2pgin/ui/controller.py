@@ -54,6 +54,7 @@ class Console:
         # A knock or gin question is about this turn's cards and lapses when the turn
         # passes; a quit question stands whatever the opponent does meanwhile.
         self._pending_needs_turn = False
+        self._pending_quit = False
         self._notes: tuple[str, ...] = ()
         self.table: Table = self.refresh()
 
@@ -283,6 +284,7 @@ class Console:
         self.ui.confirm = question
         self._pending = action
         self._pending_needs_turn = needs_turn
+        self._pending_quit = action == self._quit
 
     def answer(self, yes: bool) -> None:
         """``y``/``n`` to a pending confirmation."""
@@ -297,6 +299,11 @@ class Console:
     def confirming(self) -> bool:
         """True while a question (knock, gin, quit) waits for y/n."""
         return self._pending is not None
+
+    @property
+    def asking_quit(self) -> bool:
+        """True while the question waiting for y/n is whether to quit."""
+        return self._pending is not None and self._pending_quit
 
     def knock(self, card: Card | None = None) -> None:
         """``k``: knock discarding the cursor card (or the best one), after confirming."""

@@ -34,6 +34,7 @@ def build_key_bindings(
     close_command: Callable[[], None],
     after: Callable[[], None],
     scroll_overlay: Callable[[int], None] = lambda pages: None,
+    table_shown: Callable[[], bool] = lambda: True,
 ) -> KeyBindings:
     """The console's key bindings.
 
@@ -42,11 +43,15 @@ def build_key_bindings(
         command_active / open_command / run_command / close_command: the ``:`` line.
         after: called after every handled key (exits the app when quit was confirmed).
         scroll_overlay: PgUp/PgDn in an open overlay (pages, negative: up).
+        table_shown: False while the screen shows something else than the table (a
+            terminal below the minimum size): then no key acts on the game, only ``q``
+            (or Ctrl-C) asks to quit, on that screen, and ``y``/``n`` answer it.
     """
     kb = KeyBindings()
-    typing = Condition(command_active)
-    confirming = Condition(lambda: console.confirming)
-    playing = ~typing & ~confirming
+    shown = Condition(table_shown)
+    typing = Condition(command_active) & shown
+    confirming = Condition(lambda: console.confirming) & shown
+    playing = shown & ~Condition(command_active) & ~Condition(lambda: console.confirming)
 
     def bind(*keys: str, filter: Filter | None = None) -> Callable[
         [Callable[[], None]], Callable[[], None]
@@ -98,6 +103,21 @@ def build_key_bindings(
         bind(key, filter=confirming)(lambda: console.answer(True))
     for key in ("n", "N", "escape"):
         bind(key, filter=confirming)(lambda: console.answer(False))
+
+    # NB: while the table is hidden a key must not act blind: the player cannot see what
+    # it would do. Every other key is swallowed (the app's own bindings are all off).
+    hidden = ~shown
+    asking_quit = hidden & Condition(lambda: console.asking_quit)
+    bind("q", filter=hidden & ~asking_quit)(console.request_quit)
+    bind("c-c", filter=hidden & ~asking_quit)(console.request_quit)
+    for key in ("y", "Y"):
+        bind(key, filter=asking_quit)(lambda: console.answer(True))
+    for key in ("n", "N", "escape"):
+        bind(key, filter=asking_quit)(lambda: console.answer(False))
+
+    @kb.add("<any>", filter=hidden)
+    def _(event: KeyPressEvent) -> None:
+        """Nothing acts while the table is not shown."""
 
     @kb.add(":", filter=playing)
     def _(event: KeyPressEvent) -> None:

@@ -179,15 +179,19 @@ class ConsoleLayout:
                                 wrap_lines=True)
         self.root = DynamicContainer(self._pick_root)
 
-    def _pick_root(self) -> AnyContainer:
+    def table_shown(self) -> bool:
+        """False while the terminal is below the minimum size (the table is not drawn)."""
         columns, rows = terminal_size()
-        if columns < render.MIN_COLUMNS or rows < render.MIN_ROWS:
-            return self.too_small
-        return self.table_screen
+        return columns >= render.MIN_COLUMNS and rows >= render.MIN_ROWS
+
+    def _pick_root(self) -> AnyContainer:
+        return self.table_screen if self.table_shown() else self.too_small
 
     def _too_small(self) -> StyleAndTextTuples:
         columns, rows = terminal_size()
-        return render.render_too_small(columns, rows)
+        ui = self.console.ui
+        return render.render_too_small(columns, rows,
+                                       ui.confirm if self.console.asking_quit else "")
 
     def _log(self) -> StyleAndTextTuples:
         rows = terminal_size()[1]

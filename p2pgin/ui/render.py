@@ -771,10 +771,14 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_too_small(columns: int, rows: int) -> StyleAndTextTuples:
-    """Shown instead of the table when the terminal is below the minimum size."""
-    return [
+def render_too_small(columns: int, rows: int, question: str = "") -> StyleAndTextTuples:
+    """Shown instead of the table when the terminal is below the minimum size; no key
+    but ``q`` acts then, and its question (``question``) is asked here."""
+    out: StyleAndTextTuples = [
         ("class:toosmall", f"Terminal too small: {columns}x{rows}.\n"),
         ("", f"p2pgin needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge the window"),
         ("", " (or press q to quit)."),
     ]
+    if question:
+        out += [("", "\n\n"), ("class:confirm", f" {question} (y/n) ")]
+    return out
