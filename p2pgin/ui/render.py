@@ -303,20 +303,24 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         if table.waiting_for:
             out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
         return out.frags
-    name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
-    back = "#" if ui.ascii else "▒"
-    backs = " ".join([back] * min(table.opp_cards, 11))
-    if width and len(name) + len(backs) + len(count) > width:
-        backs = backs.replace(" ", "")
-    out.add(name, "class:value")
-    out.add(backs, "class:card.back")
-    out.add(count, "class:label").nl()
-    if table.knocker is not None and table.knocker_melds:
-        who = "You" if table.knocker == table.me else table.names[table.knocker][:14]
-        out.add(f" {who} knocked: ", "class:value")
-        for i, meld in enumerate(table.knocker_melds):
-            out.add(f"{i + 1}[", "class:label").cards(list(meld), ui.ascii).add("] ")
-    out.nl()
+    opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
+    if opp_knocked:
+        # NB: the knocker's cards are face up now: its melds replace the card backs.
+        out.add(f" {opp[:14]} knocked with these melds:", "class:value").nl()
+        _knocked_melds(out, table.knocker_melds, ui.ascii, " ", width)
+    else:
+        name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
+        back = "#" if ui.ascii else "▒"
+        backs = " ".join([back] * min(table.opp_cards, 11))
+        if width and len(name) + len(backs) + len(count) > width:
+            backs = backs.replace(" ", "")
+        out.add(name, "class:value")
+        out.add(backs, "class:card.back")
+        out.add(count, "class:label").nl()
+        if table.knocker is not None and table.knocker_melds:
+            _knocked_melds(out, table.knocker_melds, ui.ascii, " You knocked: ", width)
+        else:
+            out.nl()
     on_stock = (lambda: click("stock", None)) if click else None
     out.click(" Stock ", "class:label", on_stock)
     out.click(f"{table.stock:2d} cards", "class:value", on_stock)
@@ -336,11 +340,36 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         out.add("0 (gin only)", "class:value")
     else:
         out.add(str(table.knock_limit), "class:value")
-    if table.oklahoma:
+    if table.oklahoma and table.knocker is not None:
+        # NB: the knocker's melds may take two lines: the panel's five rows must hold all.
+        out.add(" (Oklahoma)", "class:label")
+        if table.doubled:
+            out.add(", counts double", "class:value")
+    elif table.oklahoma:
         out.add("  (Oklahoma: from the upcard)", "class:label")
         if table.doubled:
             out.nl().add(" Spade upcard: this hand counts double", "class:value")
     return out.frags
+
+
+def _knocked_melds(out: _Out, melds: Sequence[Sequence[Card]], ascii: bool, lead: str,
+                   width: int) -> None:
+    """The knocker's numbered melds after ``lead``, wrapped between melds (never inside
+    one) to ``width`` columns (0: no limit); the lines after the first are indented."""
+    used = len(lead)
+    out.add(lead, "class:value")
+    for i, meld in enumerate(melds):
+        labels = [card_label(c, ascii=ascii) for c in meld]
+        size = len(f"{i + 1}[") + sum(map(len, labels)) + len(labels) - 1 + 1
+        if width and i and used + size > width:
+            out.nl().add(" ")
+            used = 1
+        out.add(f"{i + 1}[", "class:label").cards(list(meld), ascii).add("]")
+        used += size
+        if i + 1 < len(melds):
+            out.add(" ")
+            used += 1
+    out.nl()
 
 
 def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:

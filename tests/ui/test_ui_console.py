@@ -637,13 +637,33 @@ def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
         game.opponent_move(knock_options(game.full)[0])
         rows = screen_text(built)
         screen = text(rows)
-        assert "Bob knocked: 1[" in screen and "4♥ 5♥ 6♥" in screen
+        assert "Bob knocked with these melds:" in screen and "[4♥ 5♥ 6♥]" in screen
         assert "Enter lay off" in rows[-1]
         assert "Bob knocked: Enter shows your melds" in screen
         press(built, "\r")
         assert game.sent[-1].kind == "lay_off"
         assert game.last_result.layoffs
         assert "+3♥" in text(screen_text(built))
+
+
+def test_my_knock_wraps_between_melds_and_keeps_the_oklahoma_double_in_view() -> None:
+    game = knock_game(rules=Rules.preset("oklahoma"))  # upcard K♠: limit 10, doubled
+    with console_session(game, 72, 20) as (built, _inp, _out):
+        from p2pgin.engine import PassUpcard
+
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        rows = screen_text(built)
+    top = next(i for i, r in enumerate(rows) if r.startswith("─ Table"))
+    bottom = next(i for i, r in enumerate(rows) if r.startswith("─ Hand"))
+    panel = [r.split("│")[0] for r in rows[top + 1:bottom]]
+    assert any(r.startswith(" You knocked: 1[") for r in panel), panel
+    for meld in ("[4♥ 5♥ 6♥]", "[7♣ 7♦ 7♠]", "[8♣ 8♦ 8♠]"):
+        assert any(meld in r for r in panel), (meld, panel)
+    assert any("Knock limit 10 (Oklahoma), counts double" in r for r in panel), panel
 
 
 def test_mouse_clicks_draw_select_and_discard() -> None:
