@@ -82,7 +82,12 @@ def _need_terminal(args: argparse.Namespace) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Any:
+    """The rules this side proposes: a rematch's are the last match's (``match_rules``),
+    else the preset and options of the command line."""
     from p2pgin.engine.rules import Rules
+
+    if getattr(args, "match_rules", None) is not None:
+        return args.match_rules
 
     overrides: dict[str, Any] = {}
     if getattr(args, "big_gin", False):
@@ -412,6 +417,12 @@ async def _run_console(
     finally:
         _QUIET[0] = False
     args.rematch_requested = result == "rematch"
+    if args.rematch_requested:
+        # NB: the next match is a rematch: the same rules (those the host set and this
+        # player accepted, whatever this side proposed), against the same opponent.
+        view = handle.view
+        args.match_rules = view.rules
+        args.rematch_of = view.names[1 - view.me]
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
@@ -461,7 +472,8 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
                               rng=rng, bot=_is_bot(args))
 
-    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
+    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args),
+            "announce": not args.no_announce}
     match = _make_match(new_session(), meta, abandon_after=args.abandon_after,
                         fresh_session=new_session, identity=identity)
     args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
@@ -724,8 +736,41 @@ def _bot_home() -> Path:
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
-    """Restart the unfinished match from its game file and reconnect."""
-    return asyncio.run(_resume(args))
+    """Restart the unfinished match from its game file and reconnect; a rematch asked for
+    at its end is a new match with the same opponent and rules."""
+    args.rematch_requested = False
+    status = asyncio.run(_resume(args))
+    if not getattr(args, "rematch_requested", False):
+        return status
+    return _rematch_after_resume(args)
+
+
+def _rematch_after_resume(args: argparse.Namespace) -> int:
+    """The rematch the console asked for at the end of a resumed match: as ``host``,
+    ``join`` (and ``play``) start the next match after one of theirs, but from what the
+    game file's metadata says (``args.resumed``): host again on the same port, or join
+    the same host again."""
+    from p2pgin.net.discovery import DISCOVERY_PORT
+
+    meta: dict[str, Any] = getattr(args, "resumed", {})
+    role = meta.get("role")
+    if args.seed is not None:
+        args.seed += 1  # a new match needs a new session id
+    for name, value in (("no_announce", not meta.get("announce", False)),
+                        ("discovery_port", DISCOVERY_PORT)):
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
+    if role == "host":
+        args.listen = meta.get("listen") or "0.0.0.0"
+        args.port = int(meta.get("port") or DEFAULT_PORT)
+        _say(f"rematch: hosting again on port {args.port}")
+        return _again(args, lambda: asyncio.run(_host_match(args, "host")))
+    if role == "join" and meta.get("host") and meta.get("port"):
+        host, port = str(meta["host"]), int(meta["port"])
+        _say(f"rematch: joining {host}:{port} again")
+        return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
+    _say("no rematch: the game file does not say where the other player is")
+    return 2
 
 
 async def _resume(args: argparse.Namespace) -> int:
@@ -756,6 +801,7 @@ async def _resume(args: argparse.Namespace) -> int:
                               accept_rules=_rules_policy(args))
     match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
                         identity=identity)
+    args.resumed = meta
     _say(f"resuming {game.name} as {meta.get('role')}")
     if meta.get("role") == "host":
         listen = meta.get("listen") or "0.0.0.0"
