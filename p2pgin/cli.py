@@ -21,14 +21,13 @@ import json
 import os
 import random
 import secrets
-import signal
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
+    from p2pgin.localbot import LocalBot
     from p2pgin.net.discovery import Interface
     from p2pgin.session.session import AcceptRulesPolicy
 
@@ -88,6 +87,8 @@ def _rules(args: argparse.Namespace) -> Any:
 
     if getattr(args, "match_rules", None) is not None:
         return args.match_rules
+    if getattr(args, "rules_json", None):
+        return Rules.from_dict(json.loads(args.rules_json))
 
     overrides: dict[str, Any] = {}
     if getattr(args, "big_gin", False):
@@ -245,6 +246,8 @@ async def _drive(
     kind, factory = _front_end(args)
     peer = match.peer
     conn = asyncio.ensure_future(connect)
+    lifeline = (asyncio.ensure_future(_lifeline(peer, args))
+                if getattr(args, "until_stdin_closes", False) else None)
 
     def on_event(event: Any) -> None:
         name = type(event).__name__
@@ -286,6 +289,8 @@ async def _drive(
         else:
             await asyncio.wait({player}, timeout=_WIND_DOWN)
     finally:
+        if lifeline is not None:
+            lifeline.cancel()
         for task in (conn, player):
             if not task.done():
                 task.cancel()
@@ -303,6 +308,31 @@ async def _drive(
         _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
+
+
+async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
+    """``--until-stdin-closes`` (the bot of ``p2pgin play``): the player's process holds
+    the other end of our stdin, so its end of file means that process is gone, however
+    it ended. Then stop without a record: the game file stays resumable, and ``p2pgin
+    resume`` starts this bot again on it."""
+    loop = asyncio.get_running_loop()
+    gone = loop.create_future()
+
+    class Lifeline(asyncio.Protocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not gone.done():
+                gone.set_result(None)
+
+    # NB: a duplicate of fd 0, so closing the pipe transport leaves stdin itself open.
+    pipe = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
+    transport, _ = await loop.connect_read_pipe(Lifeline, pipe)
+    try:
+        await gone
+        args.lifeline_cut = True
+        if not peer.done:
+            peer.give_up("the player's program ended")
+    finally:
+        transport.close()
 
 
 def _wind_up(match: _Match) -> None:
@@ -413,6 +443,7 @@ async def _run_console(
             # NB: read once, at match end: counts the match (once per session) and
             # shows the totals against this opponent.
             match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs),
+            notices=getattr(args, "notices", ()),
         )
     finally:
         _QUIET[0] = False
@@ -500,7 +531,10 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
                 await (await task).close()
 
 
-async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
+async def _join_match(args: argparse.Namespace, host: str, port: int,
+                      bot: LocalBot | None = None) -> int:
+    """Join ``host:port`` and play one match; with ``bot`` (``p2pgin play``), the local
+    bot's port, once it listens, is the one joined."""
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.session import JOIN, Session
 
@@ -508,7 +542,12 @@ async def _join_match(args: argparse.Namespace, host: str, port: int) -> int:
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
                              rng=_secret_source(args), bot=_is_bot(args),
                              accept_rules=_rules_policy(args))
-    meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
+    if bot is not None:  # NB: it started before this process loaded its layers
+        port = await asyncio.to_thread(bot.port)
+    meta: dict[str, Any] = {"role": "join", "host": host, "port": port,
+                            "agent": _agent_meta(args)}
+    if bot is not None:
+        meta["local_bot"] = {"level": args.level, "delay": args.bot_delay}
     match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
     _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
     return await _drive(match, args, match.peer.connect(host, port,
@@ -679,6 +718,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         else:
             status = asyncio.run(_host_match(args, "bot"))
         played += 1
+        if getattr(args, "lifeline_cut", False):
+            break  # the player's program that started this bot is gone
     return status
 
 
@@ -686,46 +727,61 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """Play against a computer opponent on this machine: it runs as a separate peer over
     loopback TCP (nothing leaves the machine) and holds only its own cards."""
     _need_terminal(args)
+    if not args.new:
+        found = _unfinished_play()
+        if found is not None:
+            game, level = found
+            if level == args.level:
+                _say(f"an unfinished match against bot-{level} is saved in {game}: resuming "
+                     "it (--new starts another match instead)")
+                args.game = str(game)
+                args.notices = [f"Your unfinished match against bot-{level} goes on "
+                                "(p2pgin play --new starts a new one)."]
+                return _cmd_resume(args)
+            args.notices = [f"An unfinished match against bot-{level} is saved; p2pgin "
+                            "resume continues it."]
+            _say(args.notices[0])
     return _again(args, lambda: _play_once(args))
+
+
+def _unfinished_play() -> tuple[Path, str] | None:
+    """The latest unfinished match of ``p2pgin play`` whose bot can be started again,
+    with the bot's level."""
+    from p2pgin.localbot import bot_game_file, local_bot_of
+    from p2pgin.net.gamefile import find_unfinished, read_meta
+
+    for game in find_unfinished():
+        meta = read_meta(game)
+        local = local_bot_of(game, meta, _data_dir())
+        if local is not None and bot_game_file(_data_dir(), game.stem).exists():
+            return game, str(local.get("level") or "normal")
+    return None
 
 
 def _play_once(args: argparse.Namespace) -> int:
     """Start a bot peer (loopback only, announcing nothing) and join it."""
-    cmd = [sys.executable, "-m", "p2pgin", "bot", "--level", args.level, "--listen", "127.0.0.1",
-           "--port", "0", "--no-announce", "--matches", "1", "--name", f"bot-{args.level}"]
-    if args.bot_delay:
-        cmd += ["--delay", str(args.bot_delay)]
-    if args.rules:
-        cmd += ["--rules", args.rules]
-    if args.big_gin:
-        cmd += ["--big-gin"]
-    if args.target:
-        cmd += ["--target", str(args.target)]
-    env = dict(os.environ)
+    from p2pgin.localbot import LocalBot
+
+    if getattr(args, "match_rules", None) is not None:  # a rematch: the same rules
+        rules = ["--rules-json", json.dumps(args.match_rules.to_dict())]
+    else:
+        rules = ["--rules", args.rules] if args.rules else []
+        if args.big_gin:
+            rules += ["--big-gin"]
+        if args.target:
+            rules += ["--target", str(args.target)]
+    # NB: the bot starts first; this process loads its own layers while the bot loads its.
+    bot = LocalBot.new_match(_data_dir(), level=args.level, delay=args.bot_delay, rules=rules)
+    try:
+        return asyncio.run(_join_match(args, "127.0.0.1", 0, bot=bot))
+    finally:
+        bot.stop()
+
+
+def _data_dir() -> Path:
     from p2pgin.log.identity import data_dir
 
-    env["P2PGIN_HOME"] = str(data_dir())  # NB: the bot keeps its own data in its bot/ folder
-    bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                           env=env)
-    try:
-        port = None
-        assert bot.stdout is not None
-        for line in bot.stdout:
-            if line.startswith("listening on "):
-                port = int(line.rsplit(":", 1)[1])
-                break
-        if port is None:
-            _say("could not start the bot peer")
-            return 2
-        return asyncio.run(_join_match(args, "127.0.0.1", port))
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            bot.send_signal(signal.SIGTERM)
-        try:
-            bot.wait(3)
-        except subprocess.TimeoutExpired:
-            bot.kill()
-            bot.wait(3)
+    return data_dir()
 
 
 def _bot_home() -> Path:
@@ -756,6 +812,14 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
     role = meta.get("role")
     if args.seed is not None:
         args.seed += 1  # a new match needs a new session id
+    local = getattr(args, "local_bot", None)
+    if local is not None:  # ``p2pgin play``: a new bot of the same level
+        args.level = str(local.get("level") or "normal")
+        args.bot_delay = float(local.get("delay") or 0.0)
+        args.agent = None  # NB: resume took the level as this side's; it is the bot's
+        args.rules, args.big_gin, args.target = None, False, None
+        _say(f"rematch: a new match against bot-{args.level}")
+        return _again(args, lambda: _play_once(args))
     for name, value in (("no_announce", not meta.get("announce", False)),
                         ("discovery_port", DISCOVERY_PORT)):
         if getattr(args, name, None) is None:
@@ -774,10 +838,9 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.log.store import GameStore
+    """Continue the unfinished match of ``args.game`` (default: the latest one)."""
+    from p2pgin.localbot import LocalBotError, local_bot_of
     from p2pgin.net.gamefile import find_unfinished, read_meta
-    from p2pgin.session import Session
 
     if getattr(args, "game", None):
         game = Path(args.game)
@@ -794,7 +857,54 @@ async def _resume(args: argparse.Namespace) -> int:
     if getattr(args, "level", None) is None and agent.get("level"):
         args.level = agent["level"]
         args.agent = args.agent or "bot"
+    if getattr(args, "delay", None) is None:
+        args.delay = float(agent.get("delay") or 0.0)
     _need_terminal(args)
+    bot = _restart_local_bot(game, meta)
+    try:
+        if bot is not None:
+            try:
+                args.resume_address = ("127.0.0.1", await asyncio.to_thread(bot.port))
+            except LocalBotError as exc:
+                raise ResumeError(str(exc)) from None
+            args.local_bot = local_bot_of(game, meta, _data_dir())
+        return await _resume_from(game, meta, args)
+    finally:
+        if bot is not None:
+            await asyncio.to_thread(bot.stop)
+
+
+def _restart_local_bot(game: Path, meta: dict[str, Any]) -> LocalBot | None:
+    """A match of ``p2pgin play``: start its bot again on the bot's own game file (it
+    listens on a new loopback port: the player's side goes there).
+
+    Raises:
+        ResumeError: the bot's side of the match was never saved (the player's process
+            ended between writing its own game file and the bot's first entry).
+    """
+    from p2pgin.localbot import LocalBot, bot_game_file, local_bot_of
+
+    local = local_bot_of(game, meta, _data_dir())
+    if local is None:
+        return None
+    bot_game = bot_game_file(_data_dir(), str(meta.get("session_id", "")))
+    if not bot_game.exists():
+        raise ResumeError(f"{game.name}: the computer opponent's side of this match was "
+                          "never saved, so it cannot go on; p2pgin play starts a new match")
+    _say(f"starting bot-{local.get('level', '?')} again on its saved game")
+    return LocalBot.resume(_data_dir(), bot_game, delay=local.get("delay"))
+
+
+class ResumeError(Exception):
+    """An unfinished match that cannot be continued; the message says why."""
+
+
+async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespace) -> int:
+    """Restore the session from ``game`` and play on (``_resume``'s second half)."""
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.log.store import GameStore
+    from p2pgin.session import Session
+
     store = GameStore(game)
     identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets(),
@@ -804,8 +914,8 @@ async def _resume(args: argparse.Namespace) -> int:
     args.resumed = meta
     _say(f"resuming {game.name} as {meta.get('role')}")
     if meta.get("role") == "host":
-        listen = meta.get("listen") or "0.0.0.0"
-        port = int(meta["port"])
+        listen = getattr(args, "listen", None) or meta.get("listen") or "0.0.0.0"
+        port = int(meta["port"]) if getattr(args, "port", None) is None else args.port
         args.listen = listen
 
         def listening(p: int) -> None:
@@ -839,12 +949,17 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                    help=argparse.SUPPRESS)
+    # The bot of ``p2pgin play``: its stdin is a pipe from the player's process (see
+    # ``_lifeline``).
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
 
 
 def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
     p.add_argument("--rules", default="standard", metavar="PRESET",
                    help="rule preset: standard, classic or oklahoma" + note)
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
+    # Every option at once (a rematch's bot plays the last match's rules).
+    p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
 
 
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
@@ -903,6 +1018,8 @@ def _configure_bot(p: argparse.ArgumentParser) -> None:
 
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--new", action="store_true",
+                   help="start a new match even if one against this bot level is unfinished")
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
                    help="the computer opponent's strength (default normal)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
@@ -914,7 +1031,11 @@ def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="game file (default: the latest unfinished one)")
     p.add_argument("--level", choices=["easy", "normal", "hard"], default=None,
                    help=argparse.SUPPRESS)
-    p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
+    # A host's side on another address or port than it had (the bot of ``p2pgin play``
+    # resumes on a free loopback port: the old one may be taken).
+    p.add_argument("--listen", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
 
 
 #: name -> (help, configure(parser), handler)
@@ -962,7 +1083,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
-    except NoTerminal as exc:
+    except (NoTerminal, ResumeError) as exc:
         print(f"p2pgin: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # e.g. the port is taken: say so, no traceback

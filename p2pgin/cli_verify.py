@@ -171,29 +171,41 @@ def _game_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
-def _unfinished_entry(game: Path) -> dict[str, Any] | None:
+def _unfinished_entry(game: Path, latest: bool = False) -> dict[str, Any] | None:
     """An interrupted match (a game file not marked finished) in the shape of
-    :func:`_game_entry`; None when it never got past the hellos (nothing to resume)."""
+    :func:`_game_entry`, with what ``p2pgin resume`` would do (``latest``: it is the one
+    plain ``p2pgin resume`` picks); None when it never got past the hellos."""
     import time
 
+    from p2pgin.localbot import local_bot_of
     from p2pgin.log.entry import session_id
     from p2pgin.log.errors import LogError
-    from p2pgin.log.identity import fingerprint
+    from p2pgin.log.identity import data_dir, fingerprint
     from p2pgin.net.gamefile import read_hello_keys, read_meta
 
     try:
         hellos, keys = zip(*read_hello_keys(game), strict=True)
     except (OSError, LogError):
         return None
-    role = read_meta(game).get("role")
+    meta = read_meta(game)
+    role = meta.get("role")
     me = {"host": 0, "join": 1}.get(str(role))
     players = [{"name": str(h.body.get("name", "")), "fingerprint": fingerprint(k)}
                for h, k in zip(hellos, keys, strict=True)]
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(game.stat().st_mtime))
+    opponent = players[1 - me]["name"] if me is not None else "the other player"
+    local = local_bot_of(game, meta, data_dir(create=False))
+    if local is not None:
+        does = f"starts {opponent} again on its saved game and goes on"
+    elif role == "host":
+        does = f"waits on port {meta.get('port')} for {opponent} to come back"
+    else:
+        does = f"reconnects to {meta.get('host')}:{meta.get('port')}"
+    command = ["p2pgin", "resume"] if latest else ["p2pgin", "resume", str(game)]
     entry: dict[str, Any] = {
         "file": str(game), "session": session_id(hellos[0], hellos[1]), "date": saved,
         "me": me, "result": "unfinished", "totals": None, "players": players,
-        "resumable": True,
+        "resumable": True, "resume": {"command": command, "does": does},
     }
     if me is not None:
         entry["opponent"] = players[1 - me]["name"]
@@ -223,7 +235,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
     games = [_game_entry(p) for p in iter_transcripts()]
     # NB: an interrupted match has no transcript yet; its game file says where it stands.
-    games += [g for g in map(_unfinished_entry, find_unfinished()) if g is not None]
+    games += [g for i, path in enumerate(find_unfinished())
+              if (g := _unfinished_entry(path, latest=i == 0)) is not None]
     games.sort(key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
     if args.json:
         print(json.dumps(games, sort_keys=True))
@@ -245,8 +258,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
         elif g["totals"] is not None:
             score = f" {g['totals'][0]}-{g['totals'][1]}"
         result = g["result"]
-        if g.get("resumable"):
-            result += " (p2pgin resume continues it)"
+        if g.get("resume"):
+            result += f" ({' '.join(g['resume']['command'])} {g['resume']['does']})"
         print(f"{g['date'] or '-':<21} {who}  {result}{score}  {g['file']}")
     return 0
 

@@ -43,13 +43,15 @@ def create_console_app(
     mouse: bool = False,
     lobby: Sequence[str] = (),
     match_notes: Callable[[], Sequence[str]] | None = None,
+    notices: Sequence[str] = (),
 ) -> ConsoleApp:
     """Build (not run) the console application over ``handle``.
 
     Must be called inside the prompt_toolkit app session that will run it (tests use
     ``create_app_session`` with a pipe input and a dummy output).
     """
-    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes)
+    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes,
+                      notices=notices)
     command_buffer = Buffer(multiline=False)
     layout, parts = build_layout(console, command_buffer)
     app: Application[str] | None = None
@@ -144,6 +146,7 @@ async def run_console(
     lobby: Sequence[str] = (),
     mouse: bool = False,
     match_notes: Callable[[], Sequence[str]] | None = None,
+    notices: Sequence[str] = (),
 ) -> str:
     """Play the match on ``handle`` in this terminal until the player quits.
 
@@ -156,6 +159,7 @@ async def run_console(
         lobby: lines shown until the first deal (host: address, port, join code).
         mouse: clicks on cards select them; on the stock / discard pile draw.
         match_notes: lines for the match-end screen (e.g. statistics), read once.
+        notices: lines the log starts with.
 
     Returns:
         ``"quit"`` (the player left or the match is over and closed) or
@@ -167,9 +171,11 @@ async def run_console(
     if plain:
         from p2pgin.ui.plain import run_plain
 
-        return str(await run_plain(handle, ascii=ascii, hinter=hinter, match_notes=match_notes))
+        return str(await run_plain(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                                   notices=notices))
     built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter,
-                               lobby=lobby, mouse=mouse, match_notes=match_notes)
+                               lobby=lobby, mouse=mouse, match_notes=match_notes,
+                               notices=notices)
     result = await built.app.run_async()
     await asyncio.sleep(0)
     return str(result or "quit")

@@ -36,16 +36,19 @@ class Console:
         match_notes: called once when the match ends; its lines (e.g. statistics
             against this opponent) are shown under the itemised totals.
         hinter: the hint strategy; default: the hard bot when :mod:`p2pgin.bots` has one.
+        notices: lines the log starts with (e.g. that an unfinished match goes on).
     """
 
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
                  lobby: Sequence[str] = (),
-                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
+                 match_notes: Callable[[], Sequence[str]] | None = None,
+                 notices: Sequence[str] = ()) -> None:
         self.handle = handle
         self.lobby = tuple(lobby)
         self.match_notes = match_notes
         self.ui = UiState(ascii=ascii)
         self.history = adapter.History()
+        self.history.log.extend(LogLine(parts=(line,)) for line in notices)
         self.hinter = hinter
         self.cursor: Card | None = None
         self.quit_requested = False

@@ -24,8 +24,10 @@ class PlainConsole:
     """Turns a console's changes into new text lines and typed lines into actions."""
 
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
-                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
-        self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
+                 match_notes: Callable[[], Sequence[str]] | None = None,
+                 notices: Sequence[str] = ()) -> None:
+        self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                               notices=notices)
         self.console.ui.typed = True
         self.ascii = ascii
         self._logged = 0
@@ -124,7 +126,8 @@ class PlainConsole:
 
 
 async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
-                    match_notes: Callable[[], Sequence[str]] | None = None) -> str:
+                    match_notes: Callable[[], Sequence[str]] | None = None,
+                    notices: Sequence[str] = ()) -> str:
     """Play in plain text on stdin/stdout until the player quits.
 
     Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does.
@@ -132,7 +135,8 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
     from prompt_toolkit import PromptSession
     from prompt_toolkit.patch_stdout import patch_stdout
 
-    plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
+    plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                         notices=notices)
     for line in plain.intro():
         print(line)
 

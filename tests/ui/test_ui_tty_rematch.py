@@ -17,7 +17,7 @@ import pytest
 from realterm import ROOT, Term, p2pgin_env, play_by_keys, requires_tty, term_name
 
 sys.path.insert(0, str(ROOT / "tests" / "net"))
-from peerproc import PeerProc, free_port  # noqa: E402
+from peerproc import PeerProc, free_port
 
 pytestmark = requires_tty
 

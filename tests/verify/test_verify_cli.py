@@ -212,7 +212,9 @@ def test_games_lists_an_interrupted_match_that_resume_would_continue(home: Path)
     assert listed["opponent_fingerprint"] == fingerprint(keys[0].verify_key)
     assert listed["session"] == join.view.session_id
     text = p2pgin(home, "games").stdout
-    assert "vs Ann" in text and "unfinished (p2pgin resume continues it)" in text
+    assert "vs Ann" in text and "unfinished (p2pgin resume reconnects to 127.0.0.1:7531)" in text
+    assert listed["resume"] == {"command": ["p2pgin", "resume"],
+                                "does": "reconnects to 127.0.0.1:7531"}
     # verify is for transcripts; given the game file it says what that file is
     run = p2pgin(home, "verify", listed["file"])
     assert run.returncode == 2
