@@ -14,7 +14,6 @@ as the parser default, exactly as :func:`build_parser` does for the built-in one
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib
 import json
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
+    import asyncio
+
     from p2pgin.localbot import LocalBot
     from p2pgin.net.discovery import Interface
     from p2pgin.session.session import AcceptRulesPolicy
@@ -73,7 +74,7 @@ def _need_terminal(args: argparse.Namespace) -> None:
     """
     if getattr(args, "plain", False) or _front_end(args)[0] != "console":
         return
-    from p2pgin.ui.style import keys_come_from_a_terminal
+    from p2pgin.ui.terminal import keys_come_from_a_terminal
 
     if not keys_come_from_a_terminal():
         raise NoTerminal("the console needs a terminal, and stdin is not one "
@@ -216,16 +217,25 @@ def _result_line(match: _Match) -> dict[str, Any]:
 
 
 def _front_end(args: argparse.Namespace) -> tuple[str, Callable[..., Any]]:
-    """(kind, factory) of what plays for the local player."""
-    from p2pgin.agents import RandomPlayer, bot_chooser
-
+    """(kind, factory) of what plays for the local player. NB: nothing is imported
+    until the factory is called (``play`` asks for the kind before it starts its bot)."""
     agent = getattr(args, "agent", None)
     level = getattr(args, "level", None)
     rng = random.Random(_seed(args))
     if agent == "random":
-        return "agent", lambda: RandomPlayer(rng)
+        def random_player() -> Any:
+            from p2pgin.agents import RandomPlayer
+
+            return RandomPlayer(rng)
+
+        return "agent", random_player
     if getattr(args, "command", "") == "bot" or (agent == "bot" and level):
-        return "agent", lambda: bot_chooser(level or "normal", rng)
+        def bot() -> Any:
+            from p2pgin.agents import bot_chooser
+
+            return bot_chooser(level or "normal", rng)
+
+        return "agent", bot
     return "console", lambda: None
 
 
@@ -240,6 +250,8 @@ async def _drive(
     ``ready`` (host side) completes once listening: the console starts after that, so the
     address and join codes are printed before the full screen takes the terminal.
     """
+    import asyncio
+
     from p2pgin.agents import run_agent
     from p2pgin.session import ProtocolError
 
@@ -315,6 +327,7 @@ async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
     the other end of our stdin, so its end of file means that process is gone, however
     it ended. Then stop without a record: the game file stays resumable, and ``p2pgin
     resume`` starts this bot again on it."""
+    import asyncio
     loop = asyncio.get_running_loop()
     gone = loop.create_future()
 
@@ -411,6 +424,8 @@ async def _run_console(
     handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
     ready: asyncio.Future[None] | None,
 ) -> None:
+    import asyncio
+
     from p2pgin.ui import run_console, run_waiting_screen
 
     ascii = True if args.ascii else None
@@ -466,12 +481,20 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     Args:
         interfaces: the local interfaces (default: this machine's, asked when needed).
     """
-    from p2pgin.net.discovery import Announcer, broadcast_targets, local_interfaces
+    import asyncio
+
+    from p2pgin.net.discovery import (
+        DISCOVERY_PORT,
+        Announcer,
+        broadcast_targets,
+        local_interfaces,
+    )
     from p2pgin.net.joincode import JoinCodeError, encode_join_code
 
     announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
                           listen=args.listen, announce=not args.no_announce,
-                          discovery_port=args.discovery_port, interfaces=interfaces)
+                          discovery_port=getattr(args, "discovery_port", None) or DISCOVERY_PORT,
+                          interfaces=interfaces)
     await announcer.start()
     targets = announcer.targets
     if args.no_announce:  # NB: only where it would announce; nothing is sent
@@ -486,13 +509,20 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
             _say(line)
     args.lan_announced = bool(lan) and not args.no_announce
     if args.no_announce:
-        args.lobby_lines.append("not announced on the LAN (--no-announce): give the address "
-                                "or the join code")
+        how = "the address or the join code" if lan else "the address"
+        args.lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
     return announcer
+
+
+def _loopback(address: str) -> bool:
+    """Whether ``address`` is this machine only (127.0.0.0/8, ::1, localhost)."""
+    return address.startswith("127.") or address in ("::1", "localhost")
 
 
 async def _host_match(args: argparse.Namespace, role: str) -> int:
     """Listen (host/bot) and play one match; used by host, bot and play's server side."""
+    import asyncio
+
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.session import HOST, Session
 
@@ -518,6 +548,14 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         args.port = port
         _say(f"listening on {args.listen}:{port}")
         args.lobby_lines.append(f"listening on {args.listen} port {port}")
+        if _loopback(args.listen):
+            # NB: nobody on the LAN can reach it: no beacon, no join code (and the bot of
+            # ``p2pgin play`` spends no time looking for network interfaces).
+            args.lan_announced = False
+            args.lobby_lines.append(f"only a player on this machine can join: p2pgin join "
+                                    f"{args.listen}:{port}")
+            ready.set_result(None)
+            return
         task = asyncio.ensure_future(_announce(args, port, identity))
         task.add_done_callback(lambda _: None if ready.done() else ready.set_result(None))
         announcers.append(task)
@@ -535,6 +573,8 @@ async def _join_match(args: argparse.Namespace, host: str, port: int,
                       bot: LocalBot | None = None) -> int:
     """Join ``host:port`` and play one match; with ``bot`` (``p2pgin play``), the local
     bot's port, once it listens, is the one joined."""
+    import asyncio
+
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.session import JOIN, Session
 
@@ -542,16 +582,23 @@ async def _join_match(args: argparse.Namespace, host: str, port: int,
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
                              rng=_secret_source(args), bot=_is_bot(args),
                              accept_rules=_rules_policy(args))
-    if bot is not None:  # NB: it started before this process loaded its layers
-        port = await asyncio.to_thread(bot.port)
     meta: dict[str, Any] = {"role": "join", "host": host, "port": port,
                             "agent": _agent_meta(args)}
     if bot is not None:
         meta["local_bot"] = {"level": args.level, "delay": args.bot_delay}
     match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
-    _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
-    return await _drive(match, args, match.peer.connect(host, port,
-                                                        give_up_after=args.give_up_after))
+
+    async def connect() -> None:
+        where = port
+        if bot is not None:
+            # NB: the bot started before this process loaded its layers; the console
+            # opens meanwhile (the game file, and so its metadata, comes after the hellos).
+            where = await asyncio.to_thread(bot.port)
+            match.files.meta["port"] = where
+        _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
+        await match.peer.connect(host, where, give_up_after=args.give_up_after)
+
+    return await _drive(match, args, connect())
 
 
 def _rules_policy(args: argparse.Namespace) -> AcceptRulesPolicy:
@@ -573,9 +620,11 @@ def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
 async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
     """Find hosts by their LAN beacons and let the person pick one (a live list in the
     console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
-    from p2pgin.net.discovery import DiscoveryListener
+    import asyncio
 
-    listener = await DiscoveryListener.start(port=args.discovery_port)
+    from p2pgin.net.discovery import DISCOVERY_PORT, DiscoveryListener
+
+    listener = await DiscoveryListener.start(port=args.discovery_port or DISCOVERY_PORT)
     try:
         if _front_end(args)[0] == "console" and not args.plain and not args.first:
             from p2pgin.ui import pick_game
@@ -677,6 +726,7 @@ def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port:
 def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join (an unfinished match hosted
     on the same port is resumed first, unless ``--new``)."""
+    import asyncio
     _need_terminal(args)
     if _resume_instead(args, "host", None, args.port):
         return _cmd_resume(args)
@@ -685,6 +735,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
 def _cmd_join(args: argparse.Namespace) -> int:
     """Join a host by address, join code, or LAN discovery."""
+    import asyncio
     _need_terminal(args)
     target = args.target_host
     if target is None:
@@ -703,6 +754,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     """A computer opponent as an ordinary peer: serves (or joins) match after match. It is
     another player than you: its own key, name (default bot-LEVEL), game files and
     statistics, under the data directory's bot/ folder."""
+    import asyncio
     # NB: the whole process is the bot, so its data directory is set once, for every layer.
     os.environ["P2PGIN_HOME"] = str(_bot_home())
     if args.name is None:
@@ -725,13 +777,19 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """Play against a computer opponent on this machine: it runs as a separate peer over
-    loopback TCP (nothing leaves the machine) and holds only its own cards."""
+    loopback TCP (nothing leaves the machine) and holds only its own cards. An unfinished
+    match against a bot of the same level goes on (unless --new)."""
     _need_terminal(args)
+    # NB: the bot starts first of all: it loads its layers while this process loads its.
+    bots = [_start_bot(args)]
     if not args.new:
-        found = _unfinished_play()
+        from p2pgin.localbot import unfinished_play
+
+        found = unfinished_play(_data_dir())
         if found is not None:
             game, level = found
             if level == args.level:
+                bots.pop().discard()  # nobody knows its port: it holds no game
                 _say(f"an unfinished match against bot-{level} is saved in {game}: resuming "
                      "it (--new starts another match instead)")
                 args.game = str(game)
@@ -741,28 +799,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
             args.notices = [f"An unfinished match against bot-{level} is saved; p2pgin "
                             "resume continues it."]
             _say(args.notices[0])
-    return _again(args, lambda: _play_once(args))
+    return _again(args, lambda: _play_once(args, bots.pop() if bots else None))
 
 
-def _unfinished_play() -> tuple[Path, str] | None:
-    """The latest unfinished match of ``p2pgin play`` whose bot can be started again,
-    with the bot's level."""
-    from p2pgin.localbot import bot_game_file, local_bot_of
-    from p2pgin.net.gamefile import find_unfinished, read_meta
-
-    for game in find_unfinished():
-        meta = read_meta(game)
-        local = local_bot_of(game, meta, _data_dir())
-        if local is not None and bot_game_file(_data_dir(), game.stem).exists():
-            return game, str(local.get("level") or "normal")
-    return None
-
-
-def _play_once(args: argparse.Namespace) -> int:
-    """Start a bot peer (loopback only, announcing nothing) and join it."""
+def _start_bot(args: argparse.Namespace) -> LocalBot:
+    """A bot peer hosting one match of ``play`` (loopback only, announcing nothing), with
+    the rules asked for (a rematch: the last match's)."""
     from p2pgin.localbot import LocalBot
 
-    if getattr(args, "match_rules", None) is not None:  # a rematch: the same rules
+    if getattr(args, "match_rules", None) is not None:
         rules = ["--rules-json", json.dumps(args.match_rules.to_dict())]
     else:
         rules = ["--rules", args.rules] if args.rules else []
@@ -770,8 +815,14 @@ def _play_once(args: argparse.Namespace) -> int:
             rules += ["--big-gin"]
         if args.target:
             rules += ["--target", str(args.target)]
-    # NB: the bot starts first; this process loads its own layers while the bot loads its.
-    bot = LocalBot.new_match(_data_dir(), level=args.level, delay=args.bot_delay, rules=rules)
+    return LocalBot.new_match(level=args.level, delay=args.bot_delay, rules=rules)
+
+
+def _play_once(args: argparse.Namespace, bot: LocalBot | None = None) -> int:
+    """Join a bot peer (``bot``, or a new one) and play one match."""
+    import asyncio
+
+    bot = bot if bot is not None else _start_bot(args)
     try:
         return asyncio.run(_join_match(args, "127.0.0.1", 0, bot=bot))
     finally:
@@ -794,6 +845,7 @@ def _bot_home() -> Path:
 def _cmd_resume(args: argparse.Namespace) -> int:
     """Restart the unfinished match from its game file and reconnect; a rematch asked for
     at its end is a new match with the same opponent and rules."""
+    import asyncio
     args.rematch_requested = False
     status = asyncio.run(_resume(args))
     if not getattr(args, "rematch_requested", False):
@@ -806,8 +858,7 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
     ``join`` (and ``play``) start the next match after one of theirs, but from what the
     game file's metadata says (``args.resumed``): host again on the same port, or join
     the same host again."""
-    from p2pgin.net.discovery import DISCOVERY_PORT
-
+    import asyncio
     meta: dict[str, Any] = getattr(args, "resumed", {})
     role = meta.get("role")
     if args.seed is not None:
@@ -820,10 +871,8 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
         args.rules, args.big_gin, args.target = None, False, None
         _say(f"rematch: a new match against bot-{args.level}")
         return _again(args, lambda: _play_once(args))
-    for name, value in (("no_announce", not meta.get("announce", False)),
-                        ("discovery_port", DISCOVERY_PORT)):
-        if getattr(args, name, None) is None:
-            setattr(args, name, value)
+    if getattr(args, "no_announce", None) is None:
+        args.no_announce = not meta.get("announce", False)
     if role == "host":
         args.listen = meta.get("listen") or "0.0.0.0"
         args.port = int(meta.get("port") or DEFAULT_PORT)
@@ -839,6 +888,8 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
 
 async def _resume(args: argparse.Namespace) -> int:
     """Continue the unfinished match of ``args.game`` (default: the latest one)."""
+    import asyncio
+
     from p2pgin.localbot import LocalBotError, local_bot_of
     from p2pgin.net.gamefile import find_unfinished, read_meta
 
@@ -963,9 +1014,8 @@ def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
 
 
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
-    from p2pgin.net.discovery import DISCOVERY_PORT
-
-    p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, help=argparse.SUPPRESS)
+    # NB: default None (p2pgin.net.discovery's port): that module is not imported for --help.
+    p.add_argument("--discovery-port", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:

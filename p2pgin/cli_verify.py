@@ -275,7 +275,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     from p2pgin.ui.adapter import seat_names
     from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
-    from p2pgin.ui.style import asciify, keys_come_from_a_terminal
+    from p2pgin.ui.style import asciify
+    from p2pgin.ui.terminal import keys_come_from_a_terminal
 
     code, _, lines, report = load_and_verify(args.file)
     if report is None or not report.ok:

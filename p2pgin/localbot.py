@@ -18,6 +18,7 @@ loads anything heavy, so the two processes start up side by side.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -25,7 +26,8 @@ import threading
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "local_bot_of"]
+__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "local_bot_of",
+           "unfinished_play"]
 
 #: The bot's data directory inside the player's.
 BOT_DIR: Final = "bot"
@@ -55,10 +57,39 @@ def local_bot_of(game: Path, meta: dict[str, Any], home: Path) -> dict[str, Any]
     bot_game = bot_game_file(home, str(meta.get("session_id") or game.stem))
     if not bot_game.exists():
         return None
-    from p2pgin.net.gamefile import read_meta
-
-    agent = read_meta(bot_game).get("agent") or {}
+    agent = _meta_of(bot_game).get("agent") or {}
     return {"level": agent.get("level") or "normal", "delay": agent.get("delay") or 0.0}
+
+
+def _meta_of(game: Path) -> dict[str, Any]:
+    """A game file's ``.peer.json`` (as :func:`p2pgin.net.gamefile.read_meta`, which this
+    module does not import: it loads the log layer)."""
+    try:
+        value = json.loads(game.with_suffix(".peer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def unfinished_play(home: Path) -> tuple[Path, str] | None:
+    """The latest unfinished match of ``p2pgin play`` under the player's data directory
+    ``home`` whose bot can be started again (its game file exists), with the bot's level.
+
+    Only the standard library is used: ``p2pgin play`` asks before it starts anything.
+    """
+    found = []
+    for meta_file in (home / "games").glob("*.peer.json"):
+        game = meta_file.with_name(meta_file.name.removesuffix(".peer.json") + ".log")
+        meta = _meta_of(game)
+        if meta.get("finished") or not game.exists():
+            continue
+        local = local_bot_of(game, meta, home)
+        if local is not None and bot_game_file(home, game.stem).exists():
+            found.append((game.stat().st_mtime, game, str(local.get("level") or "normal")))
+    if not found:
+        return None
+    _, game, level = max(found)
+    return game, level
 
 
 class LocalBot:
@@ -66,14 +97,15 @@ class LocalBot:
 
     Args:
         argv: the ``p2pgin`` arguments (after ``python -m p2pgin``).
-        home: the player's data directory (the bot keeps its data in its ``bot/``).
+        home: the bot process's data directory (``P2PGIN_HOME``); default: the one this
+            process has, which ``p2pgin bot`` turns into its ``bot/`` folder itself.
     """
 
-    def __init__(self, argv: list[str], home: Path) -> None:
+    def __init__(self, argv: list[str], home: Path | None = None) -> None:
         env = dict(os.environ)
-        env["P2PGIN_HOME"] = str(home)
+        if home is not None:
+            env["P2PGIN_HOME"] = str(home)
         env["PYTHONUNBUFFERED"] = "1"
-        self.home = home
         # NB: stdin is the lifeline (see the module docstring); stdout carries the port.
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "p2pgin", *argv, "--until-stdin-closes"],
@@ -85,8 +117,7 @@ class LocalBot:
         self._reader.start()
 
     @classmethod
-    def new_match(cls, home: Path, *, level: str, delay: float,
-                  rules: list[str]) -> LocalBot:
+    def new_match(cls, *, level: str, delay: float, rules: list[str]) -> LocalBot:
         """A bot hosting one new match on a free loopback port, announcing nothing.
 
         ``rules``: its rule options as on the command line (``--rules oklahoma`` ...).
@@ -95,7 +126,7 @@ class LocalBot:
                 "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls([*argv, *rules], home)
+        return cls([*argv, *rules])
 
     @classmethod
     def resume(cls, home: Path, game: Path, *, delay: float | None = None) -> LocalBot:
@@ -127,6 +158,15 @@ class LocalBot:
             raise LocalBotError("the computer opponent's process did not start "
                                 f"(exit status {self.proc.poll()})")
         return self._port
+
+    def discard(self) -> None:
+        """End a bot nobody joined (its port was never given out): it holds no game."""
+        self.proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(3)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(3)
 
     def stop(self) -> None:
         """Let the bot end: close its lifeline, give it a moment to wind down (its match

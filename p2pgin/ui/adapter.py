@@ -28,6 +28,7 @@ __all__ = [
     "describe_move",
     "event_line",
     "find_move",
+    "hints_available",
     "move_kind",
     "seat_names",
     "why_not",
@@ -79,6 +80,14 @@ def find_move(view: Any, kind: str, position: int | None = None) -> Any | None:
             continue
         return move
     return None
+
+
+def hints_available() -> bool:
+    """Whether :func:`default_hinter` will find a strategy, without importing the bots
+    (their tables take a while to build: the console asks for them at the first hint)."""
+    import importlib.util
+
+    return importlib.util.find_spec("p2pgin.bots") is not None
 
 
 def default_hinter() -> Any | None:

@@ -75,7 +75,7 @@ class Console:
             peer_info=getattr(self.handle, "peer_info", None),
             history=self.history,
             can_undo=self._can_undo(),
-            can_hint=self._hinter() is not None,
+            can_hint=self.hinter is not None or adapter.hints_available(),
             lobby=self.lobby,
             evidence=list(getattr(self.handle, "evidence", ()) or ()),
         )

@@ -26,7 +26,6 @@ __all__ = [
     "card_label",
     "card_text",
     "fingerprint_text",
-    "keys_come_from_a_terminal",
     "terminal_is_utf8",
 ]
 
@@ -95,23 +94,6 @@ def terminal_is_utf8(stream: TextIO | None = None) -> bool:
     stream = stream if stream is not None else sys.stdout
     encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
     return _is_utf8(encoding)
-
-
-def keys_come_from_a_terminal() -> bool:
-    """Whether a full-screen app here can read keys: stdin is a terminal (or a test gave
-    the app session a pipe). ``p2pgin play < /dev/null`` has neither; prompt_toolkit
-    would then fail deep inside with ``EOFError``."""
-    try:
-        if sys.stdin is not None and sys.stdin.isatty():
-            return True
-    except (OSError, ValueError):  # closed or detached
-        pass
-    from prompt_toolkit.application.current import get_app_session
-    from prompt_toolkit.input import PipeInput
-
-    # NB: the session's own ``input`` property would build a default input on stdin
-    # (printing a warning); only an input given to the session counts here.
-    return isinstance(getattr(get_app_session(), "_input", None), PipeInput)
 
 
 def _is_utf8(name: str) -> bool:
