@@ -420,12 +420,22 @@ def _short(event: Any) -> str:
     return text if len(text) < 300 else text[:297] + "..."
 
 
+def _load_console() -> None:
+    """Import the console's modules (see ``_run_console``)."""
+    import p2pgin.ui.app
+    import p2pgin.ui.lobby  # noqa: F401
+
+
 async def _run_console(
     handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
     ready: asyncio.Future[None] | None,
 ) -> None:
     import asyncio
 
+    # NB: the console's modules (prompt_toolkit above all: a good part of the start) load
+    # in a thread, so meanwhile the event loop answers the peer: the handshake, coin toss
+    # and shuffle go on while they load (on the other core, the peer's share of them).
+    await asyncio.to_thread(_load_console)
     from p2pgin.ui import run_console, run_waiting_screen
 
     ascii = True if args.ascii else None
