@@ -1005,7 +1005,6 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="click cards to select them, the stock or discard pile to draw")
     p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
-    p.add_argument("--target", type=int, help=argparse.SUPPRESS)
     p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
@@ -1019,8 +1018,21 @@ def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
     p.add_argument("--rules", default="standard", metavar="PRESET",
                    help="rule preset: standard, classic or oklahoma" + note)
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
+    p.add_argument("--target", type=_positive, default=None, metavar="POINTS",
+                   help="the match is won at this many points (default: the preset's, 100)")
     # Every option at once (a rematch's bot plays the last match's rules).
     p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
+
+
+def _positive(text: str) -> int:
+    """A whole number above zero (``--target``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
@@ -1110,9 +1122,16 @@ COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: built-in subcommands, then those of :data:`EXTENSIONS`."""
+    from p2pgin import __version__
+
     parser = argparse.ArgumentParser(
-        prog="p2pgin", description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker."
+        prog="p2pgin",
+        description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker. With no "
+                    "command, p2pgin plays against the computer on this machine (as "
+                    "p2pgin play).",
+        epilog="p2pgin COMMAND --help says more about a command.",
     )
+    parser.add_argument("--version", action="version", version=f"p2pgin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (help_text, configure, handler) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=handler.__doc__)
@@ -1146,6 +1165,12 @@ def main(argv: list[str] | None = None) -> int:
     except (NoTerminal, ResumeError) as exc:
         print(f"p2pgin: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # NB: the reader left (``p2pgin games | head``): not an error to report. Output
+        # still buffered for the closed pipe must not fail again at exit.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as a program killed by SIGPIPE
     except OSError as exc:  # e.g. the port is taken: say so, no traceback
         print(f"p2pgin: {exc.strerror or exc}"
               + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
