@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -122,16 +123,26 @@ def verify_bytes(data: bytes, path: Path | str = "-") -> tuple[int, dict[str, An
     return (EXIT_OK if report.ok else EXIT_FAILED), out, lines, report
 
 
+def _progress(text: str) -> None:
+    """A line for a person waiting at a terminal (stderr), while a long check runs;
+    nothing when stderr is not a terminal (a script reading the output)."""
+    if sys.stderr is not None and sys.stderr.isatty():
+        print(text, file=sys.stderr, flush=True)
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     """Check a transcript with no network and no secrets: signatures, hash chain and
     sequence, handshake and session id, coin toss, every deck step, proof and audit,
     every move, each hand's score, the bonuses and the match result, and that the
     header claims what the log proves. Exit 0 only if all of it holds."""
+    if not args.json:
+        # NB: a long match takes a moment to check: its name shows at once.
+        print(f"file     {args.file}", flush=True)
     code, obj, lines, _ = load_and_verify(args.file)
     if args.json:
         print(json.dumps(obj, sort_keys=True))
     else:
-        print("\n".join(lines))
+        print("\n".join(lines[1:] if lines and lines[0].startswith("file ") else lines))
     return code
 
 
@@ -228,40 +239,72 @@ def _open_outcome(t: Any, me: int | None) -> str:
 
 def _cmd_games(args: argparse.Namespace) -> int:
     """List the saved games (transcripts under the data directory) and the interrupted
-    ones ``p2pgin resume`` continues: date, opponent and fingerprint, result (as the
-    header claims it; ``p2pgin verify FILE`` proves it), file."""
+    ones ``p2pgin resume`` continues, newest first: date (local time), opponent and
+    fingerprint, result (as the header claims it; ``p2pgin verify FILE`` proves it), file.
+    Each line is printed as soon as its file is read."""
+    import os
+
     from p2pgin.log.transcript import iter_transcripts
     from p2pgin.net.gamefile import find_unfinished
 
-    games = [_game_entry(p) for p in iter_transcripts()]
+    unfinished = find_unfinished()
+    latest = unfinished[0] if unfinished else None
     # NB: an interrupted match has no transcript yet; its game file says where it stands.
-    games += [g for i, path in enumerate(find_unfinished())
-              if (g := _unfinished_entry(path, latest=i == 0)) is not None]
-    games.sort(key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
+    files = [(p, False) for p in iter_transcripts()] + [(p, True) for p in unfinished]
+    files.sort(key=lambda item: (os.stat(item[0]).st_mtime, str(item[0])), reverse=True)
+
+    def entries() -> Iterator[dict[str, Any]]:
+        for path, open_game in files:
+            entry = (_unfinished_entry(path, latest=path == latest) if open_game
+                     else _game_entry(path))
+            if entry is not None:
+                yield entry
+
     if args.json:
+        games = sorted(entries(), key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
         print(json.dumps(games, sort_keys=True))
         return 0
-    if not games:
+    shown = 0
+    for g in entries():
+        print(_game_line(g), flush=True)
+        shown += 1
+    if not shown:
         print("No saved games.")
-        return 0
-    for g in games:
-        if "error" in g:
-            print(f"?                     unreadable: {g['error']}  {g['file']}")
-            continue
-        if "opponent" in g:
-            who = f"vs {g['opponent']} ({g['opponent_fingerprint']})"
-        else:
-            who = " vs ".join(f"{p['name']} ({p['fingerprint']})" for p in g["players"])
-        score = ""
-        if g["totals"] is not None and g["me"] is not None:
-            score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
-        elif g["totals"] is not None:
-            score = f" {g['totals'][0]}-{g['totals'][1]}"
-        result = g["result"]
-        if g.get("resume"):
-            result += f" ({' '.join(g['resume']['command'])} {g['resume']['does']})"
-        print(f"{g['date'] or '-':<21} {who}  {result}{score}  {g['file']}")
     return 0
+
+
+def _game_line(g: dict[str, Any]) -> str:
+    """One line of ``p2pgin games`` for a person."""
+    if "error" in g:
+        return f"?                 unreadable: {g['error']}  {g['file']}"
+    if "opponent" in g:
+        who = f"vs {g['opponent']} ({g['opponent_fingerprint']})"
+    else:
+        who = " vs ".join(f"{p['name']} ({p['fingerprint']})" for p in g["players"])
+    score = ""
+    if g["totals"] is not None and g["me"] is not None:
+        score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
+    elif g["totals"] is not None:
+        score = f" {g['totals'][0]}-{g['totals'][1]}"
+    result = g["result"]
+    if g.get("resume"):
+        result += f" ({' '.join(g['resume']['command'])} {g['resume']['does']})"
+    return f"{_local_time(g['date']):<17} {who}  {result}{score}  {g['file']}"
+
+
+def _local_time(utc: str) -> str:
+    """``2026-12-01T09:14:15Z`` as this machine's local time, ``2026-12-01 10:14``
+    (``-`` when there is none; as given when it is not such a time)."""
+    import calendar
+    import time
+
+    if not utc:
+        return "-"
+    try:
+        stamp = calendar.timegm(time.strptime(utc, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return utc
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
 # ----------------------------------------------------------------------------- replay
@@ -278,6 +321,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from p2pgin.ui.style import asciify
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 
+    _progress(f"checking {args.file} before the replay...")
     code, _, lines, report = load_and_verify(args.file)
     if report is None or not report.ok:
         print("\n".join(lines))
@@ -323,7 +367,9 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     deadwood at a knock, overall and per opponent fingerprint."""
     from p2pgin.stats import load_games, stats_lines, sync_transcripts, totals
 
-    problems = sync_transcripts()
+    problems = sync_transcripts(on_new=lambda n: _progress(
+        f"counting {n} new {'match' if n == 1 else 'matches'} (each transcript is checked "
+        "first)..."))
     if args.json:
         overall, per = totals(load_games().values())
         print(json.dumps({

@@ -13,7 +13,7 @@ calls it, so games saved by any path are counted).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -257,9 +257,11 @@ def record_game(transcript: Transcript, *, me: int | None = None,
     return _add(summary, home)
 
 
-def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
+def sync_transcripts(home: Path | None = None,
+                     on_new: Callable[[int], None] | None = None) -> list[tuple[Path, str]]:
     """Count every saved transcript not counted yet; returns ``(file, problem)`` for those
-    that could not be counted (they are left out, not fatal).
+    that could not be counted (they are left out, not fatal). ``on_new`` hears how many
+    are new before they are checked (each is verified: a moment per match).
 
     An abandoned match (its header claims no result) is skipped quietly: statistics count
     finished matches only, and such a file is no problem (``p2pgin verify`` proves it).
@@ -267,9 +269,10 @@ def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
     base = home if home is not None else data_dir(create=False)
     counted = load_games(home)
     problems: list[tuple[Path, str]] = []
-    for path in iter_transcripts(base / "transcripts"):
-        if path.stem in counted:
-            continue
+    new = [path for path in iter_transcripts(base / "transcripts") if path.stem not in counted]
+    if new and on_new is not None:
+        on_new(len(new))
+    for path in new:
         try:
             transcript = read_transcript(path)
             if not transcript.result:
