@@ -17,7 +17,7 @@ from prompt_toolkit.buffer import Buffer
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.keys import build_key_bindings
 from p2pgin.ui.layout import ConsoleLayout, build_layout
-from p2pgin.ui.style import build_style, terminal_is_utf8
+from p2pgin.ui.style import ESCAPE_WAIT, build_style, terminal_is_utf8
 
 __all__ = ["LAYOFF_STEP", "ConsoleApp", "create_console_app", "run_console"]
 
@@ -106,6 +106,7 @@ def create_console_app(
         full_screen=True,
         mouse_support=mouse,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
 
     app.key_processor.before_key_press += no_blind_typing
     shown_for: list[Any] = [None]

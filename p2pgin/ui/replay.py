@@ -28,7 +28,14 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.ui.adapter import move_kind
 from p2pgin.ui.render import ScrollCursor
-from p2pgin.ui.style import asciify, build_style, card_class, card_label, terminal_is_utf8
+from p2pgin.ui.style import (
+    ESCAPE_WAIT,
+    asciify,
+    build_style,
+    card_class,
+    card_label,
+    terminal_is_utf8,
+)
 
 __all__ = [
     "ReplayHand",
@@ -318,7 +325,7 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
             viewer.scroll_to(base + lines)
 
     viewer.overflows = overflows
-    return Application(
+    app: Application[None] = Application(
         layout=Layout(HSplit([
             body,
             Window(FormattedTextControl(viewer.render_keys), height=1),
@@ -327,6 +334,8 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
         style=build_style(four_colour=four_colour),
         full_screen=True,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
+    return app
 
 
 async def run_replay(

@@ -30,7 +30,13 @@ def _opponent_knocks_with_three_melds() -> LocalGame:
     return LocalGame(deck=deck, names=("Alice", "bot-normal"), rules=Rules.preset("standard"))
 
 
-SCENARIOS = {"opponent-knocks-three-melds": _opponent_knocks_with_three_melds}
+def _a_hand() -> LocalGame:
+    """A seeded hand, the player to take or pass the upcard."""
+    return LocalGame(3, names=("Alice", "bot-normal"))
+
+
+SCENARIOS = {"opponent-knocks-three-melds": _opponent_knocks_with_three_melds,
+             "a-hand": _a_hand}
 
 
 def main(argv: list[str]) -> int:
