@@ -387,10 +387,11 @@ def build_table(
         fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
         drawn = None
         for played in reversed(hand.history):
-            if played.player == me and move_kind(played.move) in (
-                "draw_stock", "draw_discard", "take_upcard"
-            ):
-                drawn = played.position
+            if played.player == me:
+                # NB: only while my latest move is the draw: once I discarded, the card is
+                # just one of my cards again.
+                if move_kind(played.move) in ("draw_stock", "draw_discard", "take_upcard"):
+                    drawn = played.position
                 break
         if drawn is not None and drawn in positions:
             fields["drawn"] = hand.known(drawn)

@@ -150,6 +150,11 @@ def test_pass_draw_and_discard_with_keys() -> None:
         assert game.sent[-1].kind == "discard"
         assert game.sent[-1].position == game.view.hand.position_of(target)
         assert target in built.console.table.pile or game.view.hand.discard_top is not None
+        # The drawn card stays in the hand, but it is no longer the card just drawn (the
+        # opponent has moved meanwhile): no mark.
+        rows = screen_text(built)
+        assert drawn in built.console.table.hand and built.console.table.drawn is None
+        assert f"{drawn.unicode}*" not in hand_row(rows) and "just drawn" not in text(rows)
 
 
 def test_digits_pick_cards_as_numbered() -> None:
