@@ -347,7 +347,13 @@ def _line(label: str, t: Totals) -> str:
             f"{t.hands} won, gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
             f"knocks {t.knocks}, avg deadwood at knock "
             f"{'-' if avg is None else f'{avg:.1f}'}"
-            + (f", take-backs {t.take_backs} (in {t.marked} matches)" if t.take_backs else ""))
+            + (f", take-backs {t.take_backs} (in {_count(t.marked, 'match', 'matches')})"
+               if t.take_backs else ""))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def stats_lines(home: Path | None = None, *, opponent: str | None = None) -> list[str]:

@@ -237,9 +237,17 @@ def event_line(event: Any, view: Any) -> LogLine | None:
             "discard": ("discards", "discard"),
             "knock": ("knocks", "knock"),
             "big_gin": ("goes big gin", "go big gin"),
-            "lay_off": ("lays off and shows melds", "lay off and show your melds"),
+            "lay_off": ("shows melds", "show your melds"),
         }
         third, second = verbs.get(kind, (kind, kind))
+        hand = getattr(view, "hand", None)
+        if kind == "knock" and hand is not None and hand.knocker == player and (
+                hand.knock_kind == "gin"):
+            third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
+        laid = len(getattr(event.move, "layoffs", ())) if kind == "lay_off" else 0
+        if laid:
+            cards = "a card" if laid == 1 else f"{laid} cards"
+            third, second = f"shows melds, lays off {cards}", f"show your melds, lay off {cards}"
         parts = [f"{who} {second if player == view.me else third}"]
         if card is not None:
             parts += [": ", card]
@@ -397,6 +405,7 @@ def build_table(
             fields["drawn"] = hand.known(drawn)
         if hand.knocker is not None:
             fields["knocker"] = hand.knocker
+            fields["knock_kind"] = str(hand.knock_kind or "knock")
             fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
         taken = hand.taken_from_discard
         if taken is not None and hand.to_move == me:
@@ -496,8 +505,12 @@ def why_not(table: Table, action: str) -> str:
     if not table.my_turn:
         return f"not your turn: waiting for {opp}"
     phase = table.phase
-    if action in ("discard", "knock", "gin") and phase in ("upcard", "draw"):
-        return "draw a card first (s: stock, d: discard pile)"
+    if action in ("discard", "knock", "gin") and phase == "upcard":
+        return "first take the upcard (d) or pass it (p)"
+    if action in ("discard", "knock", "gin") and phase == "draw":
+        if "take" in table.actions:
+            return "draw a card first (s: stock, d: discard pile)"
+        return "draw a card first (s: stock)"
     if action in ("stock", "take") and phase == "discard":
         return "you have drawn already: discard a card (Enter)"
     if action == "stock" and phase == "upcard":

@@ -131,6 +131,7 @@ class Table:
     match_end: MatchEnd | None = None
     can_undo: bool = False
     knocker: int | None = None  # who knocked this hand (the layoff phase and after)
+    knock_kind: str = ""  # "knock", "gin" or "big_gin" once someone knocked
     knocker_melds: tuple[tuple[Card, ...], ...] = ()  # shown to the defender for layoffs
     rules_text: str = ""  # the match rules in one line (shown when asked to accept them)
     lobby: tuple[str, ...] = ()  # host: address, port, join code while nobody has joined

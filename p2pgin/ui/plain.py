@@ -113,7 +113,8 @@ class PlainConsole:
             return command_help()
         reply = c.execute(command)
         if c.confirming:
-            return self._out([f"{c.ui.confirm} Type y or n."])
+            question = c.ui.confirm if c.ui.confirm.endswith(("?", ".")) else f"{c.ui.confirm}."
+            return self._out([f"{question} Type y or n."])
         if c.ui.overlay in ("help", "commands", "reveal", "match"):
             c.close_overlay()
         if c.ui.overlay == "pile":

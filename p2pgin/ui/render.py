@@ -306,7 +306,8 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
     if opp_knocked:
         # NB: the knocker's cards are face up now: its melds replace the card backs.
-        out.add(f" {opp[:14]} knocked with these melds:", "class:value").nl()
+        out.add(f" {opp[:14]} {_knocked(table.knock_kind)} with these melds:",
+                "class:value").nl()
         _knocked_melds(out, table.knocker_melds, ui.ascii, " ", width)
     else:
         name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
@@ -318,7 +319,8 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         out.add(backs, "class:card.back")
         out.add(count, "class:label").nl()
         if table.knocker is not None and table.knocker_melds:
-            _knocked_melds(out, table.knocker_melds, ui.ascii, " You knocked: ", width)
+            _knocked_melds(out, table.knocker_melds, ui.ascii,
+                           f" You {_knocked(table.knock_kind)}: ", width)
         else:
             out.nl()
     on_stock = (lambda: click("stock", None)) if click else None
@@ -350,6 +352,11 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         if table.doubled:
             out.nl().add(" Spade upcard: this hand counts double", "class:value")
     return out.frags
+
+
+def _knocked(kind: str) -> str:
+    """The verb of a knock of ``kind`` (a knock with no deadwood is gin)."""
+    return {"gin": "went gin", "big_gin": "went big gin"}.get(kind, "knocked")
 
 
 def _knocked_melds(out: _Out, melds: Sequence[Sequence[Card]], ascii: bool, lead: str,
@@ -554,7 +561,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if typed and "pass" in acts:
         return f"Your turn: type take for the upcard {top}, or pass"
     if typed and "stock" in acts:
-        also = f", or take for {top}" if "take" in acts else ""
+        also = f", or take to take {top} from the discard pile" if "take" in acts else ""
         return f"Your turn: type s to draw from the stock{also}"
     if "pass" in acts:
         return f"Your turn: take the upcard {top} (d) or pass (p)"
@@ -741,7 +748,8 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         assert player is not None
         role = ""
         if r.knocker is not None:
-            role = " (knocked)" if player == r.knocker else " (defends)"
+            went = {"gin": "gin", "big_gin": "big gin"}.get(r.kind, "knocked")
+            role = f" ({went})" if player == r.knocker else " (defends)"
         out.add(f" {table.names[player]}{role}:", "class:value").nl()
         dead = list(r.deadwood[player])
         lay: Sequence[tuple[Card, int]] = ()

@@ -469,8 +469,11 @@ def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "s")
         assert "first take the upcard" in text(rows)
-        rows = press(built, "\r")
-        assert "draw a card first" in text(rows)
+        rows = press(built, "\r")  # the upcard offer: no "s: stock" advice (not allowed yet)
+        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        rows = press(built, "k")
+        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        assert "s: stock" not in text(rows)
         assert game.sent == []
 
 
@@ -826,3 +829,42 @@ def test_a_closed_game_says_so_and_q_leaves_at_once() -> None:
         assert "The game is closed. q: quit" in rows[-2]
         press(built, "q")
         assert built.console.quit_requested  # no question: nothing is left to abandon
+
+
+def test_gin_is_called_gin_and_showing_melds_without_layoffs_says_only_that() -> None:
+    game = knock_game(stock="3H")  # 3♥ completes 3-4-5-6♥: discarding A♣ is gin
+    from p2pgin.engine import PassUpcard
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "g")
+        rows = press(built, "y")
+        assert any(r.startswith(" You went gin: ") for r in rows), rows
+        assert "You go gin" in text(rows) and "You knock" not in text(rows)
+        game.opponent_move(legal_moves(game.full)[0])  # after gin: melds, no layoffs
+        screen = text(screen_text(built))
+    assert game.last_result.kind == "gin"
+    assert "Alice (gin)" in screen and "(knocked)" not in screen
+    log = [parts for parts in built.console.table.log]
+    opponent = [" ".join(str(p) for p in line.parts) for line in log if line.player == 1]
+    assert opponent[-1] == "Bob shows melds", opponent  # no "lays off" when none was laid
+
+
+def test_a_defender_laying_off_says_how_many() -> None:
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+
+    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "\r")
+        game.opponent_move(DrawStock())
+        game.opponent_move(knock_options(game.full)[0])
+        press(built, "\r")  # my melds, 3♥ and 2♥ laid off on 4-5-6♥
+        mine = [" ".join(str(p) for p in line.parts) for line in built.console.table.log
+                if line.player == 0]
+    assert mine[-1] == "You show your melds, lay off 2 cards", mine  # 3♥ and 2♥ (on 3♥)

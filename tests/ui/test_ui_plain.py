@@ -210,3 +210,23 @@ def test_plain_joiner_reads_the_rules_and_accepts_by_typing() -> None:
     plain.feed("accept")
     assert type(game.sent[0]).__name__ == "AcceptRules"
     assert game.view.stage == "play"
+
+
+def test_the_quit_question_is_a_sentence() -> None:
+    plain = PlainConsole(LocalGame(3))
+    plain.intro()
+    assert plain.feed("quit") == ["Quit the game? The match will be abandoned. Type y or n."]
+
+
+def test_status_while_drawing_names_both_commands_in_full() -> None:
+    plain = PlainConsole(LocalGame(3))  # the opponent passes, draws and discards by itself
+    plain.intro()
+    plain.feed("pass")
+    assert plain.feed("status") == ["Your turn: type s to draw from the stock"]
+    plain.feed("s")
+    card = plain.console.table.hand[0]
+    plain.feed(f"d {str(card).lower()}")
+    top = plain.console.card_text(plain.console.table.pile[-1])
+    assert plain.feed("status") == [
+        f"Your turn: type s to draw from the stock, or take to take {top} from the "
+        "discard pile"]

@@ -133,3 +133,12 @@ def test_an_abandoned_match_is_not_counted_and_is_no_problem(home: Path) -> None
     write_transcript(folder / f"{t.session}.jsonl", t)
     assert sync_transcripts() == []
     assert load_games() == {}
+
+
+def test_one_match_with_take_backs_is_one_match() -> None:
+    from p2pgin.stats import Totals, _line
+
+    t = Totals(matches=1, take_backs=2, marked=1)
+    assert _line("x", t).endswith("take-backs 2 (in 1 match)")
+    t = Totals(matches=3, take_backs=4, marked=2)
+    assert _line("x", t).endswith("take-backs 4 (in 2 matches)")
