@@ -716,7 +716,11 @@ def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
 
 
 def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Card],
-               ascii: bool, layoffs: Sequence[tuple[Card, int]] = ()) -> None:
+               ascii: bool, layoffs: Sequence[tuple[Card, int]] = (),
+               to_lay_off: Sequence[Card] = ()) -> None:
+    """Melds (layoffs marked ``+``), then the deadwood and its total as the engine
+    counts it (its order too, the scoring lines'), then any cards still being laid off
+    (while the layoffs are shown one by one)."""
     laid: dict[int, list[Card]] = {}
     for card, index in layoffs:
         laid.setdefault(index, []).append(card)
@@ -729,8 +733,10 @@ def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Ca
     if deadwood:
         out.add("  deadwood: ", "class:label").cards(list(deadwood), ascii)
         out.add(f" = {sum(c.value for c in deadwood)}", "class:label")
-    elif not melds:
+    elif not melds and not to_lay_off:
         out.add("  (no cards shown)", "class:label")
+    if to_lay_off:
+        out.add("  laying off: ", "class:label").cards(list(to_lay_off), ascii)
 
 
 def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
@@ -753,12 +759,14 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         out.add(f" {table.names[player]}{role}:", "class:value").nl()
         dead = list(r.deadwood[player])
         lay: Sequence[tuple[Card, int]] = ()
+        to_lay_off: list[Card] = []
         if r.knocker is not None and player == r.knocker:
             lay = shown
         elif r.knocker is not None:
-            # Cards not laid off yet (while the layoffs are being shown) still count here.
-            dead = sorted([*dead, *(c for c, _ in pending)], key=lambda c: (c.rank, c.suit))
-        _meld_line(out, r.melds[player], dead, ui.ascii, lay)
+            # NB: cards not laid off yet (while the layoffs are shown) are listed apart:
+            # the deadwood and its total are already those of the scoring lines below.
+            to_lay_off = [c for c, _ in pending]
+        _meld_line(out, r.melds[player], dead, ui.ascii, lay, to_lay_off)
         out.nl()
     if r.layoffs and r.knocker is not None:
         out.add(f" Laid off by {table.names[1 - r.knocker]}, in order:", "class:label")

@@ -868,3 +868,32 @@ def test_a_defender_laying_off_says_how_many() -> None:
         mine = [" ".join(str(p) for p in line.parts) for line in built.console.table.log
                 if line.player == 0]
     assert mine[-1] == "You show your melds, lay off 2 cards", mine  # 3♥ and 2♥ (on 3♥)
+
+
+def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring() -> None:
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+    from p2pgin.ui.render import plain_text, render_reveal
+
+    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "\r")
+        game.opponent_move(DrawStock())
+        game.opponent_move(knock_options(game.full)[0])
+        press(built, "\r")
+        result = game.last_result
+        assert result.layoffs and result.defender_deadwood_cards
+        ui = built.console.ui
+        for shown in range(len(result.layoffs) + 1):
+            ui.layoffs_shown = shown
+            text_now = plain_text(render_reveal(built.console.table, ui))
+            rows = text_now.splitlines()
+            line = rows[next(i for i, x in enumerate(rows) if "(defends):" in x) + 1]
+            labels = " ".join(c.unicode for c in result.defender_deadwood_cards)
+            # the engine's cards, in its order, with its total: as "left with" says
+            assert f"deadwood: {labels} = {result.defender_deadwood}" in line, line
+            pending = [c.unicode for c, _ in result.layoffs[shown:]]
+            assert ("laying off: " + " ".join(pending) in line) == bool(pending), line
