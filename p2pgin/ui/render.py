@@ -303,6 +303,10 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         if table.waiting_for:
             out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
         return out.frags
+    if not table.hand:
+        # NB: no hand in play (after the match, between hands, a closed game): no card
+        # backs, stock or knock limit of a hand that is not there.
+        return _no_hand(table, out)
     opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
     if opp_knocked:
         # NB: the knocker's cards are face up now: its melds replace the card backs.
@@ -351,6 +355,24 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         out.add("  (Oklahoma: from the upcard)", "class:label")
         if table.doubled:
             out.nl().add(" Spade upcard: this hand counts double", "class:value")
+    return out.frags
+
+
+def _no_hand(table: Table, out: _Out) -> StyleAndTextTuples:
+    """The table panel when no hand is in play."""
+    end = table.match_end
+    if end is not None:
+        me, opp = end.totals[table.me], end.totals[table.opp]
+        who = ("You won" if end.winner == table.me else
+               f"{table.names[table.opp][:14]} won" if end.winner is not None else "Nobody won")
+        out.add(f" The match is over: {who}, {me} to {opp}.", "class:value").nl()
+        if "rematch" in table.actions:
+            out.add(" r: a rematch (same opponent and rules)", "class:label")
+    elif table.stage in ("hand_over", "audit") and table.hand_no:
+        out.add(f" Hand {table.hand_no} is over; the next one is shuffled and dealt next.",
+                "class:label")
+    else:
+        out.add(" No hand in play.", "class:label")
     return out.frags
 
 
@@ -412,6 +434,9 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
     if not table.hand and table.stage == "handshake" and table.rules_text:
         return _render_rules(table, width or MIN_COLUMNS)
     out = _Out()
+    if not table.hand:  # NB: no "deadwood 0" of a hand that is not there
+        return out.add(" Your hand", "class:value").add(
+            "  (no cards: no hand is in play)", "class:label").frags
     groups = hand_groups(table, ui.sort)
     sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
     out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
