@@ -291,7 +291,14 @@ async def _drive(
             else:
                 peer.give_up("the local player stopped")
         await asyncio.wait({conn}, timeout=_WIND_DOWN)
-        if kind == "console" and conn.done() and not player.done():
+        view = match.session.view
+        if kind == "console" and conn.done() and not player.done() and view.me == 0 and (
+                _declined(match)):
+            # NB: the joiner declined this host's rules: nothing to read on a closed
+            # table; the host goes back to waiting, saying so (see _again).
+            args.peer_declined = view.names[1] or "the other player"
+            player.cancel()
+        elif kind == "console" and conn.done() and not player.done():
             # NB: the match-end screen (scores, statistics, rematch key) stays until the
             # person leaves it; the game file and transcript are stored first, so closing
             # the terminal there loses nothing.
@@ -346,6 +353,14 @@ async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
             peer.give_up("the player's program ended")
     finally:
         transport.close()
+
+
+def _declined(match: _Match) -> bool:
+    """Whether the match ended with the joiner declining the host's rules (the last entry
+    of the game file)."""
+    store = match.files.store
+    entries: Sequence[Any] = store.entries if store is not None else ()
+    return bool(entries) and entries[-1].type == "decline"
 
 
 def _wind_up(match: _Match) -> None:
@@ -453,8 +468,9 @@ async def _run_console(
 
             handle.on_change(check)
             check()
+            title = getattr(args, "waiting_note", "") or "Waiting for a player"
             if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
-                                            title="Waiting for a player",
+                                            title=title,
                                             announced=getattr(args, "lan_announced", False)):
                 return  # the person stopped hosting
     from p2pgin.stats import record_view
@@ -668,12 +684,22 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
 
 
 def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
-    """Run a match, and again while the console asks for a rematch."""
+    """Run a match, and again while the console asks for a rematch (or, hosting, while
+    the players who join decline the rules: the host waits for another one). A host's
+    waiting screen then says why it waits (``args.waiting_note``)."""
     while True:
         args.rematch_requested = False
+        args.peer_declined = ""
         status = run()
-        if not args.rematch_requested:
+        if args.peer_declined:
+            args.waiting_note = (f"{args.peer_declined} declined your rules: waiting for "
+                                 "another player")
+        elif args.rematch_requested:
+            who = getattr(args, "rematch_of", "") or "the other player"
+            args.waiting_note = f"Rematch: waiting for {who} to join again"
+        else:
             return status
+        _say(args.waiting_note)
         if args.seed is not None:
             args.seed += 1  # a new match needs a new session id
 

@@ -355,7 +355,9 @@ class Console:
         if "decline_rematch" in self.table.actions:
             self._act("decline_rematch")
             return
-        self._act("decline")
+        if self._act("decline"):
+            self.ui.closed_why = "you declined the host's rules (the host is told)"
+            self.refresh()
 
     def layoff(self) -> None:
         """Declare melds and lay off (the best arrangement) after the other player knocked."""

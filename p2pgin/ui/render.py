@@ -128,6 +128,7 @@ class UiState:
     hint: str = ""
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
     typed: bool = False  # the player types commands (--plain): advice names them, not keys
+    closed_why: str = ""  # why the game closed, when this console knows (it declined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +280,8 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     elif table.link == "reconnecting":
         out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
                 "class:banner")
-    elif table.link == "closed" and table.stage != "match_over":
+    elif table.link == "closed" and table.stage not in ("match_over", "closed"):
+        # NB: a closed game (declined rules, an abandonment) says why on the status line
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
     elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
@@ -550,6 +552,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"Game stopped: {table.cheat}"
     if table.stage == "closed":
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
+        why = why or ui.closed_why
         leave = "Type quit." if typed else "q: quit"
         return f"The game is closed{': ' + why if why else ''}. {leave}"
     if "accept_rematch" in table.actions:
