@@ -102,9 +102,9 @@ class ConsoleLayout:
             [
                 Window(text(lambda: render.render_title(t(), ui, terminal_size()[0])), height=1),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_banner(t())),
+                    Window(text(lambda: render.render_banner(t(), ui)),
                            height=Dimension(min=1, max=3), wrap_lines=True),
-                    filter=Condition(lambda: bool(render.render_banner(t()))),
+                    filter=Condition(lambda: bool(render.render_banner(t(), ui))),
                 ),
                 VSplit(
                     [
@@ -196,7 +196,7 @@ class ConsoleLayout:
     def _log(self) -> StyleAndTextTuples:
         rows = terminal_size()[1]
         # Rows left for the log: the fixed panels take 17 (18 with the banner).
-        banner = render.plain_text(render.render_banner(self.console.table))
+        banner = render.plain_text(render.render_banner(self.console.table, self.console.ui))
         columns = max(1, terminal_size()[0])
         fixed = 17 + min(3, -(-len(banner) // columns))
         fixed += 1 if self.console.ui.message else 0

@@ -272,7 +272,7 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     return frags
 
 
-def render_banner(table: Table) -> StyleAndTextTuples:
+def render_banner(table: Table, ui: UiState | None = None) -> StyleAndTextTuples:
     """The alarm line: a cheat, a changed key, or the link being down; empty when all is well."""
     out = _Out()
     if table.cheat:
@@ -280,8 +280,9 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     elif table.link == "reconnecting":
         out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
                 "class:banner")
-    elif table.link == "closed" and table.stage not in ("match_over", "closed"):
-        # NB: a closed game (declined rules, an abandonment) says why on the status line
+    elif table.link == "closed" and table.stage != "match_over" and not (
+            ui is not None and ui.closed_why):
+        # NB: not when this player closed it (declined the rules): nobody is gone then
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
     elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
