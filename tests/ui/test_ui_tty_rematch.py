@@ -64,3 +64,25 @@ def test_rematch_after_a_resumed_match_starts_a_new_match(tmp_path: Path,
         assert "running" in again.status(), again.screen()
     finally:
         again.stop()
+
+
+def test_a_host_pressing_r_waits_for_the_rematch_and_says_so(tmp_path: Path) -> None:
+    port = free_port()
+    host = Term(term_name("rematch-host"), "100x30",
+                [sys.executable, "-m", "p2pgin", "host", "--name", "Hostess", "--listen",
+                 "127.0.0.1", "--port", str(port), "--no-announce", "--target", TARGET],
+                p2pgin_env(tmp_path / "host"))
+    bot = None
+    try:
+        host.wait(r"Waiting for a player", 60)
+        bot = PeerProc(tmp_path / "bot", "bot", "--level", "easy", "--join",
+                       f"127.0.0.1:{port}", "--target", TARGET, "--matches", "2")
+        play_by_keys(host, r"Match over: .* r: rematch")
+        host.keys("r")
+        host.wait(r"Rematch: waiting for bot-easy to join again", 60)
+        screen = host.wait(r"points +0 +0", 90)  # the bot joins again: a new match
+        assert "Hostess vs bot-easy" in screen
+    finally:
+        host.stop()
+        if bot is not None:
+            bot.stop()
