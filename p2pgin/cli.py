@@ -19,6 +19,7 @@ import importlib
 import json
 import os
 import random
+import re
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -110,14 +111,35 @@ def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, in
     return text, default_port
 
 
+class BadTarget(ValueError):
+    """What to join is neither a join code nor ``HOST[:PORT]``; the message says which."""
+
+
+#: A join code as shown (groups of four symbols): text of this shape is never a host name.
+_CODE_SHAPE = re.compile(r"[0-9a-z]{4}(?:[- ][0-9a-z]{1,4})+", re.IGNORECASE)
+
+
 def _parse_target(target: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``)."""
+    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``).
+
+    Raises:
+        BadTarget: text shaped like a join code that does not decode (a typo), or a port
+            that is not a number.
+    """
     if ":" not in target and "." not in target:
         from p2pgin.net.joincode import JoinCodeError, decode_join_code
 
-        with contextlib.suppress(JoinCodeError):
+        try:
             return decode_join_code(target)
-    return _split_address(target)
+        except JoinCodeError as exc:
+            if _CODE_SHAPE.fullmatch(target.strip()):
+                raise BadTarget(f"{target!r} is not a valid join code ({exc}); check it "
+                                "against the host's screen, or give HOST[:PORT]") from None
+    try:
+        return _split_address(target)
+    except ValueError:
+        raise BadTarget(f"{target!r} is not HOST[:PORT] (a port is a number) or a join "
+                        "code") from None
 
 
 def _seed(args: argparse.Namespace) -> int:
@@ -335,6 +357,7 @@ async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
     it ended. Then stop without a record: the game file stays resumable, and ``p2pgin
     resume`` starts this bot again on it."""
     import asyncio
+
     loop = asyncio.get_running_loop()
     gone = loop.create_future()
 
@@ -657,6 +680,7 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
 
             picked = await pick_game(listener.games, ascii=True if args.ascii else None)
             if picked is None:
+                args.picker_cancelled = True
                 return None
             return picked.address, picked.port, picked.fingerprint
         _say("looking for hosts on the LAN...")
@@ -763,6 +787,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join (an unfinished match hosted
     on the same port is resumed first, unless ``--new``)."""
     import asyncio
+
     _need_terminal(args)
     if _resume_instead(args, "host", None, args.port):
         return _cmd_resume(args)
@@ -772,11 +797,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
 def _cmd_join(args: argparse.Namespace) -> int:
     """Join a host by address, join code, or LAN discovery."""
     import asyncio
-    _need_terminal(args)
+
     target = args.target_host
+    if target is not None:
+        _parse_target(target)  # NB: a mistyped join code is said first
+    _need_terminal(args)
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
+            if getattr(args, "picker_cancelled", False):
+                _say("no game joined: the list was closed")
+                return 1
             return 2
         host, port, fp = found
     else:
@@ -791,6 +822,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     another player than you: its own key, name (default bot-LEVEL), game files and
     statistics, under the data directory's bot/ folder."""
     import asyncio
+
     # NB: the whole process is the bot, so its data directory is set once, for every layer.
     os.environ["P2PGIN_HOME"] = str(_bot_home())
     if args.name is None:
@@ -801,7 +833,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         if played and args.seed is not None:
             args.seed += 1  # NB: a new match needs a new hello nonce, hence a new session id
         if args.join:
-            host, port = _split_address(args.join)
+            host, port = _parse_target(args.join)
             status = asyncio.run(_join_match(args, host, port))
         else:
             status = asyncio.run(_host_match(args, "bot"))
@@ -882,6 +914,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     """Restart the unfinished match from its game file and reconnect; a rematch asked for
     at its end is a new match with the same opponent and rules."""
     import asyncio
+
     args.rematch_requested = False
     status = asyncio.run(_resume(args))
     if not getattr(args, "rematch_requested", False):
@@ -895,6 +928,7 @@ def _rematch_after_resume(args: argparse.Namespace) -> int:
     game file's metadata says (``args.resumed``): host again on the same port, or join
     the same host again."""
     import asyncio
+
     meta: dict[str, Any] = getattr(args, "resumed", {})
     role = meta.get("role")
     if args.seed is not None:
@@ -1188,7 +1222,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
-    except (NoTerminal, ResumeError) as exc:
+    except (NoTerminal, ResumeError, BadTarget) as exc:
         print(f"p2pgin: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

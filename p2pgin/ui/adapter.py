@@ -125,6 +125,8 @@ class History:
         self.reveal: Reveal | None = None
         self.match_end: MatchEnd | None = None
         self.hand_no = 0
+        #: Why the link is not up, while the peer keeps trying ("" once it is up).
+        self.link_problem = ""
         self._top: Card | None = None  # the discard-pile top as the log last saw it
         self._last_move: Any = None
 
@@ -186,6 +188,12 @@ class History:
             elif name == "CheatDetected":
                 who = _names(view)[event.peer]
                 self.cheat = f"{who} broke the rule '{event.rule}'"
+            elif name == "LinkFailed":
+                self.link_problem = f"Cannot reach {event.address} ({event.reason})"
+            elif name == "LinkUp":
+                self.link_problem = ""
+            elif name == "LinkDown" and event.reconnecting:
+                self.link_problem = f"Link lost ({event.reason})"
             elif name == "PeerError" and getattr(event, "remote", False) and not self.cheat:
                 opp = _names(view)[1 - view.me]
                 self.cheat = f"{opp} sent an invalid message ({event.code}): {event.detail}"
@@ -458,6 +466,7 @@ def build_table(
         peer_status=_status_text(getattr(peer_info, "status", "")),
         rules_text="; ".join(rules.describe()) if hasattr(rules, "describe") else "",
         link=link,
+        link_problem=history.link_problem if link in ("connecting", "reconnecting") else "",
         stage=view.stage,
         hand_no=view.hand_no,
         my_turn=bool(view.my_turn),

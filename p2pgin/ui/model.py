@@ -97,6 +97,7 @@ class Table:
     opp_fingerprint: str = ""
     peer_status: str = ""  # "new" | "known" | "CHANGED" | ""
     link: str = "connected"
+    link_problem: str = ""  # why the link is not up while it is tried again
     stage: str = "play"
     phase: str = ""
     hand_no: int = 0

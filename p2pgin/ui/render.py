@@ -575,6 +575,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
             return f"{opp} proposes these rules: {table.rules_text}. Type accept or decline."
         return f"{opp} proposes the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
+        if table.link_problem:  # NB: on the status line, not only in the log
+            leave = "type quit to stop" if typed else "q: stop"
+            return f"{table.link_problem}; trying again ({leave})"
         return "Waiting for the connection..."
     if typed and not table.my_turn and table.stage in ("handshake", "shuffle", "deal"):
         return "Setting up: the players shuffle and deal..."  # one line, not one per step
