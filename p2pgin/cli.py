@@ -283,13 +283,21 @@ async def _drive(
     lifeline = (asyncio.ensure_future(_lifeline(peer, args))
                 if getattr(args, "until_stdin_closes", False) else None)
 
+    # NB: the machine lines (``event: ...``, ``RESULT {json}``) are for -v and the hidden
+    # scripted agents of tests and benchmarks; ``p2pgin bot`` tells a person what happens.
+    machine = bool(args.verbose) or getattr(args, "agent", None) is not None
+
     def on_event(event: Any) -> None:
         name = type(event).__name__
-        if name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
-                    "CheatDetected", "MatchEnded", "AuditDone") or args.verbose:
+        if machine and (name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
+                                 "CheatDetected", "MatchEnded", "AuditDone") or args.verbose):
             _say(f"event: {name} {_short(event)}")
         if name == "PeerHello" and peer.peer_info is not None:
             _say(peer.peer_info.message)
+        elif not machine and name == "CheatDetected":
+            _say(f"CHEAT: the other player broke the rule '{event.rule}'")
+        elif not machine and name == "AuditDone" and not event.ok:
+            _say(f"hand {event.hand_no} NOT verified: {event.detail}")
 
     if kind == "agent":
         player = asyncio.ensure_future(
@@ -343,8 +351,10 @@ async def _drive(
     finished = match.peer.finished
     if not wound_up:
         _wind_up(match)
-    if kind == "agent" or args.verbose:
+    if machine:
         _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
+    elif kind == "agent":
+        _say(_outcome_line(match))
     elif not finished and match.files.path is not None:
         _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
@@ -376,6 +386,20 @@ async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
             peer.give_up("the player's program ended")
     finally:
         transport.close()
+
+
+def _outcome_line(match: _Match) -> str:
+    """How a bot's match ended, for the person who runs ``p2pgin bot``."""
+    view = match.session.view
+    names = view.names
+    if view.stage == "match_over" and view.match is not None and view.match.over:
+        totals = view.match.result().totals
+        winner = view.match.winner
+        who = names[winner] if winner is not None else "nobody"
+        return f"match over: {who} won, {totals[0]} to {totals[1]} ({names[0]} first)"
+    if match.peer.error is not None:
+        return f"the match stopped: {match.peer.error}"
+    return f"the match ended before its end ({view.waiting_for or view.stage})"
 
 
 def _declined(match: _Match) -> bool:
@@ -1057,12 +1081,6 @@ async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespac
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="your display name (remembered)")
-    p.add_argument("--plain", action="store_true", help="line-oriented console, no full screen")
-    p.add_argument("--ascii", action="store_true", help="ASCII card symbols and frames")
-    p.add_argument("--four-colour", "--four-color", dest="four_colour", action="store_true",
-                   help="a colour per suit (the suit symbol still tells them apart)")
-    p.add_argument("--mouse", action="store_true",
-                   help="click cards to select them, the stock or discard pile to draw")
     p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
@@ -1072,6 +1090,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     # The bot of ``p2pgin play``: its stdin is a pipe from the player's process (see
     # ``_lifeline``).
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
+
+
+def _console_opts(p: argparse.ArgumentParser) -> None:
+    """How the console looks (commands a person plays with; not ``bot``)."""
+    p.add_argument("--plain", action="store_true", help="line-oriented console, no full screen")
+    p.add_argument("--ascii", action="store_true", help="ASCII card symbols and frames")
+    p.add_argument("--four-colour", "--four-color", dest="four_colour", action="store_true",
+                   help="a colour per suit (the suit symbol still tells them apart)")
+    p.add_argument("--mouse", action="store_true",
+                   help="click cards to select them, the stock or discard pile to draw")
 
 
 def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
@@ -1196,6 +1224,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (help_text, configure, handler) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=handler.__doc__)
         _common(p)
+        if name != "bot":
+            _console_opts(p)
         configure(p)
         p.set_defaults(func=handler)
     for module_name in EXTENSIONS:

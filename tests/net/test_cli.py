@@ -233,3 +233,12 @@ def test_games_shows_local_times(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "p2pgin", "games"], capture_output=True,
                           text=True, env=env, timeout=60)
     assert done.stdout.startswith("2026-01-01 09:00 "), done.stdout
+
+
+def test_bot_help_lists_no_console_options() -> None:
+    text = _run("bot", "--help").stdout
+    for option in ("--plain", "--ascii", "--four-colour", "--mouse"):
+        assert option not in text, option
+    assert "--level" in text and "--target POINTS" in text
+    for command in ("play", "host", "join", "resume"):
+        assert "--plain" in _run(command, "--help").stdout
