@@ -95,10 +95,17 @@ def verify_bytes(data: bytes, path: Path | str = "-") -> tuple[int, dict[str, An
     from p2pgin.log.transcript import parse_transcript
     from p2pgin.report import verify_transcript
 
+    if not data.strip():
+        msg = f"{path} is empty: not a p2pgin transcript"
+        return EXIT_UNREADABLE, {"ok": False, "file": str(path), "error": msg}, [msg], None
     try:
         transcript = parse_transcript(data)
     except (LogError, UnicodeDecodeError) as exc:
         detail = getattr(exc, "detail", str(exc))
+        if not data.endswith(b"\n"):
+            # NB: the file ends inside its last line: that line is where it fails.
+            last = data.count(b"\n") + 1
+            detail = f"line {last}: the file ends in the middle of this line (cut short)"
         if not _looks_like_transcript(data):
             msg = f"{path} is not a p2pgin transcript ({detail})"
             if _is_game_file(data):
