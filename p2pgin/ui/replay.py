@@ -144,6 +144,8 @@ class ReplayViewer:
         self.ascii = ascii
         self.at = 0
         self.typed = ""
+        #: Why the last key did nothing (shown on the key row until the next key).
+        self.message = ""
         #: The body line of the current step kept in view after Down/Up.
         self.cursor = ScrollCursor()
         #: Whether the body does not fit its window (set by the app; shown in the keys).
@@ -249,6 +251,8 @@ class ReplayViewer:
         screen by a long hand result)."""
         if self.typed:
             return [("class:confirm", f" go to hand: {self.typed}_  (Enter: go, Esc: cancel)")]
+        if self.message:
+            return [("class:error", f" {self.message}")]
         out: StyleAndTextTuples = []
         # NB: at 72 columns there is room for five keys: a screen taller than the
         # terminal shows how to scroll it in place of Home/End.
@@ -263,8 +267,12 @@ def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
     kb = KeyBindings()
 
     def bind(keys: Sequence[str], action: Any) -> None:
+        def handler(event: KeyPressEvent, action: Any = action) -> None:
+            viewer.message = ""
+            action()
+
         for key in keys:
-            kb.add(key)(lambda event, action=action: action())
+            kb.add(key)(handler)
 
     bind(["right", "l", " "], lambda: viewer.go(1))
     bind(["left", "h", "backspace"], lambda: viewer.go(-1))
@@ -279,9 +287,12 @@ def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
 
     @kb.add("enter")
     def _(event: KeyPressEvent) -> None:
-        """Jump to the typed hand number."""
-        if viewer.typed:
-            viewer.hand(int(viewer.typed))
+        """Jump to the typed hand number (or say there is no such hand)."""
+        viewer.message = ""
+        if viewer.typed and not viewer.hand(int(viewer.typed)):
+            hands = max(step.hand_no for step in viewer.steps)
+            viewer.message = (f"no hand {int(viewer.typed)}: the match has "
+                              f"{hands} hand{'s' if hands != 1 else ''}")
         viewer.typed = ""
 
     @kb.add("escape", eager=True)
