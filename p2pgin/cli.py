@@ -473,8 +473,15 @@ def _save_transcript(match: _Match) -> Path:
     write_transcript(path, transcript)
     if result:
         # idempotent per session: the console may have counted it
-        record_view(view, take_backs=match.session.take_backs)
+        record_view(view, take_backs=match.session.take_backs,
+                    opponent_bot=_opponent_is_bot(match.session))
     return path
+
+
+def _opponent_is_bot(session: Any) -> bool:
+    """Whether the opponent's signed hello says it is a computer opponent."""
+    hello = session.hellos[1 - session.view.me]
+    return bool(hello is not None and hello.body.get("bot"))
 
 
 def _short(event: Any) -> str:
@@ -530,7 +537,8 @@ async def _run_console(
             mouse=bool(getattr(args, "mouse", False)),
             # NB: read once, at match end: counts the match (once per session) and
             # shows the totals against this opponent.
-            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs),
+            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs,
+                                            opponent_bot=_opponent_is_bot(handle.session)),
             notices=getattr(args, "notices", ()),
         )
     finally:

@@ -371,7 +371,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     """Your statistics from every finished match (saved transcripts are counted once
     each): matches and hands played and won, gins, undercuts, knocks and the average
-    deadwood at a knock, overall and per opponent fingerprint."""
+    deadwood at a knock, overall and per opponent (its key fingerprint; a computer
+    opponent per level)."""
     from p2pgin.stats import load_games, stats_lines, sync_transcripts, totals
 
     problems = sync_transcripts(on_new=lambda n: _progress(
@@ -381,8 +382,9 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         overall, per = totals(load_games().values())
         print(json.dumps({
             "overall": overall.to_dict(),
-            "opponents": {fp: {**t.to_dict(), "names": sorted(t.names)}
-                          for fp, t in per.items()},
+            "opponents": {key: {**t.to_dict(), "names": sorted(t.names),
+                                "fingerprint": key.split(" ", 1)[0]}
+                          for key, t in per.items()},
             "skipped": [{"file": str(p), "problem": why} for p, why in problems],
         }, sort_keys=True))
         return 0
