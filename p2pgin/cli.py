@@ -82,6 +82,32 @@ def _need_terminal(args: argparse.Namespace) -> None:
                          "(--plain reads typed commands line by line from any input)")
 
 
+def _ask_name_on_first_run(args: argparse.Namespace) -> None:
+    """The first time a person plays (no identity yet, no ``--name``), ask the name other
+    players will see, offering the login name; Enter keeps it. Only at a terminal, and
+    only for the console: a bot or a script keeps the default."""
+    if getattr(args, "name", None) is not None or _front_end(args)[0] != "console":
+        return
+    if not (sys.stdin is not None and sys.stdin.isatty()):
+        return
+    import getpass
+
+    from p2pgin.log.identity import IDENTITY_FILE, data_dir
+
+    if (data_dir() / IDENTITY_FILE).exists():
+        return
+    try:
+        default = getpass.getuser()
+    except (KeyError, OSError):
+        default = "player"
+    try:
+        typed = input(f"Welcome to p2pgin. Your name, as other players will see it "
+                      f"[{default}]: ").strip()
+    except EOFError:
+        typed = ""
+    args.name = typed or default
+
+
 def _rules(args: argparse.Namespace) -> Any:
     """The rules this side proposes: a rematch's are the last match's (``match_rules``),
     else the preset and options of the command line."""
@@ -821,6 +847,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
     _need_terminal(args)
+    _ask_name_on_first_run(args)
     if _resume_instead(args, "host", None, args.port):
         return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
@@ -834,6 +861,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if target is not None:
         _parse_target(target)  # NB: a mistyped join code is said first
     _need_terminal(args)
+    _ask_name_on_first_run(args)
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
@@ -880,8 +908,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     loopback TCP (nothing leaves the machine) and holds only its own cards. An unfinished
     match against a bot of the same level goes on (unless --new)."""
     _need_terminal(args)
-    # NB: the bot starts first of all: it loads its layers while this process loads its.
+    # NB: the bot starts first of all: it loads its layers while this process loads its
+    # (and while a first-time player types a name).
     bots = [_start_bot(args)]
+    _ask_name_on_first_run(args)
     if not args.new:
         from p2pgin.localbot import unfinished_play
 

@@ -36,7 +36,7 @@ def test_a_host_name_with_dashes_is_still_a_host_name() -> None:
 def test_a_refused_port_says_so_on_the_status_line(tmp_path: Path) -> None:
     port = free_port()
     term = Term(term_name("refused"), "80x24",
-                [sys.executable, "-m", "p2pgin", "join", f"127.0.0.1:{port}"],
+                [sys.executable, "-m", "p2pgin", "join", f"127.0.0.1:{port}", "--name", "Bob"],
                 p2pgin_env(tmp_path))
     try:
         screen = term.wait(r"Cannot reach", 60)
@@ -49,7 +49,7 @@ def test_a_refused_port_says_so_on_the_status_line(tmp_path: Path) -> None:
 
 def test_closing_the_list_of_games_says_nothing_was_joined(tmp_path: Path) -> None:
     term = Term(term_name("picker"), "80x24",
-                [sys.executable, "-m", "p2pgin", "join", "--discovery-port",
+                [sys.executable, "-m", "p2pgin", "join", "--name", "Bob", "--discovery-port",
                  str(free_port())], p2pgin_env(tmp_path))
     try:
         term.wait(r"Games on this network", 60)
