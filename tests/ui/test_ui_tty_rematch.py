@@ -72,17 +72,22 @@ def test_a_host_pressing_r_waits_for_the_rematch_and_says_so(tmp_path: Path) -> 
                 [sys.executable, "-m", "p2pgin", "host", "--name", "Hostess", "--listen",
                  "127.0.0.1", "--port", str(port), "--no-announce", "--target", TARGET],
                 p2pgin_env(tmp_path / "host"))
-    bot = None
+    bots: list[PeerProc] = []
+
+    def bot_joins() -> None:
+        bots.append(PeerProc(tmp_path / "bot", "bot", "--level", "easy", "--join",
+                             f"127.0.0.1:{port}", "--target", TARGET, "--matches", "1"))
+
     try:
         host.wait(r"Waiting for a player", 60)
-        bot = PeerProc(tmp_path / "bot", "bot", "--level", "easy", "--join",
-                       f"127.0.0.1:{port}", "--target", TARGET, "--matches", "2")
+        bot_joins()
         play_by_keys(host, r"Match over: .* r: rematch")
         host.keys("r")
         host.wait(r"Rematch: waiting for bot-easy to join again", 60)
-        screen = host.wait(r"points +0 +0", 90)  # the bot joins again: a new match
+        bot_joins()  # NB: only now, or the rematch could begin before the screen is read
+        screen = host.wait(r"points +0 +0", 90)
         assert "Hostess vs bot-easy" in screen
     finally:
         host.stop()
-        if bot is not None:
+        for bot in bots:
             bot.stop()
