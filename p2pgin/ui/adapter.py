@@ -15,7 +15,7 @@ from typing import Any
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.melds import best_melds, discard_options
-from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, Table
+from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, SheetRow, Table
 from p2pgin.ui.style import fingerprint_text
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "find_move",
     "hints_available",
     "move_kind",
+    "score_sheet",
     "seat_names",
     "why_not",
 ]
@@ -454,6 +455,7 @@ def build_table(
     if view.stage == "match_over" and "accept_rematch" not in actions:
         actions.add("rematch")
     scores = tuple(match.scores) if match is not None else (0, 0)
+    fields["sheet"] = score_sheet(match.hands if match is not None else ())
     boxes = tuple(match.hands_won) if match is not None else (0, 0)
     reveal = history.reveal  # NB: kept into the next hand so ``e`` can show it again
     cheat = history.cheat
@@ -487,6 +489,18 @@ def build_table(
         lobby=tuple(lobby),
         **fields,
     )
+
+
+def score_sheet(results: Iterable[Any]) -> tuple[SheetRow, ...]:
+    """The score sheet of a match's hands (engine ``HandResult`` values, in order)."""
+    running = [0, 0]
+    rows = []
+    for number, result in enumerate(results, start=1):
+        if result.winner is not None:
+            running[result.winner] += int(result.points)
+        rows.append(SheetRow(hand_no=number, kind=str(result.kind), winner=result.winner,
+                             points=int(result.points), running=(running[0], running[1])))
+    return tuple(rows)
 
 
 def _status_text(status: Any) -> str:

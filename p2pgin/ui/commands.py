@@ -55,6 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("", "say whose turn it is and what to do"),
     "hand": ("", "read your hand, melds first"),
     "score": ("", "read the score"),
+    "sheet": ("", "the score sheet: every hand of the match so far"),
     "log": ("", "read the last moves"),
     "accept": ("", "accept the host's rules (joiner, before the first deal)"),
     "decline": ("", "decline the host's rules"),

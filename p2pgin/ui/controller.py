@@ -17,7 +17,14 @@ from p2pgin.engine.cards import Card
 from p2pgin.ui import adapter
 from p2pgin.ui.commands import Command, CommandError, parse_command
 from p2pgin.ui.model import LogLine, Table
-from p2pgin.ui.render import SORTS, UiState, hand_groups, hand_order, parts_text
+from p2pgin.ui.render import (
+    SORTS,
+    UiState,
+    hand_groups,
+    hand_order,
+    parts_text,
+    sheet_lines,
+)
 from p2pgin.ui.style import card_label
 
 __all__ = ["Console", "Hinter"]
@@ -215,8 +222,11 @@ class Console:
         self.ui.overlay = "" if self.ui.overlay == name else name
 
     def show_result(self) -> None:
-        """``e``: the last hand's result; after the match: totals, then the last hand."""
-        order = ["match", "reveal", ""] if self.table.match_end is not None else ["reveal", ""]
+        """``e``: the last hand's result, then the score sheet of every hand so far; after
+        the match the totals first."""
+        order = ["reveal", "sheet", ""]
+        if self.table.match_end is not None:
+            order.insert(0, "match")
         current = self.ui.overlay if self.ui.overlay in order else ""
         self.ui.overlay = order[(order.index(current) + 1) % len(order)]
 
@@ -484,6 +494,9 @@ class Console:
             return [self.pile_text()]
         elif name == "help":
             self.toggle_overlay("commands")
+        elif name == "sheet":
+            self.toggle_overlay("sheet")
+            return sheet_lines(self.table)
         elif name in ("status", "hand", "score", "log"):
             return self.read_out(name)
         return [self.ui.message] if self.ui.message else []

@@ -214,6 +214,8 @@ class ConsoleLayout:
             body = render.render_pile(table, ui)
         elif ui.overlay == "reveal":
             body = render.render_reveal(table, ui)
+        elif ui.overlay == "sheet":
+            body = render.render_sheet(table, ui)
         elif ui.overlay == "match":
             body = render.render_match_end(table, ui)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)

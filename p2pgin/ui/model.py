@@ -20,6 +20,7 @@ __all__ = [
     "MatchEnd",
     "Part",
     "Reveal",
+    "SheetRow",
     "Table",
 ]
 
@@ -76,6 +77,17 @@ class Reveal:
     deadwood: tuple[tuple[Card, ...], tuple[Card, ...]]
     layoffs: tuple[tuple[Card, int], ...] = ()
     explanation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetRow:
+    """One hand on the score sheet: what it was, who scored, and the running points."""
+
+    hand_no: int
+    kind: str  # "knock", "gin", "big_gin", "undercut", "void"
+    winner: int | None
+    points: int
+    running: tuple[int, int]  # each player's points after this hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,6 +148,7 @@ class Table:
     knocker_melds: tuple[tuple[Card, ...], ...] = ()  # shown to the defender for layoffs
     rules_text: str = ""  # the match rules in one line (shown when asked to accept them)
     lobby: tuple[str, ...] = ()  # host: address, port, join code while nobody has joined
+    sheet: tuple[SheetRow, ...] = ()  # every hand of the match so far, in order
 
     @property
     def opp(self) -> int:

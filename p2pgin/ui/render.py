@@ -55,10 +55,12 @@ __all__ = [
     "render_pile",
     "render_reveal",
     "render_scores",
+    "render_sheet",
     "render_status",
     "render_table",
     "render_title",
     "render_too_small",
+    "sheet_lines",
     "status_text",
     "with_cursor_at",
 ]
@@ -677,6 +679,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     keys.append((":", "command"))
     if table.reveal is not None:
         keys.append(("e", "result"))
+    elif table.sheet:
+        keys.append(("e", "sheet"))
     if table.hand:
         keys.append(("o", "sort"))
     keys.append(("v", "pile"))
@@ -704,7 +708,7 @@ HELP_KEYS = (
     ("Enter", "discard the card under the cursor (after a knock: lay off)"),
     ("k / g", "knock / gin discarding the card under the cursor (asks)"),
     ("h", "hint: what the hard bot would do with your cards"),
-    ("o / v / e", "sort (melds, rank, suit) / discard pile / hand result"),
+    ("o / v / e", "sort (melds, rank, suit) / discard pile / result, score sheet"),
     ("n / r", "next hand / rematch when offered"),
     ("u", "take back your last move (computer opponent only)"),
     (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
@@ -823,6 +827,41 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
                 "class:verified")
     else:
         out.add(f" !! DEAL NOT VERIFIED: {audit.detail}", "class:alarm")
+    return out.frags
+
+
+_KIND_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
+               "void": "void"}
+
+
+def sheet_lines(table: Table) -> list[str]:
+    """The score sheet as text lines: a header, one line per hand, the totals."""
+    me, opp = table.me, table.opp
+    a, b = table.names[me][:10], table.names[opp][:10]
+    lines = [f" {'hand':>4}  {'result':<26}{a:>11}{b:>11}"]
+    for row in table.sheet:
+        who = "" if row.winner is None else ("You" if row.winner == me
+                                             else table.names[row.winner][:12])
+        what = _KIND_WORDS.get(row.kind, row.kind)
+        result = f"{who} {what} {row.points}".strip() if row.winner is not None else what
+        lines.append(f" {row.hand_no:>4}  {result:<26}{row.running[me]:>11}"
+                     f"{row.running[opp]:>11}")
+    if not table.sheet:
+        lines.append("       no hand has ended yet")
+    lines.append(f" {'':>4}  {'target ' + str(table.target):<26}{table.scores[me]:>11}"
+                 f"{table.scores[opp]:>11}")
+    return lines
+
+
+def render_sheet(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The score sheet: every hand of the match so far and the running points."""
+    out = _Out()
+    out.add(" Score sheet", "class:title").nl()
+    lines = sheet_lines(table)
+    out.add(lines[0], "class:label").nl()
+    for line in lines[1:-1]:
+        out.add(line).nl()
+    out.add(lines[-1], "class:value")
     return out.frags
 
 

@@ -332,6 +332,8 @@ def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
         press(built, "e")
         assert built.console.ui.overlay == "reveal"
         press(built, "e")
+        assert built.console.ui.overlay == "sheet"
+        press(built, "e")
         assert built.console.ui.overlay == ""
         assert "Hand points:" in screen and "Boxes" in screen and "Game bonus" in screen
         assert "Total:" in screen
@@ -897,3 +899,53 @@ def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring(
             assert f"deadwood: {labels} = {result.defender_deadwood}" in line, line
             pending = [c.unicode for c, _ in result.layoffs[shown:]]
             assert ("laying off: " + " ".join(pending) in line) == bool(pending), line
+
+
+def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
+    """Only the last hand's result was shown: the sheet lists every hand with the running
+    points, as the match totals count them."""
+    game = LocalGame(11, rules=Rules.preset("standard", target=500))
+    with console_session(game) as (built, _inp, _out):
+        hands = 0
+        while hands < 3:  # three hands, played by the hint (the hard bot's choice)
+            view = game.view
+            if view.stage == "play" and view.my_turn:
+                press(built, "h")
+                kind = built.console.hinter(view).kind  # what the hint would play
+                if kind in ("pass_upcard",):
+                    press(built, "p")
+                elif kind in ("draw_stock",):
+                    press(built, "s")
+                elif kind in ("take_upcard", "draw_discard"):
+                    press(built, "d")
+                elif kind == "knock":
+                    press(built, "k")
+                    press(built, "y")
+                elif kind == "big_gin":
+                    press(built, "g")
+                    press(built, "y")
+                else:
+                    press(built, "\r")
+                continue
+            if view.stage == "hand_over":
+                hands += 1
+                game.deal()
+                built.console.refresh()
+                continue
+            raise AssertionError(view.stage)
+        built.console.close_overlay()
+        press(built, "e")
+        press(built, "e")
+        assert built.console.ui.overlay == "sheet"
+        rows = screen_text(built)
+    screen = text(rows)
+    results = game.match.hands
+    assert len(results) == 3
+    running = [0, 0]
+    for number, result in enumerate(results, start=1):
+        if result.winner is not None:
+            running[result.winner] += result.points
+        row = next(r for r in rows if r.startswith(f" {number:>4}  "))
+        assert row.split()[-2:] == [str(running[0]), str(running[1])], row
+    assert "Score sheet" in screen
+    assert list(game.match.scores) == running
