@@ -23,9 +23,11 @@ __all__ = [
     "action_of",
     "best_of",
     "build_table",
+    "cards_of",
     "deadwood_after",
     "default_hinter",
     "describe_move",
+    "engine_refusal",
     "event_line",
     "find_move",
     "hints_available",
@@ -507,6 +509,24 @@ def _status_text(status: Any) -> str:
     """A known-peer status (str or enum) as ``new`` / ``known`` / ``CHANGED``."""
     value = getattr(status, "value", status)
     return str(value or "")
+
+
+def cards_of(view: Any, melds: Iterable[Iterable[int]]) -> tuple[tuple[Card, ...], ...]:
+    """Melds named by deck positions (an engine move's) as cards, from the view."""
+    hand = view.hand
+    return tuple(tuple(hand.known(p) for p in meld) for meld in melds)
+
+
+def engine_refusal(view: Any, move: Any) -> str:
+    """Why the engine refuses ``move`` for the local player now ("" if it takes it):
+    a declaration the player arranged is checked before anything is sent."""
+    from p2pgin.engine import IllegalMoveError, apply
+
+    try:
+        apply(view.hand, move, view.me)
+    except IllegalMoveError as exc:
+        return str(exc)
+    return ""
 
 
 def deadwood_after(table: Table, card: Card) -> int:

@@ -15,11 +15,13 @@ from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.ui import adapter
+from p2pgin.ui.arrange import Arrangement, move_card, to_move
 from p2pgin.ui.commands import Command, CommandError, parse_command
 from p2pgin.ui.model import LogLine, Table
 from p2pgin.ui.render import (
     SORTS,
     UiState,
+    arrangement_groups,
     hand_groups,
     hand_order,
     parts_text,
@@ -121,10 +123,17 @@ class Console:
                 and "rematch" not in table.actions):
             self._pending = None
             self.ui.confirm = ""
+            self.ui.arrange = None
         self._sync_selected()
 
+    def _order(self) -> list[Card]:
+        """The cards left to right as shown (a declaration being arranged, or the hand)."""
+        if self.ui.arrange is not None:
+            return [c for g in arrangement_groups(self.ui.arrange) for c in g.cards]
+        return hand_order(self.table, self.ui.sort)
+
     def _sync_selected(self) -> None:
-        order = hand_order(self.table, self.ui.sort)
+        order = self._order()
         if self.cursor in order:
             self.ui.selected = order.index(self.cursor)
         else:
@@ -157,7 +166,7 @@ class Console:
 
     def move_cursor(self, delta: int) -> None:
         """Move the cursor ``delta`` cards left (-) or right (+), wrapping around."""
-        order = hand_order(self.table, self.ui.sort)
+        order = self._order()
         if not order:
             return
         i = order.index(self.cursor) if self.cursor in order else 0
@@ -272,7 +281,7 @@ class Console:
             self.close_overlay()
             return
         if "layoff" in self.table.actions:
-            self._act("lay_off")
+            self.layoff()
             return
         self.discard()
 
@@ -307,6 +316,9 @@ class Console:
             action()
         elif action is not None:
             self.say("cancelled")
+        if self._pending is None:
+            self.ui.arrange = None  # NB: a refused declaration asks again and keeps it
+            self._sync_selected()
 
     @property
     def confirming(self) -> bool:
@@ -347,14 +359,89 @@ class Console:
             self.say(f"discarding {self.card_text(chosen) if chosen else 'that'} does not "
                      f"leave a {what}", error=True)
             return
-        self.cursor = chosen
+        move = adapter.find_move(self.handle.view, "knock", table.positions.get(chosen))
+        if move is None:
+            self.say(adapter.why_not(table, what), error=True)
+            return
+        # NB: the engine's melds for this discard are the proposal; m changes them.
+        self._arrange(Arrangement.start(what, table.hand, discard=chosen,
+                                        melds=adapter.cards_of(self.handle.view, move.melds)))
+
+    def _arrange(self, arrangement: Arrangement) -> None:
+        """Show a declaration (the engine's proposal first) and ask to make it."""
+        self.ui.arrange = arrangement
+        order = self._order()
+        if self.cursor not in order:
+            self.cursor = order[0] if order else None
         self._sync_selected()
-        left = adapter.deadwood_after(table, chosen)
-        label = self.card_text(chosen)
-        question = (f"Gin: discard {label} face down and lay down all ten?" if what == "gin"
-                    else f"Knock: discard {label} face down with deadwood {left}?")
-        position = table.positions.get(chosen)
-        self._ask(question, lambda: self._act("knock", position))
+        self._ask(self._declaration_question(), self._declare)
+
+    def _declaration_question(self) -> str:
+        arrangement = self.ui.arrange
+        assert arrangement is not None
+        left = arrangement.deadwood_value
+        if arrangement.kind == "layoff":
+            laid = len(arrangement.laid)
+            what = f"lay off {laid} card{'s' if laid != 1 else ''}" if laid else "lay off none"
+            return f"Show these melds, {what}, deadwood {left}?"
+        discard = arrangement.discard
+        label = self.card_text(discard) if discard is not None else "?"
+        if arrangement.kind == "gin":
+            return f"Gin: discard {label} face down and lay down these melds?"
+        return f"Knock: discard {label} face down with these melds, deadwood {left}?"
+
+    def _declare(self) -> None:
+        """Make the arranged declaration, if the engine takes it (else say why, keep it)."""
+        arrangement = self.ui.arrange
+        if arrangement is None:
+            return
+        view = self.handle.view
+        try:
+            move = to_move(arrangement, self.table.positions)
+        except KeyError:
+            self.say("a card of this declaration is not in your hand", error=True)
+            self._arrange(arrangement)
+            return
+        except ValueError as exc:  # NB: the engine's own words (a meld of two cards ...)
+            self.say(f"not possible: {exc}", error=True)
+            self._arrange(arrangement)
+            return
+        problem = adapter.engine_refusal(view, move)
+        if problem:
+            self.say(f"not possible: {problem}", error=True)
+            self._arrange(arrangement)
+            return
+        self.ui.arrange = None
+        try:
+            self.handle.act(move)
+        except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
+            self.say(f"not sent: {exc}", error=True)
+            return
+        self.ui.message = ""
+        self.refresh()
+
+    def move_arranged(self) -> None:
+        """``m`` while declaring: the card under the cursor to the next meld (or a new
+        one, the deadwood, one of the knocker's melds)."""
+        arrangement, card = self.ui.arrange, self.cursor
+        if arrangement is None or card is None:
+            return
+        if card == arrangement.discard:
+            self.say("that is the discard (k or g again chooses another)")
+            return
+        self.ui.arrange, where = move_card(arrangement, card)
+        self.ui.confirm = self._declaration_question()
+        self._sync_selected()
+        self.say(f"{self.card_text(card)}: {where}")
+
+    def reset_arrangement(self) -> None:
+        """``r`` while declaring: the engine's proposal again."""
+        arrangement = self.ui.arrange
+        if arrangement is not None and arrangement.proposal is not None:
+            self.ui.arrange = arrangement.proposal
+            self.ui.confirm = self._declaration_question()
+            self._sync_selected()
+            self.say("the best arrangement again")
 
     def accept_rules(self) -> None:
         """``a``: (joiner) accept the host's rules."""
@@ -370,8 +457,19 @@ class Console:
             self.refresh()
 
     def layoff(self) -> None:
-        """Declare melds and lay off (the best arrangement) after the other player knocked."""
-        self._act("lay_off")
+        """After the other player knocked: show the engine's best declaration (melds and
+        layoffs) to make, or change first."""
+        view = self.handle.view
+        move = adapter.find_move(view, "lay_off")
+        if move is None:
+            self.say(adapter.why_not(self.table, "layoff"), error=True)
+            return
+        laid = [(card, index) for card, (_, index) in zip(
+            adapter.cards_of(view, [[p for p, _ in move.layoffs]])[0], move.layoffs,
+            strict=True)] if move.layoffs else []
+        self._arrange(Arrangement.start("layoff", self.table.hand,
+                                        melds=adapter.cards_of(view, move.melds), laid=laid,
+                                        theirs=self.table.knocker_melds))
 
     def hint(self) -> None:
         """``h``: ask the hint strategy and say (and point at) what it would do."""

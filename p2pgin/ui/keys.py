@@ -1,5 +1,11 @@
 """Key bindings: every key maps to one :class:`~p2pgin.ui.controller.Console` method.
 
+While melds are declared (after ``k`` / ``g``, or Enter after the other player
+knocked) the engine's best arrangement is shown: the arrows pick a card, ``m`` moves it
+to the next meld (a new one, the deadwood, or one of the knocker's melds to lay it off),
+``r`` goes back to the best one, Enter declares (the engine checks it first), ``n``
+cancels.
+
 Keys (also in the help overlay): Left/Right, ``H``/``L``, Tab/Shift-Tab move the
 cursor; Up/Down jump between melds and deadwood; ``1``..``9``, ``0``, ``-`` pick
 card 1..11; ``s`` stock, ``d`` discard pile (or the upcard), ``p`` pass, Enter
@@ -103,6 +109,16 @@ def build_key_bindings(
         bind(key, filter=confirming)(lambda: console.answer(True))
     for key in ("n", "N", "escape"):
         bind(key, filter=confirming)(lambda: console.answer(False))
+    # Declaring melds (after k or g, or Enter after the other player knocked): the
+    # engine's proposal is shown; the cursor picks a card, m moves it, Enter declares.
+    arranging = confirming & Condition(lambda: console.ui.arrange is not None)
+    for key in ("left", "H", "s-tab"):
+        bind(key, filter=arranging)(lambda: console.move_cursor(-1))
+    for key in ("right", "l", "L", "tab"):
+        bind(key, filter=arranging)(lambda: console.move_cursor(1))
+    bind("m", filter=arranging)(console.move_arranged)
+    bind("r", filter=arranging)(console.reset_arrangement)
+    bind("enter", filter=arranging)(lambda: console.answer(True))
 
     # NB: while the table is hidden a key must not act blind: the player cannot see what
     # it would do. Every other key is swallowed (the app's own bindings are all off).

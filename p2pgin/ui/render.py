@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pgin.engine.cards import Card
+from p2pgin.ui.arrange import Arrangement
 from p2pgin.ui.commands import command_help
 from p2pgin.ui.model import LogLine, Part, Table
 from p2pgin.ui.style import (
@@ -38,6 +39,7 @@ __all__ = [
     "Group",
     "ScrollCursor",
     "UiState",
+    "arrangement_groups",
     "hand_groups",
     "hand_order",
     "key_strip",
@@ -131,6 +133,7 @@ class UiState:
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
     typed: bool = False  # the player types commands (--plain): advice names them, not keys
     closed_why: str = ""  # why the game closed, when this console knows (it declined)
+    arrange: Arrangement | None = None  # a declaration being arranged (k, g, a layoff)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,21 @@ class Group:
 
     kind: str  # "meld" | "deadwood" | "hand"
     cards: tuple[Card, ...]
+    label: str = ""  # shown over the group instead of the kind's word
+
+
+def arrangement_groups(arrangement: Arrangement) -> list[Group]:
+    """A declaration being arranged, as shown: each meld, the cards laid off on each of
+    the knocker's melds, the deadwood, the knocker's face-down discard."""
+    groups = [Group("meld", m, f"meld {i + 1}") for i, m in enumerate(arrangement.melds)]
+    for index in sorted({i for _, i in arrangement.laid}):
+        cards = tuple(c for c, i in arrangement.laid if i == index)
+        groups.append(Group("meld", cards, f"+{index + 1}"))  # laid on their meld N
+    if arrangement.deadwood:
+        groups.append(Group("deadwood", arrangement.deadwood, "deadwood"))
+    if arrangement.discard is not None:
+        groups.append(Group("deadwood", (arrangement.discard,), "discard"))
+    return groups
 
 
 def hand_groups(table: Table, sort: str) -> list[Group]:
@@ -442,12 +460,20 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
     if not table.hand:  # NB: no "deadwood 0" of a hand that is not there
         return out.add(" Your hand", "class:value").add(
             "  (no cards: no hand is in play)", "class:label").frags
-    groups = hand_groups(table, ui.sort)
-    sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
-    out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
-    out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
-    if table.best_after_discard is not None:
-        out.add(f" (after best discard: {table.best_after_discard})", "class:label")
+    if ui.arrange is not None:
+        groups = arrangement_groups(ui.arrange)
+        note = (" (m: move a card; +N: laid off on their meld N)"
+                if ui.arrange.kind == "layoff" else " (m: move a card to another meld)")
+        out.add(" Your declaration", "class:value").add(note, "class:label")
+        out.add("   deadwood ", "class:label").add(str(ui.arrange.deadwood_value),
+                                                   "class:value")
+    else:
+        groups = hand_groups(table, ui.sort)
+        sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
+        out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
+        out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
+        if table.best_after_discard is not None:
+            out.add(f" (after best discard: {table.best_after_discard})", "class:label")
     out.nl()
     if not table.hand:
         out.add(" (no cards)", "class:label")
@@ -465,8 +491,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
         width = len(group.cards) * SLOT
-        label = {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
-        if group.kind == "meld" and len(group.cards) >= 3:
+        label = group.label or {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
+        if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
             label = label[:width - 1]  # NB: only the last group's label may run past its cards
@@ -549,6 +575,8 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     ``typed`` words the advice for typed commands (``--plain``) instead of keys.
     """
     opp = table.names[table.opp]
+    if ui.confirm and ui.arrange is not None:
+        return f"{ui.confirm} (Enter: yes, n: no)" if not typed else f"{ui.confirm}"
     if ui.confirm:
         return f"{ui.confirm} (y/n)"
     if table.cheat:
@@ -637,6 +665,10 @@ def render_message(ui: UiState) -> StyleAndTextTuples:
 
 def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     """``(key, what)`` pairs for the keys that do something right now."""
+    if ui.confirm and ui.arrange is not None:
+        return [("Enter", "declare"), ("m", "move card"), ("←→" if not ui.ascii else "<- ->",
+                                                           "card"),
+                ("r", "best"), ("n", "cancel")]
     if ui.confirm:
         return [("y", "yes"), ("n", "no")]
     if ui.overlay:

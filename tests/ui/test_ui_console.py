@@ -221,8 +221,8 @@ def test_knock_is_offered_only_when_legal_and_asks_first() -> None:
         assert "k knock" in rows[-1]
         assert "g gin" not in rows[-1]
         rows = press(built, "k")
-        assert "Knock: discard" in text(rows) and "(y/n)" in text(rows)
-        assert rows[-1].split() == ["y", "yes", "n", "no"]
+        assert "Knock: discard" in text(rows) and "(Enter: yes, n: no)" in text(rows)
+        assert rows[-1].split()[:2] == ["Enter", "declare"] and "n cancel" in rows[-1]
         press(built, "n")  # cancel: nothing sent
         assert [m.kind for m in game.sent] == ["pass_upcard", "draw_stock"]
         press(built, "k")
@@ -650,6 +650,9 @@ def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
         assert "Bob knocked with these melds:" in screen and "[4♥ 5♥ 6♥]" in screen
         assert "Enter lay off" in rows[-1]
         assert "Bob knocked: Enter shows your melds" in screen
+        rows = press(built, "\r")  # the engine's best declaration, shown first
+        assert "Enter declare" in rows[-1] and "+3" in text(rows)
+        assert game.sent[-1].kind == "discard"  # nothing declared yet
         press(built, "\r")
         assert game.sent[-1].kind == "lay_off"
         assert game.last_result.layoffs
@@ -866,7 +869,7 @@ def test_a_defender_laying_off_says_how_many() -> None:
         press(built, "\r")
         game.opponent_move(DrawStock())
         game.opponent_move(knock_options(game.full)[0])
-        press(built, "\r")  # my melds, 3♥ and 2♥ laid off on 4-5-6♥
+        press(built, "\r\r")  # my melds, 3♥ and 2♥ laid off on 4-5-6♥
         mine = [" ".join(str(p) for p in line.parts) for line in built.console.table.log
                 if line.player == 0]
     assert mine[-1] == "You show your melds, lay off 2 cards", mine  # 3♥ and 2♥ (on 3♥)
@@ -885,7 +888,7 @@ def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring(
         press(built, "\r")
         game.opponent_move(DrawStock())
         game.opponent_move(knock_options(game.full)[0])
-        press(built, "\r")
+        press(built, "\r\r")
         result = game.last_result
         assert result.layoffs and result.defender_deadwood_cards
         ui = built.console.ui
@@ -949,3 +952,77 @@ def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
         assert row.split()[-2:] == [str(running[0]), str(running[1])], row
     assert "Score sheet" in screen
     assert list(game.match.scores) == running
+
+
+def _press_until(built: Any, key: str, want: str, limit: int = 8) -> list[str]:
+    """Press ``key`` until the message line says ``want`` (m moves the card on)."""
+    for _ in range(limit):
+        rows = press(built, key)
+        if want in text(rows):
+            return rows
+    raise AssertionError(f"{want!r} never came:\n" + text(rows))
+
+
+def test_a_knocker_arranges_other_melds_and_the_engine_checks_them() -> None:
+    """The engine's best melds are the proposal; m moves the card under the cursor to
+    another place; Enter declares only what the engine takes."""
+    from p2pgin.engine import PassUpcard
+
+    deck = deck_for("7C 7D 7H 7S 4H 5H 6H 8H AC 2C", OTHER, "KS", "KC")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")  # K♣: discarding it knocks with deadwood 3
+        built.console.cursor = parse_card("KC")
+        rows = press(built, "k")
+        assert "Your declaration" in text(rows) and "deadwood 3" in text(rows)
+        assert built.console.ui.arrange is not None
+        proposal = built.console.ui.arrange.melds
+        assert {len(m) for m in proposal} == {5, 3}  # 4-8♥ and the three other 7s
+        # 4♥ into the 7s: not a meld. The engine refuses; nothing is sent.
+        built.console.cursor = parse_card("4H")
+        press(built, "m")
+        rows = press(built, "\r")
+        assert "not possible" in text(rows), text(rows)
+        assert game.sent[-1].kind == "draw_stock"
+        assert built.console.ui.arrange is not None  # still arranging
+        press(built, "r")  # the best again
+        assert built.console.ui.arrange.melds == proposal
+        # 4♥ to the deadwood: 5-8♥ and the 7s, deadwood 7: a legal (worse) knock.
+        built.console.cursor = parse_card("4H")
+        _press_until(built, "m", "4♥: deadwood")
+        rows = screen_text(built)
+        assert "deadwood 7" in text(rows)
+        press(built, "\r")
+    knock = game.sent[-1]
+    assert knock.kind == "knock"
+    declared = {frozenset(game.full.known(p) for p in meld) for meld in knock.melds}
+    assert declared == {frozenset(parse_cards("5H 6H 7H 8H")),
+                        frozenset(parse_cards("7C 7D 7S"))}
+    assert game.full.knock_kind == "knock"
+
+
+def test_a_defender_may_lay_off_less_than_the_best() -> None:
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+
+    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "\r")
+        game.opponent_move(DrawStock())
+        game.opponent_move(knock_options(game.full)[0])
+        rows = press(built, "\r")  # the proposal: 3♥ and 2♥ laid off
+        assert "lay off 2 cards" in text(rows)
+        built.console.cursor = parse_card("2H")
+        _press_until(built, "m", "2♥: deadwood")
+        rows = screen_text(built)
+        assert "lay off 1 card" in text(rows)
+        press(built, "\r")
+    layoff = game.sent[-1]
+    assert layoff.kind == "lay_off"
+    assert [game.full.known(p) for p, _ in layoff.layoffs] == [parse_card("3H")]
+    assert parse_card("2H") in game.last_result.defender_deadwood_cards

@@ -48,16 +48,21 @@ def _processes_with_home(home: Path) -> list[int]:
 
 
 def _crash(term: Term, home: Path) -> str:
-    """Play into the hand, remember my cards, SIGKILL the player's process."""
+    """Play into the hand (pass or draw, then discard, as the key strip offers), remember
+    my cards, SIGKILL the player's process."""
     screen = term.wait(r"Your turn", 90)
-    if " p pass" in screen.splitlines()[-1]:
+    strip = screen.rstrip("\n").splitlines()[-1]
+    if " p pass" in strip:
         term.keys("p")
-        screen = term.wait(r"Your turn: draw from the stock", 60)
-    term.keys("s")
-    screen = term.wait(r"Enter discard", 30)
-    term.keys("Enter")
-    screen = term.wait(r"You discard", 30)
-    time.sleep(0.3)  # the discard is stored before it is sent; let the bot see it
+        screen = term.wait(r"Your turn|Enter lay off", 60)
+        strip = screen.rstrip("\n").splitlines()[-1]
+    if " s stock" in strip:
+        term.keys("s")
+        term.wait(r"Enter discard", 30)
+        term.keys("Enter")
+        term.wait(r"You discard", 30)
+        time.sleep(0.3)  # the discard is stored before it is sent; let the bot see it
+    # (else the bot knocked already: the match is mid-hand all the same)
     screen = term.screen()
     pid = int(term.status().split()[1])
     os.kill(pid, signal.SIGKILL)
@@ -73,7 +78,7 @@ def _goes_on(term: Term, before: str) -> None:
     screen = term.wait(r"Resumed from the game file at hand", 60)
     assert _hand_row(screen) == _hand_row(before)  # the exact table
     # The bot plays again: its move comes, and then it is my turn.
-    screen = term.wait(r"Your turn", 60)
+    screen = term.wait(r"Your turn|Enter lay off", 60)
     assert "Cannot reach" not in screen and "RECONNECTING" not in screen
 
 
