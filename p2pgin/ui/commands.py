@@ -46,6 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gin": ("card?", "go gin, discarding the card (none for big gin)"),
     "layoff": ("", "declare your melds and lay off after the other player knocked"),
     "select": ("card", "move the cursor to a card"),
+    "move": ("card", "declaring melds: move a card to its next meld (or deadwood)"),
+    "best": ("", "declaring melds: the best declaration again"),
     "sort": ("word", "sort your hand: sort melds | rank | suit"),
     "hint": ("", "suggest a move (the hard bot's choice for your own view)"),
     "pile": ("", "show the whole discard pile"),

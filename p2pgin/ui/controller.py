@@ -434,6 +434,25 @@ class Console:
         self._sync_selected()
         self.say(f"{self.card_text(card)}: {where}")
 
+    def declaration_lines(self) -> list[str]:
+        """The declaration being arranged, a line per group (for ``--plain``)."""
+        arrangement = self.ui.arrange
+        if arrangement is None:
+            return []
+
+        def cards(group: Sequence[Card]) -> str:
+            return " ".join(self.card_text(c) for c in group)
+
+        lines = [f"meld {i + 1}: {cards(m)}" for i, m in enumerate(arrangement.melds)]
+        for index in sorted({i for _, i in arrangement.laid}):
+            laid = [c for c, i in arrangement.laid if i == index]
+            lines.append(f"laid off on their meld {index + 1}: {cards(laid)}")
+        lines.append(f"deadwood: {cards(arrangement.deadwood) or 'none'} = "
+                     f"{arrangement.deadwood_value}")
+        if arrangement.discard is not None:
+            lines.append(f"discard: {self.card_text(arrangement.discard)}")
+        return lines
+
     def reset_arrangement(self) -> None:
         """``r`` while declaring: the engine's proposal again."""
         arrangement = self.ui.arrange
@@ -592,6 +611,14 @@ class Console:
             return [self.pile_text()]
         elif name == "help":
             self.toggle_overlay("commands")
+        elif name == "move":
+            if self.ui.arrange is None:
+                self.say("move is for declaring melds (after knock, gin or layoff)",
+                         error=True)
+            elif command.card is not None and self.select(command.card):
+                self.move_arranged()
+        elif name == "best":
+            self.reset_arrangement()
         elif name == "sheet":
             self.toggle_overlay("sheet")
             return sheet_lines(self.table)
