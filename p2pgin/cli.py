@@ -883,6 +883,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     statistics, under the data directory's bot/ folder."""
     import asyncio
 
+    if not args.until_stdin_closes:  # NB: a person started it: say so before loading
+        _say(f"p2pgin bot, level {args.level}: starting")
     # NB: the whole process is the bot, so its data directory is set once, for every layer.
     os.environ["P2PGIN_HOME"] = str(_bot_home())
     if args.name is None:
@@ -908,6 +910,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     loopback TCP (nothing leaves the machine) and holds only its own cards. An unfinished
     match against a bot of the same level goes on (unless --new)."""
     _need_terminal(args)
+    _say(f"p2pgin: a match against bot-{args.level} on this machine...")
     # NB: the bot starts first of all: it loads its layers while this process loads its
     # (and while a first-time player types a name).
     bots = [_start_bot(args)]
@@ -1033,6 +1036,7 @@ async def _resume(args: argparse.Namespace) -> int:
             _say("no unfinished game to resume")
             return 2
         game = games[0]
+    _say(f"resuming {game}")  # NB: at once (the layers load after)
     meta = read_meta(game)
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
@@ -1095,7 +1099,6 @@ async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespac
     match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
                         identity=identity)
     args.resumed = meta
-    _say(f"resuming {game.name} as {meta.get('role')}")
     if meta.get("role") == "host":
         listen = getattr(args, "listen", None) or meta.get("listen") or "0.0.0.0"
         port = int(meta["port"]) if getattr(args, "port", None) is None else args.port

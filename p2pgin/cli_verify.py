@@ -323,12 +323,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     move. The transcript is verified first: only a proven game is replayed."""
     import asyncio
 
+    _progress(f"checking {args.file} before the replay...")  # NB: before the imports
     from p2pgin.ui.adapter import seat_names
     from p2pgin.ui.replay import ReplayHand, build_steps, replay_lines, run_replay
     from p2pgin.ui.style import asciify
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 
-    _progress(f"checking {args.file} before the replay...")
     code, _, lines, report = load_and_verify(args.file)
     if report is None or not report.ok:
         print("\n".join(lines))
