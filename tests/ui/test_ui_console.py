@@ -56,6 +56,25 @@ def knock_and_answer(built: Any, game: LocalGame) -> list[str]:
     return screen_text(built)
 
 
+def defender_game() -> LocalGame:
+    """Bob (dealer) holds KNOCKER; I hold 3♥ and 2♥ that fit his 4-5-6♥ run."""
+    return LocalGame(deck=deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C"),
+                     autoplay=False)
+
+
+def bob_knocks(built: Any, game: LocalGame) -> None:
+    """In a ``defender_game``: both pass, I draw Q♠ and throw it back, Bob draws 2♣ and
+    knocks; my turn to declare."""
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+
+    press(built, "p")
+    game.opponent_move(PassUpcard())
+    press(built, "s")  # Q♠
+    press(built, "\r")  # the cursor is on the drawn card: throw it back
+    game.opponent_move(DrawStock())  # 2♣
+    game.opponent_move(knock_options(game.full)[0])
+
+
 def test_two_players_of_the_same_name_are_told_apart_by_their_seats() -> None:
     game = LocalGame(3, names=("root", "root"))
     with console_session(game) as (built, _inp, _out):
@@ -637,18 +656,9 @@ def test_running_app_plays_a_whole_hand_from_the_pipe(seed: int) -> None:
 
 
 def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
-    # Bob (dealer) holds the knocking hand; I hold 3♥ that fits his 4-5-6♥ run.
-    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
-    game = LocalGame(deck=deck, autoplay=False)
-    from p2pgin.engine import DrawStock, PassUpcard, knock_options
-
+    game = defender_game()
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")  # Q♠
-        press(built, "\r")  # the cursor is on the drawn card: throw it back
-        game.opponent_move(DrawStock())  # 2♣
-        game.opponent_move(knock_options(game.full)[0])
+        bob_knocks(built, game)
         rows = screen_text(built)
         screen = text(rows)
         assert "Bob knocked with these melds:" in screen and "[4♥ 5♥ 6♥]" in screen
@@ -862,17 +872,9 @@ def test_gin_is_called_gin_and_showing_melds_without_layoffs_says_only_that() ->
 
 
 def test_a_defender_laying_off_says_how_many() -> None:
-    from p2pgin.engine import DrawStock, PassUpcard, knock_options
-
-    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
-    game = LocalGame(deck=deck, autoplay=False)
+    game = defender_game()
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "\r")
-        game.opponent_move(DrawStock())
-        game.opponent_move(knock_options(game.full)[0])
+        bob_knocks(built, game)
         press(built, "\r\r")  # my melds, 3♥ and 2♥ laid off on 4-5-6♥
         mine = [" ".join(str(p) for p in line.parts) for line in built.console.table.log
                 if line.player == 0]
@@ -880,18 +882,11 @@ def test_a_defender_laying_off_says_how_many() -> None:
 
 
 def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring() -> None:
-    from p2pgin.engine import DrawStock, PassUpcard, knock_options
     from p2pgin.ui.render import plain_text, render_reveal
 
-    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
-    game = LocalGame(deck=deck, autoplay=False)
+    game = defender_game()
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "\r")
-        game.opponent_move(DrawStock())
-        game.opponent_move(knock_options(game.full)[0])
+        bob_knocks(built, game)
         press(built, "\r\r")
         result = game.last_result
         assert result.layoffs and result.defender_deadwood_cards
@@ -1008,17 +1003,9 @@ def test_a_knocker_arranges_other_melds_and_the_engine_checks_them() -> None:
 
 
 def test_a_defender_may_lay_off_less_than_the_best() -> None:
-    from p2pgin.engine import DrawStock, PassUpcard, knock_options
-
-    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
-    game = LocalGame(deck=deck, autoplay=False)
+    game = defender_game()
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")
-        press(built, "\r")
-        game.opponent_move(DrawStock())
-        game.opponent_move(knock_options(game.full)[0])
+        bob_knocks(built, game)
         rows = press(built, "\r")  # the proposal: 3♥ and 2♥ laid off
         assert "lay off 2 cards" in text(rows)
         built.console.cursor = parse_card("2H")
