@@ -21,8 +21,19 @@ figures). Measured:
   spend in crypto at once is counted once. ``crypto_overlap_ms`` says how much that was.
 * ``hands_per_min``: 60000 / ``hand_ms``.
 * ``floor_rtt_ms``: the same transport echoing a small frame (no session): the floor.
+* ``secure_link_overhead``: what the private link's encryption costs a hand. The
+  one-process match is played again in ``--rounds`` pairs of runs, each pair once with
+  the records carrying the frames in clear after the handshake (a benchmark-only switch
+  of the transport, ``transport._BENCHMARK_PLAINTEXT_RECORDS``; nothing else sets it)
+  and once encrypted, in alternation. Keys and seeds are fixed, so both runs of a pair
+  play the very same hands (their game files in RAM when /dev/shm exists: the storage's
+  latency varies far more than the link costs): the figure is the median over the
+  hands of encrypted hand time over plain hand time. ``secure_link`` has the detail:
+  the range of those ratios, ``fastest_ratio`` (each hand's fastest times, summed, in
+  each mode) and ``aead_us_per_hand`` / ``aead_share``, the record encryption's own
+  time, a direct measure of part of the same cost.
 
-    python bench/p2p.py [--hands N] [--json] [--processes 1|2|both] [--profile]
+    python bench/p2p.py [--hands N] [--rounds R] [--json] [--processes 1|2|both] [--profile]
 """
 
 from __future__ import annotations
@@ -55,7 +66,9 @@ _SCALARMULT = ("crypto_scalarmult_ed25519", "crypto_scalarmult_ed25519_noclamp",
                "crypto_scalarmult_ed25519_base", "crypto_scalarmult_ed25519_base_noclamp",
                "crypto_scalarmult", "crypto_scalarmult_base")
 _SIGN = ("crypto_sign", "crypto_sign_open")
-_OTHER = ("crypto_core_ed25519_add", "crypto_core_ed25519_sub",
+_OTHER = ("crypto_aead_chacha20poly1305_ietf_encrypt",
+          "crypto_aead_chacha20poly1305_ietf_decrypt",
+          "crypto_core_ed25519_add", "crypto_core_ed25519_sub",
           "crypto_core_ed25519_from_uniform", "crypto_core_ed25519_is_valid_point")
 
 
@@ -101,6 +114,7 @@ from nacl.signing import SigningKey  # noqa: E402
 from p2pgin.agents import RandomPlayer, run_agent  # noqa: E402
 from p2pgin.engine.moves import Discard  # noqa: E402
 from p2pgin.engine.rules import Rules  # noqa: E402
+from p2pgin.net import transport  # noqa: E402
 from p2pgin.net.gamefile import GameFiles  # noqa: E402
 from p2pgin.net.peer import Peer  # noqa: E402
 from p2pgin.net.transport import Link, open_link, serve_links  # noqa: E402
@@ -128,9 +142,9 @@ async def _floor(samples: int = 200) -> float:
             link.send([data])
         await link.close()
 
-    server = await serve_links(echo, "127.0.0.1", 0)
+    server = await serve_links(echo, "127.0.0.1", 0, identity=SigningKey(bytes(32)))
     port = server.sockets[0].getsockname()[1]
-    link = await open_link("127.0.0.1", port)
+    link = await open_link("127.0.0.1", port, identity=SigningKey(bytes([1]) * 32))
     times = []
     for _ in range(samples):
         start = time.perf_counter()
@@ -207,17 +221,19 @@ def _delays(a: _Recorder, b: _Recorder) -> tuple[list[float], list[float]]:
 def _make_peer(role: str, seed: int, directory: Path) -> tuple[Peer, GameFiles]:
     """The benchmark's host or joiner: fixed keys and seeds, a game file under ``directory``."""
     keys = random.Random(seed)  # fixed keys too: the same seed plays the same hands
-    host_key, join_key = keys.randbytes(32), keys.randbytes(32)
+    host_key, join_key = SigningKey(keys.randbytes(32)), SigningKey(keys.randbytes(32))
     if role == "host":
-        session = Session.create(SigningKey(host_key), role=HOST, name="host",
+        key = host_key
+        session = Session.create(key, role=HOST, name="host",
                                  rules=Rules.preset("standard", target=10_000),
                                  rng=random.Random(seed))
     else:
-        session = Session.create(SigningKey(join_key), role=JOIN, name="join",
+        key = join_key
+        session = Session.create(key, role=JOIN, name="join",
                                  rng=random.Random(seed + 1))
     files = GameFiles({"role": role}, directory=directory / role,
                       current_session=lambda: session.view.session_id)
-    return Peer(session, files), files
+    return Peer(session, files, identity=key), files
 
 
 def _agent(role: str, seed: int) -> RandomPlayer:
@@ -381,6 +397,70 @@ async def _play_two(hands: int, directory: Path, seed: int) -> dict[str, Any]:
     return out
 
 
+def _ram_dir(fallback: Path) -> Path:
+    """/dev/shm when it can be written (a RAM file system), else ``fallback``."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() and os.access(shm, os.W_OK) else fallback
+
+
+def _secure_link(hands: int, directory: Path, seed: int, rounds: int) -> dict[str, Any]:
+    """Plain and encrypted records, alternating, over the same hands (see the module
+    docstring): the overhead of the private link on a hand.
+
+    NB: the game files go to RAM (/dev/shm) when it exists: the link's cost does not
+    depend on the storage, and on this VM a flush takes 0.5 ms at one moment and 5 ms
+    the next, which swamps a cost of one or two percent between two runs.
+    """
+    plain: list[list[float]] = []
+    secure: list[list[float]] = []
+    aead_us: list[float] = []
+    aead_calls: dict[bool, int] = {False: 0, True: 0}
+    with tempfile.TemporaryDirectory(prefix="p2pgin-bench-", dir=_ram_dir(directory)) as tmp:
+        for r in range(rounds):
+            for encrypted in (False, True):
+                transport._BENCHMARK_PLAINTEXT_RECORDS = not encrypted
+                try:
+                    data = asyncio.run(_play_one(hands, Path(tmp) / f"{r}-{encrypted}", seed))
+                finally:
+                    transport._BENCHMARK_PLAINTEXT_RECORDS = False
+                (secure if encrypted else plain).append(data["hand_ms"])
+                aead_calls[encrypted] += sum(n for k, n in data["calls"].items()
+                                             if k.startswith("crypto_aead"))
+                if encrypted:
+                    times = data["times"]
+                    aead = sum(v for k, v in times.items() if k.startswith("crypto_aead"))
+                    aead_us.append(aead * 1e6 / (len(data["hand_ms"]) + 1))
+        storage = "ram" if Path(tmp).parent == Path("/dev/shm") else "disk"
+    # NB: in clear, only the handshakes use the AEAD (8 calls per connection).
+    if aead_calls[False] * 10 > aead_calls[True]:
+        raise RuntimeError(f"the plain runs made {aead_calls[False]} AEAD calls: the "
+                           "benchmark switch did not take effect")
+    ratios = [s_ms / p_ms for p_run, s_run in zip(plain, secure, strict=True)
+              for p_ms, s_ms in zip(p_run, s_run, strict=False)]
+    flat_plain = [ms for run in plain for ms in run]
+    flat_secure = [ms for run in secure for ms in run]
+    # NB: each hand is played once per run, the same hand in every run. The headline is
+    # the median of the paired ratios; the sum of each hand's fastest times is another
+    # estimate (the least disturbed runs), shown beside it: their difference says how
+    # much the machine's noise weighs.
+    fastest_plain = [min(times) for times in zip(*plain, strict=True)]
+    fastest_secure = [min(times) for times in zip(*secure, strict=True)]
+    return {
+        "secure_link_overhead": round(statistics.median(ratios), 3),
+        "fastest_ratio": round(sum(fastest_secure) / sum(fastest_plain), 3),
+        "overhead_spread": [round(min(ratios), 3), round(max(ratios), 3)],
+        "plain_hand_ms": round(statistics.median(flat_plain), 1),
+        "secure_hand_ms": round(statistics.median(flat_secure), 1),
+        "aead_us_per_hand": round(statistics.median(aead_us), 1),
+        # NB: the same cost measured directly: the record encryption's share of a hand.
+        "aead_share": round(statistics.median(aead_us) / 1000
+                            / statistics.median(flat_secure), 4),
+        "rounds": rounds,
+        "hands_compared": len(ratios),
+        "storage": storage,
+    }
+
+
 def _figures(data: dict[str, Any]) -> dict[str, Any]:
     """The reported figures of one run."""
     hand_ms = statistics.median(data["hand_ms"])
@@ -434,6 +514,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print lines or one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10, help="hands to time (default 10)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="plain/encrypted pairs for secure_link_overhead (default 5; "
+                             "0 skips it)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="emit one JSON object")
     parser.add_argument("--processes", choices=("1", "2", "both"), default="both",
@@ -473,10 +556,15 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 data = asyncio.run(_play_one(args.hands, Path(tmp), args.seed))
             runs["one_process"] = _figures(data)
+            if args.rounds > 0:
+                runs["secure_link"] = _secure_link(args.hands, Path(tmp), args.seed,
+                                                   args.rounds)
     headline = runs.get("one_process") or runs["two_process"]
     out: dict[str, Any] = {key: headline[key] for key in
                            ("move_rtt_ms", "hand_ms", "crypto_share", "hands_per_min")}
     out["floor_rtt_ms"] = round(floor, 3)
+    if "secure_link" in runs:
+        out["secure_link_overhead"] = runs["secure_link"]["secure_link_overhead"]
     out.update(runs)
     if args.json:
         print(json.dumps(out, sort_keys=True))
@@ -488,6 +576,17 @@ def main(argv: list[str] | None = None) -> int:
         if "two_process" in runs:
             _print("two processes (each peer its own program, as deployed):",
                    runs["two_process"])
+        if "secure_link" in runs:
+            link = runs["secure_link"]
+            print(f"private link (one process, {link['hands_compared']} hands played both "
+                  f"ways in {link['rounds']} alternating pairs, game files in "
+                  f"{link['storage']}):")
+            print(f"  secure_link_overhead {link['secure_link_overhead']:6.3f}   (target <= 1.10; "
+                  f"fastest-hands ratio {link['fastest_ratio']}, per-hand range "
+                  f"{link['overhead_spread'][0]}-{link['overhead_spread'][1]})")
+            print(f"  hand_ms plain/secure {link['plain_hand_ms']} / {link['secure_hand_ms']}; "
+                  f"record encryption {link['aead_us_per_hand']} µs per hand "
+                  f"({100 * link['aead_share']:.2f} % of it)")
     return 0
 
 

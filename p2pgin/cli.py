@@ -190,13 +190,18 @@ def _secret_source(args: argparse.Namespace) -> random.Random:
 
 
 class _Match:
-    """One match being played: game files, the peer (which holds the session) and the
-    local identity (it seals the transcript)."""
+    """One match being played: the peer (which holds the session and its game files)
+    and the local identity (it seals the transcript)."""
 
-    def __init__(self, files: Any, peer: Any, identity: Any = None) -> None:
-        self.files = files
+    def __init__(self, peer: Any, identity: Any) -> None:
         self.peer = peer
         self.identity = identity
+
+    @property
+    def files(self) -> Any:
+        """The game files of the peer's current match (a match resumed by identity
+        replaces the new one the peer started with)."""
+        return self.peer.store
 
     @property
     def session(self) -> Any:
@@ -225,10 +230,11 @@ def _check_peer_factory(current: Callable[[], Any]) -> Callable[[Any], Any]:
 def _make_match(
     session: Any,
     meta: dict[str, Any],
+    identity: Any,
     store: Any = None,
     abandon_after: float | None = None,
     fresh_session: Callable[[], Any] | None = None,
-    identity: Any = None,
+    resume_match: Callable[[bytes, Any], Any] | None = None,
 ) -> _Match:
     from p2pgin.net.gamefile import GameFiles
     from p2pgin.net.peer import Peer
@@ -239,10 +245,47 @@ def _make_match(
         return holder[0].session if holder else session  # the peer is being built
 
     files = GameFiles(meta, current_session=lambda: current().view.session_id, store=store)
-    peer = Peer(session, files, check_peer=_check_peer_factory(current),
-                abandon_after=abandon_after, fresh_session=fresh_session)
+    peer = Peer(session, files, identity=identity, check_peer=_check_peer_factory(current),
+                abandon_after=abandon_after, fresh_session=fresh_session,
+                resume_match=resume_match)
     holder.append(peer)
-    return _Match(files, peer, identity)
+    return _Match(peer, identity)
+
+
+def _resume_by_identity(args: argparse.Namespace, identity: Any, role: str,
+                        address: tuple[str, int] | None = None) -> Callable[[bytes, Any], Any]:
+    """The peer's hook that resumes, instead of the new match, the latest unfinished
+    match played as ``role`` with the player a new link proved (the host matches the
+    joiner's hello too: a fresh hello from the same player is a new match). ``address``
+    (joiner): where that host is now, remembered for ``resume``."""
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.store import GameStore
+    from p2pgin.net.gamefile import GameFiles, find_unfinished_with, read_meta
+    from p2pgin.session import ProtocolError, Session
+
+    def resume(key: bytes, hello: Any) -> tuple[Any, Any] | None:
+        game = find_unfinished_with(role, key, hello)
+        if game is None:
+            return None
+        try:
+            store = GameStore(game)
+            session = Session.restore(identity, list(store.entries), store.read_secrets(),
+                                      accept_rules=_rules_policy(args))
+        except (OSError, LogError, ProtocolError) as exc:
+            _say(f"cannot resume {game}: {exc}; playing a new match instead")
+            return None
+        meta = read_meta(game)
+        if role == "host":
+            meta.update(listen=args.listen, port=args.port)
+        elif address is not None:
+            meta.update(host=address[0], port=address[1])
+        files = GameFiles(meta, store=store)
+        files.write_meta()
+        other = session.view.names[1 - session.me]
+        _say(f"{other} is back: resuming the unfinished match saved in {game}")
+        return session, files
+
+    return resume
 
 
 def _result_line(match: _Match) -> dict[str, Any]:
@@ -642,8 +685,10 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
     meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args),
             "announce": not args.no_announce}
-    match = _make_match(new_session(), meta, abandon_after=args.abandon_after,
-                        fresh_session=new_session, identity=identity)
+    resume = (_resume_by_identity(args, identity, "host")
+              if role == "host" and not getattr(args, "new", False) else None)
+    match = _make_match(new_session(), meta, identity, abandon_after=args.abandon_after,
+                        fresh_session=new_session, resume_match=resume)
     args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
     _say(args.lobby_lines[0])
     announcers: list[asyncio.Task[Any]] = []
@@ -655,6 +700,12 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         args.port = port
         _say(f"listening on {args.listen}:{port}")
         args.lobby_lines.append(f"listening on {args.listen} port {port}")
+        waiting = _unfinished_count("host") if resume is not None else 0
+        if waiting:
+            line = (f"{waiting} unfinished match(es) you hosted: the other player resumes "
+                    "theirs by joining (--new: always a new match)")
+            _say(line)
+            args.lobby_lines.append(line)
         if _loopback(args.listen):
             # NB: nobody on the LAN can reach it: no beacon, no join code (and the bot of
             # ``p2pgin play`` spends no time looking for network interfaces).
@@ -677,7 +728,7 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
 
 async def _join_match(args: argparse.Namespace, host: str, port: int,
-                      bot: LocalBot | None = None) -> int:
+                      fingerprint: str | None = None, bot: LocalBot | None = None) -> int:
     """Join ``host:port`` and play one match; with ``bot`` (``p2pgin play``), the local
     bot's port, once it listens, is the one joined."""
     import asyncio
@@ -693,7 +744,11 @@ async def _join_match(args: argparse.Namespace, host: str, port: int,
                             "agent": _agent_meta(args)}
     if bot is not None:
         meta["local_bot"] = {"level": args.level, "delay": args.bot_delay}
-    match = _make_match(session, meta, abandon_after=args.abandon_after, identity=identity)
+    resume = (_resume_by_identity(args, identity, "join", (host, port))
+              if getattr(args, "command", "") == "join" and not getattr(args, "new", False)
+              else None)
+    match = _make_match(session, meta, identity, abandon_after=args.abandon_after,
+                        resume_match=resume)
 
     async def connect() -> None:
         where = port
@@ -703,7 +758,8 @@ async def _join_match(args: argparse.Namespace, host: str, port: int,
             where = await asyncio.to_thread(bot.port)
             match.files.meta["port"] = where
         _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
-        await match.peer.connect(host, where, give_up_after=args.give_up_after)
+        await match.peer.connect(host, where, give_up_after=args.give_up_after,
+                                 fingerprint=fingerprint)
 
     return await _drive(match, args, connect())
 
@@ -800,61 +856,68 @@ def _host_fingerprint(game: Path) -> str | None:
     return fingerprint(key)
 
 
-def _unfinished_with(role: str, host: str | None, port: int,
-                     fingerprint: str | None = None) -> Path | None:
-    """The latest unfinished game this user played as ``role`` with the same peer, if
-    any. Join: the same host identity (``fingerprint``, as a LAN beacon announces it;
-    the host may have a new address) or else the same address and port; host: the same
-    listening port."""
+def _unfinished_join(host: str, port: int, fingerprint: str | None = None) -> Path | None:
+    """The latest unfinished game this user joined with the same host, if any: the same
+    host identity (``fingerprint``, as a LAN beacon announces it; the host may have a
+    new address) or else the same address and port. (A host found at another address by
+    address alone is recognised by its identity once the link proves it, see
+    :func:`_resume_by_identity`.)"""
     from p2pgin.net.gamefile import find_unfinished, read_meta
 
     for game in find_unfinished():
         meta = read_meta(game)
-        if meta.get("role") != role:
+        if meta.get("role") != "join":
             continue
-        if role == "join" and fingerprint and _host_fingerprint(game) == fingerprint:
+        if fingerprint and _host_fingerprint(game) == fingerprint:
             return game
         try:
             same_port = bool(port) and int(meta.get("port") or 0) == port
         except (TypeError, ValueError):
             continue  # NB: port 0 is "any free port": nobody can come back to it
-        if same_port and (role == "host" or meta.get("host") == host):
+        if same_port and meta.get("host") == host:
             return game
     return None
 
 
-def _resume_instead(args: argparse.Namespace, role: str, host: str | None, port: int,
+def _unfinished_count(role: str) -> int:
+    """How many unfinished games this user played as ``role``."""
+    from p2pgin.net.gamefile import find_unfinished, read_meta
+
+    return sum(1 for game in find_unfinished() if read_meta(game).get("role") == role)
+
+
+def _resume_instead(args: argparse.Namespace, host: str, port: int,
                     fingerprint: str | None = None) -> bool:
-    """Point ``args.game`` at an unfinished match with this peer (unless ``--new``); a
-    host found again by its fingerprint at a new address is reconnected there."""
+    """Joiner: point ``args.game`` at an unfinished match with this host (unless
+    ``--new``); a host found again by its fingerprint at a new address is reconnected
+    there."""
     if getattr(args, "new", False):
         return False
-    game = _unfinished_with(role, host, port, fingerprint)
+    game = _unfinished_join(host, port, fingerprint)
     if game is None:
         return False
-    where = f"{host}:{port}" if role == "join" else f"port {port}"
-    _say(f"an unfinished match ({where}) is saved in {game}: resuming it "
+    _say(f"an unfinished match ({host}:{port}) is saved in {game}: resuming it "
          "(--new starts another match instead)")
     args.game = str(game)
-    if role == "join" and host is not None:
-        args.resume_address = (host, port)
+    args.resume_address = (host, port)
     return True
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
-    """Host a match on the LAN and wait for a player to join (an unfinished match hosted
-    on the same port is resumed first, unless ``--new``)."""
+    """Host a match on the LAN and wait for a player to join. A player with whom you
+    have an unfinished hosted match resumes it by connecting (recognised by their
+    identity key, whatever port you host on now); anyone else gets a new match."""
     import asyncio
 
     _need_terminal(args)
     _ask_name_on_first_run(args)
-    if _resume_instead(args, "host", None, args.port):
-        return _cmd_resume(args)
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
-    """Join a host by address, join code, or LAN discovery."""
+    """Join a host by address, join code, or LAN discovery. An unfinished match with
+    the same host is resumed (the same address, the fingerprint discovery found, or the
+    identity the host proves when you connect) unless you ask for a new one."""
     import asyncio
 
     target = args.target_host
@@ -872,9 +935,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port, fp = found
     else:
         (host, port), fp = _parse_target(target), None
-    if _resume_instead(args, "join", host, port, fp):
+    if _resume_instead(args, host, port, fp):
         return _cmd_resume(args)
-    return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
+    return _again(args, lambda: asyncio.run(_join_match(args, host, port, fp)))
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -1096,8 +1159,8 @@ async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespac
     identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets(),
                               accept_rules=_rules_policy(args))
-    match = _make_match(session, meta, store=store, abandon_after=args.abandon_after,
-                        identity=identity)
+    match = _make_match(session, meta, identity, store=store,
+                        abandon_after=args.abandon_after)
     args.resumed = meta
     if meta.get("role") == "host":
         listen = getattr(args, "listen", None) or meta.get("listen") or "0.0.0.0"

@@ -4,6 +4,10 @@
 the engine ``HandState`` as player ``me`` knows it. ``hint(state, me)`` is the Hard
 strategy's move for the console's hint key. Bots use only ``me``'s view: own hand,
 the discard pile and the opponent's public picks, passes and discards.
+
+Rummy: ``make_rummy_bot(level)`` builds a Rummy level; ``bot.choose(view, rng)`` returns
+its move for the seat to move in ``view`` (that seat's own ``RummyHand``), and
+``rummy_hint(view)`` is Hard's move for the console's hint key.
 """
 
 from __future__ import annotations
@@ -14,21 +18,31 @@ from typing import Final
 from p2pgin.bots.easy import EasyStrategy
 from p2pgin.bots.hard import HardParams, HardStrategy
 from p2pgin.bots.normal import NormalStrategy
+from p2pgin.bots.rummy_levels import EasyRummy, HardRummy, NormalRummy
+from p2pgin.bots.rummy_strategy import RummyStrategy
 from p2pgin.bots.strategy import Decision, Strategy, Table, ViewError, table_from_state
 from p2pgin.engine import HandState, Move
+from p2pgin.engine.rummy import RummyHand, RummyMove
 
 __all__ = [
     "LEVELS",
+    "RUMMY_LEVELS",
     "Decision",
+    "EasyRummy",
     "EasyStrategy",
     "HardParams",
+    "HardRummy",
     "HardStrategy",
+    "NormalRummy",
     "NormalStrategy",
+    "RummyStrategy",
     "Strategy",
     "Table",
     "ViewError",
     "hint",
     "make_bot",
+    "make_rummy_bot",
+    "rummy_hint",
     "table_from_state",
 ]
 
@@ -36,6 +50,12 @@ LEVELS: Final[dict[str, type[Strategy]]] = {
     "easy": EasyStrategy,
     "normal": NormalStrategy,
     "hard": HardStrategy,
+}
+
+RUMMY_LEVELS: Final[dict[str, type[RummyStrategy]]] = {
+    "easy": EasyRummy,
+    "normal": NormalRummy,
+    "hard": HardRummy,
 }
 
 
@@ -61,3 +81,26 @@ def hint(state: HandState, me: int) -> Move:
         ViewError: it is not ``me``'s turn or ``me``'s cards are unknown.
     """
     return HardStrategy(random.Random(0)).choose(state, me)
+
+
+def make_rummy_bot(level: str) -> RummyStrategy:
+    """A Rummy bot of ``level`` (``easy``, ``normal`` or ``hard``); its ``choose(view,
+    rng)`` takes the random generator with each call.
+
+    Raises:
+        ValueError: unknown level.
+    """
+    try:
+        return RUMMY_LEVELS[level]()
+    except KeyError:
+        choices = sorted(RUMMY_LEVELS)
+        raise ValueError(f"unknown bot level {level!r}; choose one of {choices}") from None
+
+
+def rummy_hint(view: RummyHand) -> RummyMove:
+    """Hard's move for the seat to move in ``view`` (the console's hint key).
+
+    Raises:
+        ViewError: the round is over, or the view does not show the seat its own cards.
+    """
+    return HardRummy().choose(view, random.Random(0))

@@ -53,6 +53,7 @@ from p2pgin.engine.errors import (
     WrongPhaseError,
 )
 from p2pgin.engine.explain import explain_hand
+from p2pgin.engine.knowledge import identities, unwind
 from p2pgin.engine.melds import (
     IllegalMeldError,
     InvalidHandError,
@@ -712,13 +713,7 @@ class HandState:
     @property
     def history(self) -> tuple[Played, ...]:
         """Every move so far, oldest first."""
-        out = []
-        node = self._hist
-        while node is not None:
-            node, entry = node
-            out.append(entry)
-        out.reverse()
-        return tuple(out)
+        return unwind(self._hist)
 
     def apply(self, move: Move, player: int | None = None) -> HandState:
         """Same as :func:`apply`."""
@@ -733,21 +728,7 @@ class HandState:
     # ------------------------------------------------------------------ helpers
 
     def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        known = self._known
-        cards = []
-        missing = []
-        for p in positions:
-            card = known[p]
-            if card is None:
-                missing.append(p)
-            else:
-                cards.append(card)
-        if missing:
-            raise HiddenCardError(
-                f"{what} needs the identities of positions {missing}; reveal them first",
-                tuple(missing),
-            )
-        return tuple(cards)
+        return identities(self._known, positions, what)
 
     def _push(self, player: int, move: Move, position: int | None) -> None:
         self._hist = (self._hist, Played(player, move, position))

@@ -56,7 +56,6 @@ __all__ = [
     "HELLO_TYPE",
     "MAX_SEQ",
     "PRE_SESSION",
-    "RESUME_DOMAIN",
     "SESSION_DOMAIN",
     "Chain",
     "Entry",
@@ -64,12 +63,10 @@ __all__ = [
     "entry_hash",
     "hello_key",
     "public_key_bytes",
-    "resume_proof",
     "session_id",
     "sign_entry",
     "sign_hello",
     "verify_hello",
-    "verify_resume_proof",
     "verify_signature",
 ]
 
@@ -377,33 +374,6 @@ def verify_hello(hello: Entry, *, sender: int | None = None) -> VerifyKey:
     key = hello_key(hello)
     verify_signature(hello, key)
     return key
-
-
-#: Prefix of a resume proof: a signature over a reconnection's fresh challenge.
-RESUME_DOMAIN: Final = b"p2pgin/resume/v1\x00"
-
-
-def _resume_message(session: str, nonce: bytes, player: int) -> bytes:
-    if len(nonce) != 32 or player not in (0, 1):
-        raise ValueError("a resume challenge is 32 bytes and a player 0 or 1")
-    return RESUME_DOMAIN + bytes.fromhex(session) + nonce + bytes([player])
-
-
-def resume_proof(key: SigningKey, *, session: str, nonce: bytes, player: int) -> bytes:
-    """Sign a reconnection's challenge ``nonce``: proves, unlike a replayed hello, that
-    the key's holder is on this very connection (64-byte Ed25519 signature)."""
-    return bytes(key.sign(_resume_message(session, nonce, player)).signature)
-
-
-def verify_resume_proof(
-    key: VerifyKey, signature: bytes, *, session: str, nonce: bytes, player: int
-) -> bool:
-    """True when ``signature`` is ``player``'s proof for ``nonce`` in ``session``."""
-    try:
-        key.verify(_resume_message(session, nonce, player), signature)
-    except (BadSignatureError, ValueError, TypeError):
-        return False
-    return True
 
 
 def session_id(host_hello: Entry, joiner_hello: Entry) -> str:

@@ -50,11 +50,23 @@ position) that the session may log so third parties can confirm the blame.
 :class:`ProtocolMisuse` is raised for our own out-of-order calls, e.g. dealing a position
 that is private to us, so that both shares of a private position can never be sent.
 Checks are atomic: a payload that raises leaves the object exactly as it was.
+
+Protocol v2 (``protocol/deck-v2.md``), for tables of 2..6 seats, every step proven::
+
+    from p2pgin.mental import DeckContext, DeckParty, PublicDeck, TableToss
+
+    toss = TableToss(seat=me, seats=n, session_id=sid)      # commit, reveal -> toss.seed
+    ctx = DeckContext(session=sid, seed=seed, hand=h, deck=d, players=(...), cards=(...))
+    public = PublicDeck.start(ctx);  me_party = DeckParty(ctx, me, secret)
+    public = public.with_shuffle(seat, payload)             # each shuffle, proof checked
+    public, opened = public.with_strips(seat, payload, indexes)  # layer removals, checked
+    me_party.make_shuffle(public), me_party.make_strips(public, indexes)
+    me_party.read(public, index)                            # only our layer left: the card
 """
 
 from __future__ import annotations
 
-from p2pgin.mental.cointoss import CoinToss, verify_toss
+from p2pgin.mental.cointoss import CoinToss, TableToss, verify_table_toss, verify_toss
 from p2pgin.mental.deck import (
     CARD_TAG,
     DECK_SIZE,
@@ -67,6 +79,7 @@ from p2pgin.mental.deck import (
 )
 from p2pgin.mental.errors import Cheat, CheatDetected, DeckError, MalformedValue, ProtocolMisuse
 from p2pgin.mental.group import HashDrbg, Rng
+from p2pgin.mental.layered_deck import DeckContext, DeckParty, PublicDeck
 
 __all__ = [
     "CARD_TAG",
@@ -74,16 +87,21 @@ __all__ = [
     "Cheat",
     "CheatDetected",
     "CoinToss",
+    "DeckContext",
     "DeckError",
+    "DeckParty",
     "DeckPeer",
     "HandVerifier",
     "HashDrbg",
     "MalformedValue",
     "ProtocolMisuse",
+    "PublicDeck",
     "Received",
     "Rng",
+    "TableToss",
     "card_points",
     "initial_deal",
     "verify_hand",
+    "verify_table_toss",
     "verify_toss",
 ]

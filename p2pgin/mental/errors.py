@@ -3,9 +3,9 @@
 Two families, split the way h11 splits local and remote protocol errors:
 
 * :class:`CheatDetected` (and its subclass :class:`MalformedValue`) is *remote*: a value
-  received from the other peer broke the protocol. It names the peer to blame (player
-  index 0/1), a machine-readable :class:`Cheat` reason and JSON-able ``evidence`` that a
-  third party can re-check against the signed log.
+  received from another peer broke the protocol. It names the peer to blame (its seat,
+  0..5; v1's two-player deck uses 0/1), a machine-readable :class:`Cheat` reason and
+  JSON-able ``evidence`` that a third party can re-check against the signed log.
 * :class:`ProtocolMisuse` is *local*: our own caller asked for something the protocol
   forbids (for example dealing a position that is private to us). Nothing is sent.
 """
@@ -31,6 +31,7 @@ class Cheat(StrEnum):
     BAD_STEP = "bad_step"  # audit: a shuffle step does not recompute from its secrets
     KEY_REUSE = "key_reuse"  # audit: a per-position key was used twice
     BAD_REVEAL = "bad_reveal"  # coin toss: a nonce does not match its commitment
+    BAD_PROOF = "bad_proof"  # v2: a shuffle or strip whose zero-knowledge proof fails
 
 
 class DeckError(Exception):
@@ -42,10 +43,10 @@ class ProtocolMisuse(DeckError):
 
 
 class CheatDetected(DeckError):
-    """The other peer broke the protocol.
+    """Another peer broke the protocol.
 
     Attributes:
-        peer: player index (0 or 1) of the peer to blame.
+        peer: seat of the peer to blame (0 or 1 for the two-player v1 deck).
         reason: a :class:`Cheat` value.
         evidence: JSON-able dict with what a third party needs to re-check the claim
             (the offending payload or field, expected and received values, positions).

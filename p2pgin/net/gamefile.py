@@ -19,10 +19,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from p2pgin.log.entry import Entry, session_id, verify_hello
+from p2pgin.log.errors import LogError
 from p2pgin.log.identity import atomic_write
 from p2pgin.log.store import GAME_SUFFIX, GameStore, game_path, games_dir
 
-__all__ = ["META_SUFFIX", "GameFiles", "find_unfinished", "read_hello_keys", "read_meta"]
+__all__ = [
+    "META_SUFFIX",
+    "GameFiles",
+    "find_unfinished",
+    "find_unfinished_with",
+    "read_hello_keys",
+    "read_meta",
+]
 
 META_SUFFIX: Final = ".peer.json"
 
@@ -170,3 +178,26 @@ def find_unfinished(directory: Path | None = None) -> list[Path]:
         if game.exists() and not read_meta(game).get("finished"):
             found.append(game)
     return sorted(found, key=lambda p: os.stat(p).st_mtime, reverse=True)
+
+
+def find_unfinished_with(
+    role: str, key: bytes, hello: Entry | None = None, directory: Path | None = None,
+) -> Path | None:
+    """The most recent unfinished game this user played as ``role`` ("host" or "join")
+    against the identity ``key``, or None. With ``hello``: only the game whose opponent
+    hello is exactly that one (a returning player repeats its hello; a fresh hello from
+    the same key is a new match).
+
+    Unreadable game files are skipped (``p2pgin games`` and ``resume`` report them).
+    """
+    opponent = 1 if role == "host" else 0
+    for game in find_unfinished(directory):
+        if read_meta(game).get("role") != role:
+            continue
+        try:
+            entry, proven = read_hello_keys(game)[opponent]
+        except (OSError, LogError):
+            continue
+        if proven == key and (hello is None or entry.to_bytes() == hello.to_bytes()):
+            return game
+    return None

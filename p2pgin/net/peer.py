@@ -21,13 +21,17 @@ game file cannot be written (a full disk), the peer stops at once
 (:class:`StorageFailed`): nothing more is stored or sent, so ``p2pgin resume`` continues
 from the file once there is room.
 
-Connections: the host keeps listening for the whole match (a dropped joiner comes back
-on the same port; one player at a time), the joiner reconnects with exponential
-backoff. Keepalives and dead-peer detection are in :mod:`p2pgin.net.transport`. A bad
-frame from the peer makes the session raise its typed error and queue a signed error
-frame; we send it, keep the offending bytes in an evidence file next to the game file
-and close. The honest peer's log is never touched by a bad frame (the session
-guarantees that, and we only ever append what the session hands us).
+Connections: every one is a private link (:mod:`p2pgin.net.transport`): its other end
+has proven an Ed25519 identity key before anything else happens. The session hears a
+connection only when the first frame on it is the other player's hello **signed by
+that same key** (within ``hello_timeout``), and, once the match began, only when that
+key and hello are the opponent's; anything else is closed without touching the session.
+The host keeps listening for the whole match and serves several pending connections at
+once (a silent one delays nobody); the joiner reconnects with exponential backoff. A
+bad frame from the authenticated peer makes the session raise its typed error and
+queue a signed error frame; we send it, keep the offending bytes in an evidence file
+next to the game file and close. The honest peer's log is never touched by a bad frame
+(the session guarantees that, and we only ever append what the session hands us).
 """
 
 from __future__ import annotations
@@ -37,18 +41,26 @@ import contextlib
 import itertools
 import logging
 import os
-import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from nacl.signing import SigningKey
+
+from p2pgin.log.entry import Entry, verify_hello
+from p2pgin.log.errors import LogError
 from p2pgin.log.identity import PeerCheck, PeerStatus
+from p2pgin.log.identity import fingerprint as _fingerprint
+from p2pgin.net.channel import ChannelError, WrongPeer
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import (
     DEAD_AFTER,
+    FRAME_DEADLINE,
+    HANDSHAKE_TIMEOUT,
     PING_INTERVAL,
     Link,
     LinkDead,
@@ -57,11 +69,11 @@ from p2pgin.net.transport import (
 )
 from p2pgin.session.errors import PeerClosed, ProtocolError, RemoteProtocolError
 from p2pgin.session.events import Event, PeerHello
-from p2pgin.session.gate import ResumeGate
 
 __all__ = [
     "ABANDON_LINGER",
     "FINAL_STAGES",
+    "HELLO_TIMEOUT",
     "GameHandle",
     "GameStore",
     "LinkDown",
@@ -70,7 +82,10 @@ __all__ = [
     "LinkUp",
     "Peer",
     "PeerInfo",
+    "Refused",
+    "ResumeMatch",
     "StorageFailed",
+    "hello_refusal",
 ]
 
 _log = logging.getLogger(__name__)
@@ -80,6 +95,11 @@ LinkState = Literal["connecting", "connected", "reconnecting", "closed"]
 FINAL_STAGES = frozenset({"match_over", "closed"})
 #: Seconds an abandoning peer waits for the other to read the record and hang up.
 ABANDON_LINGER = 3.0
+#: Seconds after the handshake within which the other end's hello must arrive.
+HELLO_TIMEOUT = 5.0
+#: Refused connections remembered in :attr:`Peer.refused` (a flood cannot grow it).
+_REFUSALS_KEPT = 100
+_ROLES = ("host", "joiner")
 
 
 def _connect_failure(exc: OSError) -> str:
@@ -171,6 +191,10 @@ class GameHandle(Protocol):
 
 
 CheckPeer = Callable[[PeerHello], PeerCheck]
+#: Before any match began: the identity a new link proved and (host) the hello the
+#: joiner sent, signed by it, to the (session, store) of an unfinished match with that
+#: player to resume, or None (a new match). Resume by identity, on any address or port.
+ResumeMatch = Callable[[bytes, "Entry | None"], "tuple[Any, GameStore] | None"]
 
 
 class StorageFailed(Exception):
@@ -182,22 +206,53 @@ class StorageFailed(Exception):
     """
 
 
+class Refused(ConnectionError):
+    """A connection was turned away before the session heard it (``reason`` says why)."""
+
+
+def _signing_key(identity: Any) -> SigningKey:
+    key = getattr(identity, "signing_key", identity)
+    if not isinstance(key, SigningKey):
+        raise TypeError("identity is a SigningKey or a p2pgin.log.identity.Identity")
+    return key
+
+
+def hello_refusal(payload: bytes, key: bytes, sender: int) -> str:
+    """Why ``payload`` is not the hello of player ``sender`` signed by identity ``key``
+    (the key its link proved); "" when it is."""
+    try:
+        proven = bytes(verify_hello(Entry.from_bytes(payload), sender=sender))
+    except LogError as exc:
+        return f"its first frame is not the {_ROLES[sender]}'s hello: {exc}"
+    if proven != key:
+        return (f"its hello is signed by {_fingerprint(proven)}, not by the identity its "
+                f"link proved ({_fingerprint(key)})")
+    return ""
+
+
 class Peer:
-    """A session pumped over TCP; implements :class:`GameHandle`.
+    """A session pumped over private links; implements :class:`GameHandle`.
 
     Args:
         session: a ``p2pgin.session.Session`` (new or restored).
         store: the game file (``append`` fsyncs; ``write_secrets`` is 0600).
+        identity: this player's identity (a ``SigningKey`` or an ``Identity``): the
+            links prove it; it must be the key of the session's own hello.
         evidence_dir, evidence_stem: where offending bytes are written
             (``<stem>.evidence-N.bin`` and a ``.txt`` naming the broken rule) when the
             store has no ``path`` (else beside the game file, named after it).
         check_peer: maps the peer's hello to its known-peers check (:class:`PeerInfo`).
-        ping_interval, dead_after: keepalive timing (see :mod:`p2pgin.net.transport`).
+        ping_interval, dead_after, handshake_timeout, frame_deadline: link timing (see
+            :mod:`p2pgin.net.transport`).
+        hello_timeout: the other end's hello must follow the handshake within this long.
         sync_delay: longest wait of a received entry for a shared fsync.
         abandon_after: abandon the match when the link stays down this long.
         fresh_session: (host) a factory; a connection that breaks a protocol rule before
             any match began is dropped and the host starts over with a new session,
             instead of ending (a stray connection must not stop a host).
+        resume_match: before any match began, finds the unfinished match with the player
+            a new link proved (the host also gets its hello; see :data:`ResumeMatch`);
+            the peer then plays that session and store.
     """
 
     def __init__(
@@ -205,18 +260,27 @@ class Peer:
         session: Any,
         store: GameStore | None,
         *,
+        identity: Any,
         evidence_dir: Path | None = None,
         evidence_stem: str = "game",
         check_peer: CheckPeer | None = None,
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
+        frame_deadline: float = FRAME_DEADLINE,
+        hello_timeout: float = HELLO_TIMEOUT,
         sync_delay: float = 0.05,
         abandon_after: float | None = None,
         fresh_session: Callable[[], Any] | None = None,
+        resume_match: ResumeMatch | None = None,
     ) -> None:
+        self.identity = _signing_key(identity)
+        self._check_identity(session)
         self.session = session
         #: Host side: makes a new session when a connection fails before the hellos.
         self.fresh_session = fresh_session
+        #: Finds the unfinished match with the player a new link proved.
+        self.resume_match = resume_match
         #: Seconds the link may stay down before the match is abandoned (None: never;
         #: a person decides, e.g. from the console).
         self.abandon_after = abandon_after
@@ -227,6 +291,9 @@ class Peer:
         self.check_peer = check_peer
         self.ping_interval = ping_interval
         self.dead_after = dead_after
+        self.handshake_timeout = handshake_timeout
+        self.frame_deadline = frame_deadline
+        self.hello_timeout = hello_timeout
         self._link_state: LinkState = "connecting"
         self._link: Link | None = None
         self._events: list[Event] = []
@@ -239,8 +306,6 @@ class Peer:
         self._unsynced: list[Any] = []
         self._unsynced_secrets: Any = None
         self._sync_timer: asyncio.TimerHandle | None = None
-        #: Why the last connection was refused by the identity check (for the player).
-        self._refusal = ""
         self._flush_handle: asyncio.Handle | None = None
         #: Longest time a received entry waits to share an fsync (see :meth:`_step`).
         self.sync_delay = sync_delay
@@ -254,6 +319,19 @@ class Peer:
         self.port: int | None = None
         #: Optional hook called with (frames) right after they are written (benchmarks).
         self.on_sent: Callable[[list[bytes]], None] | None = None
+        #: The latest connections turned away before the session heard them:
+        #: (address, reason), oldest first.
+        self.refused: deque[tuple[str, str]] = deque(maxlen=_REFUSALS_KEPT)
+        self._adopt_restored()
+
+    def _check_identity(self, session: Any) -> None:
+        mine = session.hellos[session.me] if hasattr(session, "hellos") else None
+        if mine is not None and mine.body.get("key") != bytes(self.identity.verify_key).hex():
+            raise ValueError("the link identity is not the key of the session's own hello")
+
+    def _adopt_restored(self) -> None:
+        """Store what a (restored) session wants stored, and take its own news."""
+        session = self.session
         self._sync()  # whatever a restored session wants stored, on disk now
         # NB: a restored session's own news (MatchResumed) comes before any link event.
         self._events.extend(session.events())
@@ -523,50 +601,99 @@ class Peer:
         self.evidence.append(path)
 
     def _match_began(self) -> bool:
-        """True once both hellos are known: new connections must then pass the gate."""
+        """True once both hellos are known: new connections must then be the opponent."""
         if not self.view.session_id:
             return False
         hellos = getattr(self.session, "hellos", None)
-        return hellos is not None and hellos[1 - self.view.me] is not None
+        return hellos is not None and hellos[1 - self.session.me] is not None
 
-    async def _authenticate(self, link: Link) -> list[bytes] | None:
-        """Once the match began, let a new connection (either direction) reach the
-        session only if the opponent proves its identity key on it (the session's
-        :class:`~p2pgin.session.gate.ResumeGate`: its hello plus a signature over a fresh
-        challenge of ours, which a replayed hello cannot make). Returns the frames read
-        meanwhile (hello first), for the session; None when refused: the connection is
-        closed and the session is not touched.
+    def _opponent_hello(self) -> Entry | None:
+        """The opponent's hello once the match began (its key is the only one let in)."""
+        if not self._match_began():
+            return None
+        hello: Entry = self.session.hellos[1 - self.session.me]
+        return hello
 
-        NB: the session ends the match on any bad frame; without this gate a stranger on
-        the LAN connecting while the link is down (or listening where the host was)
-        could end a live match with junk, or with a captured hello and a bogus head.
+    def _opponent_key(self) -> bytes | None:
+        hello = self._opponent_hello()
+        return None if hello is None else bytes.fromhex(hello.body["key"])
+
+    def _not_the_opponent(self, link: Link, hello: bytes | None) -> str:
+        """Why ``link`` (with this hello, when read) may not reach the session now that
+        the match began; "" if it may (or no match began)."""
+        opponent = self._opponent_hello()
+        if opponent is None:
+            return ""
+        key = bytes.fromhex(opponent.body["key"])
+        if link.remote_key != key:
+            return (f"it proved identity {_fingerprint(link.remote_key)}, not the opponent's "
+                    f"({_fingerprint(key)})")
+        if hello is not None and hello != opponent.to_bytes():
+            return ("the opponent's identity, but not its hello of this match: it started "
+                    "a new match (this one resumes only when neither side asks for a new "
+                    "one)")
+        return ""
+
+    def _refuse(self, link: Link, why: str) -> None:
+        _log.info("refused a connection with %s: %s", link.peername, why)
+        self.refused.append((link.peername, why))
+
+    async def _admit(self, link: Link) -> bytes | None:
+        """Host: the hello that lets an incoming connection reach the session, or None
+        (the connection is closed, the session untouched).
+
+        The other end proved an identity in the handshake; its first frame must be the
+        joiner's hello signed by that identity, within ``hello_timeout``. Once the match
+        began, the identity must be the opponent's and the hello its hello of this match.
+        A hello captured from another connection is of no use: the handshake already
+        proved who is at the other end, and the hello must be theirs.
         """
-        gate = ResumeGate(self.session, secrets.token_bytes(32))
-        why = "closed before proving its identity"
-        try:
-            link.send(gate.opening())
-            async with asyncio.timeout(self.dead_after):
-                while not gate.admitted and not gate.refused:
+        why = self._not_the_opponent(link, None)
+        payload: bytes | None = None
+        if not why:
+            try:
+                async with asyncio.timeout(self.hello_timeout):
                     payload = await link.recv()
-                    if payload is None:
-                        break
-                    link.send(gate.receive(payload))
-            if gate.admitted:
-                why = ""
-                return gate.held
-            why = gate.refused or why
-        except (FrameError, LinkDead, ConnectionError, OSError, TimeoutError) as exc:
-            why = f"{type(exc).__name__}: {exc}"
-        finally:
-            if why:  # refused, or cancelled while waiting (the match ended)
-                _log.info("refused a connection with %s: %s", link.peername, why)
-                self._refusal = why
-                await link.close()
-        return None
+            except TimeoutError:
+                why = f"no hello within {self.hello_timeout:g} s of the handshake"
+            except (FrameError, ConnectionError, OSError) as exc:
+                why = f"{type(exc).__name__}: {exc}"
+            else:
+                if payload is None:
+                    why = "it closed before sending its hello"
+                else:
+                    why = (hello_refusal(payload, link.remote_key, 1 - self.session.me)
+                           or self._not_the_opponent(link, payload))
+        if why:
+            self._refuse(link, why)
+            await link.close()
+            return None
+        return payload
 
-    async def _run_link(self, link: Link, first: Sequence[bytes] = ()) -> None:
+    def _resume_if_known(self, key: bytes, hello: bytes | None) -> None:
+        """Before any match began: play the unfinished match with the player whose
+        identity ``key`` the link proved (host: who sent this hello), if there is one."""
+        if self.resume_match is None or self._match_began():
+            return
+        found = self.resume_match(key, None if hello is None else Entry.from_bytes(hello))
+        if found is None:
+            return
+        self.session, self.store = found
+        self._check_identity(self.session)
+        self._peer_info = None
+        self._adopt_restored()
+        self._changed()
+
+    async def _run_link(self, link: Link, first: Sequence[bytes] = (),
+                        hello_from: int | None = None) -> None:
         """Pump frames between ``link`` and the session until either ends (``first``:
-        frames already read from this link, processed right after the (re)connection)."""
+        frames already read from this link, processed right after the (re)connection).
+
+        ``hello_from`` (the joiner, which speaks first): the first frame must be that
+        player's hello signed by the identity the link proved (and, once the match
+        began, the opponent's hello of this match) within ``hello_timeout``; anything
+        else closes the connection before the session hears it.
+        """
         old = self._link
         self._link = link
         if old is not None and not old.closed:
@@ -578,9 +705,28 @@ class Peer:
             self._resyncing = bool(self.view.session_id)
             self._step(self.session.connection_made)
             outcome: list[tuple[str, bool]] = []  # (reason, fatal) when a frame ends it
+            awaiting = [hello_from]  # the sender whose hello must come first, if any
+            timer = None
+            if hello_from is not None:
+                def no_hello() -> None:
+                    if awaiting[0] is not None:
+                        why = f"no hello within {self.hello_timeout:g} s of the handshake"
+                        self._refuse(link, why)
+                        link.fail(Refused(why))
+
+                timer = asyncio.get_running_loop().call_later(self.hello_timeout, no_hello)
 
             def take(payload: bytes) -> bool:
                 """One frame for the session; False ends this connection."""
+                sender = awaiting[0]
+                if sender is not None:
+                    why = (hello_refusal(payload, link.remote_key, sender)
+                           or self._not_the_opponent(link, payload))
+                    if why:
+                        self._refuse(link, why)
+                        outcome.append((f"refused: {why}", False))
+                        return False
+                    awaiting[0] = None
                 if self.finished or self._storage_failed is not None:
                     # NB: after our own abandonment the session takes nothing more; we
                     # stop reading and half-close gracefully (below) so the peer gets
@@ -607,8 +753,12 @@ class Peer:
 
             # NB: frames are handed to the session as they arrive (no task wakes up per
             # frame); the ones read while the connection was being admitted go first.
-            if all(take(payload) for payload in first) and not self.finished:
-                await link.deliver(take)
+            try:
+                if all(take(payload) for payload in first) and not self.finished:
+                    await link.deliver(take)
+            finally:
+                if timer is not None:
+                    timer.cancel()
             if outcome:
                 reason, fatal = outcome[0]
         except FrameError as exc:
@@ -616,8 +766,12 @@ class Peer:
             # we know and drop this connection. The session is untouched.
             self._keep_evidence(f"{type(exc).__name__}: {exc}".encode(), exc)
             reason = f"bad framing: {exc}"
-        except LinkDead as exc:
+        except (LinkDead, Refused) as exc:
             reason = str(exc)
+        except ChannelError as exc:
+            # A record that failed authentication (tampering on the way), a frame that
+            # stopped arriving: this connection is lost, the match is not.
+            reason = f"link broken ({exc.rule}): {exc}"
         except (ConnectionError, OSError) as exc:
             reason = f"connection lost: {exc}"
         except Exception as exc:  # a bug here or below: stop cleanly, keep the game file
@@ -698,44 +852,54 @@ class Peer:
         *,
         on_listening: Callable[[int], None] | None = None,
     ) -> None:
-        """Listen on ``host:port`` until the match ends; every accepted connection
-        becomes the link (a reconnecting joiner replaces its dead connection)."""
+        """Listen on ``host:port`` until the match ends.
+
+        Every connection is admitted on its own (handshake, then hello; see
+        :meth:`_admit`), several at once, so a silent or hostile one delays nobody. The
+        first admitted joiner takes the seat; once the match began only the opponent is
+        admitted, and its new connection replaces the old one (which may be a dead
+        half-open connection not yet noticed).
+        """
         tasks: set[asyncio.Task[None]] = set()
-        gating: set[asyncio.Task[None]] = set()  # connections waiting to show a hello
+        pending: set[asyncio.Task[None]] = set()  # connections not yet admitted
 
         async def accept(link: Link) -> None:
-            if self._done.is_set() or (self._link is not None and not self._link.closed):
-                # NB: one player at a time. A live link is never replaced by a newcomer
-                # (who could be anyone on the LAN); a peer coming back after a drop is let
-                # in once its old link has been seen dead (at most ``dead_after``).
+            if self._done.is_set():
                 await link.close()
                 return
             task = asyncio.current_task()
             assert task is not None
             tasks.add(task)
             try:
-                first: list[bytes] = []
-                if self._match_began():
-                    # The match began: only the known opponent may take the link (see
-                    # :meth:`_authenticate`); anyone else is closed, the session untouched.
-                    gating.add(task)
-                    try:
-                        admitted = await self._authenticate(link)
-                    finally:
-                        gating.discard(task)
-                    if admitted is None:
-                        return
-                    first = admitted
-                    if self._done.is_set() or (self._link is not None
-                                               and not self._link.closed):
-                        await link.close()  # someone else got in meanwhile: one at a time
-                        return
-                await self._run_link(link, first)
+                pending.add(task)
+                try:
+                    hello = await self._admit(link)
+                finally:
+                    pending.discard(task)
+                if hello is None:
+                    return
+                # NB: from here to the session taking the hello nothing awaits, so two
+                # connections admitted at once cannot both take the seat.
+                why = self._not_the_opponent(link, hello)
+                if self._done.is_set() or why:
+                    if why:
+                        self._refuse(link, why)
+                    await link.close()
+                    return
+                self._resume_if_known(link.remote_key, hello)
+                await self._run_link(link, [hello])
             finally:
                 tasks.discard(task)
 
-        server = await serve_links(accept, host, port, ping_interval=self.ping_interval,
-                                   dead_after=self.dead_after)
+        def refused(address: str, exc: Exception) -> None:
+            self.refused.append((address, f"handshake: {exc}"))
+
+        server = await serve_links(accept, host, port, identity=self.identity,
+                                   handshake_timeout=self.handshake_timeout,
+                                   ping_interval=self.ping_interval,
+                                   dead_after=self.dead_after,
+                                   frame_deadline=self.frame_deadline,
+                                   on_refused=refused)
         self.port = server.sockets[0].getsockname()[1]
         if on_listening is not None:
             on_listening(self.port)
@@ -743,7 +907,7 @@ class Peer:
             await self._done.wait()
         finally:
             server.close()
-            for task in list(gating):
+            for task in list(pending):
                 task.cancel()
             for task in list(tasks):
                 if task is not asyncio.current_task():
@@ -759,53 +923,59 @@ class Peer:
         *,
         give_up_after: float | None = None,
         max_backoff: float = 2.0,
+        fingerprint: str | None = None,
     ) -> None:
         """Connect to the host and keep reconnecting (exponential backoff) until the
-        match ends, or until ``give_up_after`` seconds pass without a connection."""
+        match ends, or until ``give_up_after`` seconds pass without a connection.
+
+        Once the match began (a restored session too) the handshake must prove the
+        host's identity key, or the connection is dropped before this side reveals its
+        own. ``fingerprint`` (a host picked from its LAN beacon) must match the
+        identity the host proves on first contact.
+        """
         delay = 0.05
         down_since = time.monotonic()
         told = ""
+        address = f"{host}:{port}"
         while not self._done.is_set():
+            why = ""
+            link: Link | None = None
             try:
                 link = await open_link(
                     host,
                     port,
+                    identity=self.identity,
+                    expect=self._opponent_key(),
                     timeout=self.dead_after,
+                    handshake_timeout=self.handshake_timeout,
                     ping_interval=self.ping_interval,
                     dead_after=self.dead_after,
+                    frame_deadline=self.frame_deadline,
                 )
-            except (OSError, TimeoutError) as exc:
+            except WrongPeer as exc:
+                why = (f"{address} answered but proved identity {_fingerprint(exc.key)}, "
+                       "not the host of this match")
+            except (OSError, TimeoutError) as exc:  # NB: a failed handshake is an OSError
+                why = _connect_failure(exc)
+            if link is not None and fingerprint is not None and not self._match_began() and (
+                    _fingerprint(link.remote_key) != fingerprint):
+                why = (f"{address} proved identity {_fingerprint(link.remote_key)}, not "
+                       f"{fingerprint} as its LAN announcement said")
+                self._refuse(link, why)
+                await link.close()
+            if why:
                 if give_up_after is not None and time.monotonic() - down_since > give_up_after:
-                    self.give_up(f"cannot reach {host}:{port}: {exc}")
+                    self.give_up(f"cannot reach {address}: {why}")
                     return
-                reason = _connect_failure(exc)
-                if reason != told:  # NB: once per kind of failure, not every retry
-                    told = reason
-                    self._events.append(LinkFailed(address=f"{host}:{port}", reason=reason))
+                if why != told:  # NB: once per kind of failure, not every retry
+                    told = why
+                    self._events.append(LinkFailed(address=address, reason=why))
                     self._changed()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, max_backoff)
                 continue
+            assert link is not None
             delay = 0.05
-            first: list[bytes] = []
-            if self._match_began():
-                # The match began: whoever answers at the host's address must prove it
-                # is the host (see :meth:`_authenticate`) before the session hears it.
-                admitted = await self._authenticate(link)
-                if admitted is None:
-                    reason = (f"{host}:{port} answered but did not prove it is the host: "
-                              f"{self._refusal}")
-                    if reason != told:  # NB: once per kind of refusal, not every retry
-                        told = reason
-                        self._events.append(LinkDown(reason=reason, reconnecting=True))
-                        self._changed()
-                    if give_up_after is not None and (
-                            time.monotonic() - down_since > give_up_after):
-                        self.give_up(f"{host}:{port} did not prove the host's identity")
-                        return
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, max_backoff)
-                    continue
-                first = admitted
-            await self._run_link(link, first)
+            self._resume_if_known(link.remote_key, None)
+            await self._run_link(link, (), hello_from=1 - self.session.me)
             down_since = time.monotonic()

@@ -1,15 +1,27 @@
-"""One framed TCP connection with keepalive: the only code that reads or writes one.
+"""One private, kept-alive TCP connection: the only code that reads or writes one.
 
-A :class:`Link` reads and writes length-prefixed frames (:mod:`p2pgin.net.framing`).
-The zero-length frame is the keepalive: a link sends one whenever it has sent nothing
-for ``ping_interval`` seconds, and it declares the peer dead after ``dead_after`` seconds
-without receiving any frame at all. Keepalives flow whatever the players are doing, so a
-player thinking for a minute is not mistaken for a dead peer; a pulled cable or a
-frozen process is noticed within ``dead_after`` seconds.
+Every connection first runs the private link's handshake (:mod:`p2pgin.net.channel`,
+wire.md section 10): both ends prove their Ed25519 identity keys over fresh X25519
+keys, and only then does a :class:`Link` exist, knowing :attr:`Link.remote_key`. After
+it every frame, keepalives and control frames included, travels encrypted and
+authenticated; a record that fails authentication breaks the link at once (a
+:class:`~p2pgin.net.channel.ChannelError`, which is a ``ConnectionError``): the peers
+reconnect and the match goes on.
 
-Keepalives never reach the session (they are not logged, not signed): :meth:`Link.recv`
-swallows them and returns only real payloads. The link is its own asyncio protocol, so
-:meth:`Link.deliver` can hand payloads to the session as the bytes arrive.
+Deadlines, so that no byte stream can make a peer wait for good:
+
+* the handshake must complete within ``handshake_timeout`` of the TCP connect, or the
+  connection is dropped (the accepting side never hears of it);
+* a frame (or record) whose first byte arrived must be complete within
+  ``frame_deadline`` (:class:`FrameStalled`): a corrupted length cannot make the
+  receiver wait for bytes that will never come;
+* the zero-length frame is the keepalive: a link sends one whenever it has sent
+  nothing for ``ping_interval`` seconds, and a reader declares the peer dead after
+  ``dead_after`` seconds without receiving any byte (:class:`LinkDead`).
+
+Keepalives never reach the session: :meth:`Link.recv` swallows them and returns only
+real payloads. The link is its own asyncio protocol, so :meth:`Link.deliver` can hand
+payloads to the session as the bytes arrive.
 """
 
 from __future__ import annotations
@@ -23,12 +35,17 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from p2pgin.net.framing import MAX_FRAME, FrameDecoder, FrameError, encode_frame
+from nacl.signing import SigningKey
+
+from p2pgin.net.channel import Channel, ChannelError, HandshakeFailed
+from p2pgin.net.framing import MAX_FRAME, FrameError
 
 __all__ = [
     "DEAD_AFTER",
-    "KEEPALIVE",
+    "FRAME_DEADLINE",
+    "HANDSHAKE_TIMEOUT",
     "PING_INTERVAL",
+    "FrameStalled",
     "Link",
     "LinkDead",
     "Sink",
@@ -40,14 +57,31 @@ __all__ = [
 PING_INTERVAL: Final = 1.0
 #: Seconds of receive silence after which the peer is declared dead.
 DEAD_AFTER: Final = 5.0
-#: The keepalive frame on the wire (an empty payload).
-KEEPALIVE: Final = encode_frame(b"")
+#: Seconds from the TCP connect within which the handshake must complete.
+HANDSHAKE_TIMEOUT: Final = 5.0
+#: Seconds within which a frame (or record) that began arriving must be complete: a
+#: whole 1 MiB frame needs about 1 Mbit/s to make it.
+FRAME_DEADLINE: Final = 10.0
+#: The keepalive: one empty frame (encrypted like any other).
+_KEEPALIVE: Final = (b"",)
 #: Payloads queued for :meth:`Link.recv` beyond which the socket stops being read.
 _QUEUE_LIMIT: Final = 64
+#: Benchmark only (bench/p2p.py measures what the encryption costs): after the
+#: handshake, records carry the frames in clear. Nothing in p2pgin sets it, and no
+#: option reaches it.
+_BENCHMARK_PLAINTEXT_RECORDS = False
+
+_log = logging.getLogger(__name__)
 
 
 class LinkDead(ConnectionError):
     """The peer sent nothing (not even a keepalive) for too long."""
+
+
+class FrameStalled(ChannelError):
+    """A frame (or record) began arriving and was not complete within the deadline."""
+
+    rule = "frame_stalled"
 
 
 def _tune(transport: asyncio.BaseTransport) -> None:
@@ -62,20 +96,37 @@ def _tune(transport: asyncio.BaseTransport) -> None:
 Sink = Callable[[bytes], bool]
 
 
-class _FrameProtocol(asyncio.Protocol):
-    """The connection's asyncio protocol: decodes frames as bytes arrive.
+def _retrieve(future: asyncio.Future[None]) -> None:
+    # NB: a handshake nobody waits for any more (its task was cancelled) fails quietly.
+    if not future.cancelled():
+        future.exception()
 
-    Payloads are queued for :meth:`Link.recv`, or, while :meth:`Link.deliver` runs,
-    handed to its sink at once, inside ``data_received``: no task wakes up per frame.
+
+class _LinkProtocol(asyncio.Protocol):
+    """The connection's asyncio protocol: pumps the channel as bytes arrive.
+
+    Until the handshake completes, bytes go to the channel and its replies go out;
+    :attr:`handshake` then resolves (or fails, and the connection is aborted). After
+    it, payloads are queued for :meth:`Link.recv`, or, while :meth:`Link.deliver`
+    runs, handed to its sink at once, inside ``data_received``: no task wakes up per
+    frame.
     """
 
-    def __init__(self, max_frame: int) -> None:
-        self.decoder = FrameDecoder(max_size=max_frame)
+    def __init__(self, channel: Channel) -> None:
+        if _BENCHMARK_PLAINTEXT_RECORDS:
+            channel._plaintext_for_benchmark()
+        self.channel = channel
         self.transport: asyncio.Transport | None = None
         self.queue: deque[bytes] = deque()
         self.eof = False
         self.error: BaseException | None = None
         self.last_data = time.monotonic()
+        #: Since when a started frame (or record) waits for its rest (None: none does).
+        self.partial_since: float | None = None
+        loop = asyncio.get_running_loop()
+        #: Resolves when the handshake completes; fails with a ChannelError.
+        self.handshake: asyncio.Future[None] = loop.create_future()
+        self.handshake.add_done_callback(_retrieve)
         #: Woken when a payload, the end of stream or an error arrives (for recv).
         self.waiter: asyncio.Future[None] | None = None
         self.sink: Sink | None = None
@@ -84,7 +135,7 @@ class _FrameProtocol(asyncio.Protocol):
         self._write_paused = False
         self._reading_paused = False
         self._drain_waiters: list[asyncio.Future[None]] = []
-        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.lost: asyncio.Future[None] = loop.create_future()
 
     # -- asyncio callbacks
 
@@ -92,16 +143,32 @@ class _FrameProtocol(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         _tune(transport)
+        self._flush_channel()
+
+    def _flush_channel(self) -> None:
+        out = self.channel.data_to_send()
+        if out and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(out)
 
     def data_received(self, data: bytes) -> None:
-        self.last_data = time.monotonic()
+        now = self.last_data = time.monotonic()
         if self.error is not None:
             return
+        channel = self.channel
         try:
-            payloads = self.decoder.feed(data)
-        except FrameError as exc:
+            payloads = channel.receive_data(data)
+        except (ChannelError, FrameError) as exc:
             self._fail(exc)
             return
+        if not self.handshake.done():
+            self._flush_channel()
+            if channel.established:
+                self.handshake.set_result(None)
+        if channel.incomplete:
+            if payloads or self.partial_since is None:
+                self.partial_since = now  # NB: a frame completed: the next one starts now
+        else:
+            self.partial_since = None
         if self.discard:
             return
         self.queue.extend(p for p in payloads if p)  # NB: b"" is a keepalive
@@ -110,8 +177,8 @@ class _FrameProtocol(asyncio.Protocol):
 
     def eof_received(self) -> bool:
         try:
-            self.decoder.close()
-        except FrameError as exc:
+            self.channel.close()
+        except (ChannelError, FrameError) as exc:
             self._fail(exc)
             return True
         self.eof = True
@@ -124,6 +191,9 @@ class _FrameProtocol(asyncio.Protocol):
                 self.eof_received()
         else:
             self._fail(exc)
+        if not self.handshake.done():
+            self.handshake.set_exception(
+                HandshakeFailed("the connection closed during the handshake"))
         for waiter in self._drain_waiters:
             if not waiter.done():
                 waiter.set_exception(ConnectionResetError("connection lost"))
@@ -154,6 +224,8 @@ class _FrameProtocol(asyncio.Protocol):
         if paused:
             transport.pause_reading()
         else:
+            if self.partial_since is not None:  # NB: we did not read; the peer did not stall
+                self.partial_since = time.monotonic()
             transport.resume_reading()
 
     # -- for Link
@@ -169,6 +241,13 @@ class _FrameProtocol(asyncio.Protocol):
     def _fail(self, exc: BaseException) -> None:
         if self.error is None:
             self.error = exc
+        if not self.handshake.done():
+            # NB: a connection whose handshake failed is of no use: abort it at once.
+            self.handshake.set_exception(exc if isinstance(exc, ChannelError) else
+                                         HandshakeFailed(f"handshake: {exc}"))
+            if self.transport is not None:
+                self.transport.abort()
+            return
         self._dispatch()
 
     def _dispatch(self) -> None:
@@ -208,28 +287,39 @@ class _FrameProtocol(asyncio.Protocol):
 
 
 class Link:
-    """A framed, kept-alive TCP connection.
+    """A private, framed, kept-alive TCP connection whose other end proved its identity.
 
-    Made by :func:`open_link` (connecting) or :func:`serve_links` (accepting).
+    Made by :func:`open_link` (connecting) or :func:`serve_links` (accepting), once the
+    handshake completed.
 
     Args:
-        protocol: the connection's frame protocol (connected).
+        protocol: the connection's protocol (connected, handshake complete).
         ping_interval: send a keepalive after this long without sending.
         dead_after: :meth:`recv` raises :class:`LinkDead` after this long without input.
+        frame_deadline: a started frame must be complete within this long.
     """
 
     def __init__(
         self,
-        protocol: _FrameProtocol,
+        protocol: _LinkProtocol,
         *,
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
+        frame_deadline: float = FRAME_DEADLINE,
     ) -> None:
         assert protocol.transport is not None, "the protocol must be connected"
+        channel = protocol.channel
+        assert channel.remote_key is not None, "the handshake completes first"
         self._protocol = protocol
         self._transport = protocol.transport
+        self._channel = channel
+        #: The other end's Ed25519 identity key (32 bytes), proven by the handshake.
+        self.remote_key: bytes = channel.remote_key
+        #: The handshake hash: names this connection (the same at both ends).
+        self.handshake_hash: bytes = channel.handshake_hash or b""
         self.ping_interval = ping_interval
         self.dead_after = dead_after
+        self.frame_deadline = frame_deadline
         self._last_sent = time.monotonic()
         #: When a reader (recv or deliver) began waiting (None: nobody waits).
         self._waiting_since: float | None = None
@@ -245,18 +335,20 @@ class Link:
 
     async def _keepalive(self) -> None:
         """Send keepalives, and be the receive watchdog: a reader that has waited
-        ``dead_after`` seconds with nothing arriving fails with :class:`LinkDead`.
+        ``dead_after`` seconds with nothing arriving fails with :class:`LinkDead`, and a
+        frame begun ``frame_deadline`` seconds ago and still incomplete fails the link
+        with :class:`FrameStalled` (whether anyone reads or not).
 
         NB: one timer task per link instead of a timeout around every read (a hand reads
-        a few hundred times); the watchdog wakes when either deadline is due.
+        a few hundred times); the watchdog wakes when the first deadline is due.
         """
         protocol = self._protocol
         try:
-            while not self._closed:
+            while not self._closed and protocol.error is None:
                 now = time.monotonic()
                 idle = now - self._last_sent
                 if idle >= self.ping_interval:
-                    self._write(KEEPALIVE)
+                    self._write(self._channel.seal(_KEEPALIVE))
                     idle = 0.0
                 wake = self.ping_interval - idle
                 since = self._waiting_since
@@ -267,6 +359,15 @@ class Link:
                             f"no frame from {self.peername} for {self.dead_after:g} s"))
                         return
                     wake = min(wake, self.dead_after - silent)
+                started = protocol.partial_since
+                if started is not None and not protocol._reading_paused:
+                    waited = now - started
+                    if waited >= self.frame_deadline:
+                        protocol._fail(FrameStalled(
+                            f"a frame from {self.peername} began {waited:.1f} s ago and is "
+                            f"still incomplete (deadline {self.frame_deadline:g} s)"))
+                        return
+                    wake = min(wake, self.frame_deadline - waited)
                 await asyncio.sleep(wake)
         except (ConnectionError, OSError, RuntimeError):
             self._closed = True
@@ -278,14 +379,27 @@ class Link:
         self._last_sent = time.monotonic()
 
     def send(self, payloads: list[bytes]) -> None:
-        """Queue frames for sending at once, in order (call :meth:`drain` to wait).
+        """Queue frames for sending at once, in order, encrypted (call :meth:`drain` to
+        wait).
 
         Raises:
             ConnectionResetError: the link is closed.
             FrameTooLarge: a payload exceeds the frame limit (nothing is sent).
         """
         if payloads:
-            self._write(b"".join(encode_frame(p) for p in payloads))
+            if self._closed or self._transport.is_closing():
+                raise ConnectionResetError("link is closed")
+            self._write(self._channel.seal(payloads))
+
+    def fail(self, exc: BaseException) -> None:
+        """Break the link with ``exc``: its reader (recv or deliver) raises it."""
+        self._protocol._fail(exc)
+
+    def send_stream(self, plaintext: bytes) -> None:
+        """Send ``plaintext`` as the next bytes of the frame stream, encrypted, whatever
+        they are. For tests that play a peer breaking the framing from inside the
+        encryption (an oversize header, a frame cut short); :meth:`send` is the way."""
+        self._write(self._channel.seal_stream(plaintext))
 
     async def drain(self) -> None:
         """Wait until the kernel has taken what was sent.
@@ -391,20 +505,51 @@ async def open_link(
     host: str,
     port: int,
     *,
+    identity: SigningKey,
+    expect: bytes | None = None,
     timeout: float = 5.0,
+    handshake_timeout: float = HANDSHAKE_TIMEOUT,
     ping_interval: float = PING_INTERVAL,
     dead_after: float = DEAD_AFTER,
+    frame_deadline: float = FRAME_DEADLINE,
     max_frame: int = MAX_FRAME,
 ) -> Link:
-    """Connect to ``host:port`` and wrap the connection in a :class:`Link`.
+    """Connect to ``host:port`` and run the handshake as the initiator.
+
+    Args:
+        identity: this side's Ed25519 identity key.
+        expect: the identity the other end must prove (None: any, first contact). A
+            different one is refused before this side reveals its own identity.
 
     Raises:
         OSError / TimeoutError: the connection could not be made within ``timeout``.
+        HandshakeFailed: no valid handshake within ``handshake_timeout`` (its subclass
+            :class:`~p2pgin.net.channel.WrongPeer` when another identity answered).
     """
     loop = asyncio.get_running_loop()
     async with asyncio.timeout(timeout):
-        _, protocol = await loop.create_connection(lambda: _FrameProtocol(max_frame), host, port)
-    return Link(protocol, ping_interval=ping_interval, dead_after=dead_after)
+        _, protocol = await loop.create_connection(
+            lambda: _LinkProtocol(Channel(identity, initiator=True, expect=expect,
+                                          max_frame=max_frame)), host, port)
+    await _handshake(protocol, handshake_timeout, f"{host}:{port}")
+    return Link(protocol, ping_interval=ping_interval, dead_after=dead_after,
+                frame_deadline=frame_deadline)
+
+
+async def _handshake(protocol: _LinkProtocol, timeout: float, where: str) -> None:
+    """Wait for the handshake; abort the connection if it fails or is late."""
+    try:
+        async with asyncio.timeout(timeout):
+            await asyncio.shield(protocol.handshake)
+    except TimeoutError:
+        protocol.error = HandshakeFailed(f"no handshake from {where} within {timeout:g} s")
+        if protocol.transport is not None:
+            protocol.transport.abort()
+        raise protocol.error from None
+    except BaseException:
+        if protocol.transport is not None:
+            protocol.transport.abort()
+        raise
 
 
 async def serve_links(
@@ -412,30 +557,50 @@ async def serve_links(
     host: str | None,
     port: int,
     *,
+    identity: SigningKey,
+    handshake_timeout: float = HANDSHAKE_TIMEOUT,
     ping_interval: float = PING_INTERVAL,
     dead_after: float = DEAD_AFTER,
+    frame_deadline: float = FRAME_DEADLINE,
     max_frame: int = MAX_FRAME,
+    on_refused: Callable[[str, Exception], None] | None = None,
 ) -> asyncio.Server:
-    """Listen on ``host:port``; run ``on_link`` in a task of its own for every connection.
+    """Listen on ``host:port``; for every connection run the handshake as the
+    responder and, once the other end proved its identity, ``on_link`` in a task of
+    its own. Connections whose handshake fails or is late are aborted and never reach
+    ``on_link`` (``on_refused(address, error)`` hears of them); several handshakes run
+    at once, so a silent connection delays nobody.
 
     The server is listening when this returns (its sockets name the port).
     """
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task[None]] = set()
 
-    class _Accepted(_FrameProtocol):
+    class _Accepted(_LinkProtocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
-            link = Link(self, ping_interval=ping_interval, dead_after=dead_after)
-            task = loop.create_task(_run(link))
+            task = loop.create_task(_run(self))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
-    async def _run(link: Link) -> None:
+    async def _run(protocol: _LinkProtocol) -> None:
+        assert protocol.transport is not None
+        peer = protocol.transport.get_extra_info("peername")
+        where = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        try:
+            await _handshake(protocol, handshake_timeout, where)
+        except (ChannelError, OSError) as exc:
+            _log.info("refused a connection from %s: %s", where, exc)
+            if on_refused is not None:
+                on_refused(where, exc)
+            return
+        link = Link(protocol, ping_interval=ping_interval, dead_after=dead_after,
+                    frame_deadline=frame_deadline)
         try:
             await on_link(link)
         except Exception:  # NB: like asyncio.start_server: log, do not kill the server
-            logging.getLogger(__name__).exception("connection handler failed")
+            _log.exception("connection handler failed")
             await link.close()
 
-    return await loop.create_server(lambda: _Accepted(max_frame), host, port)
+    return await loop.create_server(
+        lambda: _Accepted(Channel(identity, initiator=False, max_frame=max_frame)), host, port)

@@ -46,12 +46,10 @@ from p2pgin.log.entry import (
     GENESIS_PREV,
     PRE_SESSION,
     Entry,
-    resume_proof,
     session_id,
     sign_entry,
     sign_hello,
     verify_hello,
-    verify_resume_proof,
     verify_signature,
 )
 from p2pgin.log.errors import CanonicalError, LogError
@@ -325,16 +323,6 @@ def _dealt_to(player: int, dealer: int) -> tuple[int, ...]:
 
 Commit = Callable[[], None]
 
-
-
-def _hex_bytes(value: Any, size: int) -> bytes | None:
-    """``value`` as bytes if it is exactly ``size`` bytes of lowercase hex, else None."""
-    if not isinstance(value, str) or len(value) != 2 * size or value != value.lower():
-        return None
-    try:
-        return bytes.fromhex(value)
-    except ValueError:
-        return None
 
 
 #: ``accept_rules`` of a joiner: True accepts the host's rules at once, None asks the
@@ -696,39 +684,6 @@ class Session:
         """This peer's own hello (sent first on every connection)."""
         return self._my_hello
 
-    def resume_proof(self, nonce: bytes) -> bytes:
-        """My signature over a reconnection's challenge ``nonce`` (see PROTOCOL.md §5).
-
-        Raises:
-            LocalProtocolError: no session yet (there is nothing to resume).
-        """
-        if not self.session_id:
-            raise LocalProtocolError("no session to resume yet")
-        return resume_proof(self._key, session=self.session_id, nonce=nonce, player=self.me)
-
-    def answer_challenge(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """The ``proof`` control object answering a ``challenge`` control object.
-
-        Raises:
-            MalformedFrame: not ``{"ctl": "challenge", "nonce": <32 bytes, hex>}``.
-            UnexpectedMessage: no session yet (a challenge follows the hellos).
-        """
-        nonce = _hex_bytes(obj.get("nonce"), 32) if set(obj) == {"ctl", "nonce"} else None
-        if obj.get("ctl") != "challenge" or nonce is None:
-            raise MalformedFrame("challenge: nonce is 32 bytes of lowercase hex")
-        if not self.session_id:
-            raise UnexpectedMessage(f"resume challenge before the hellos (state {self._state})")
-        return {"ctl": "proof", "nonce": nonce.hex(), "sig": self.resume_proof(nonce).hex()}
-
-    def check_resume_proof(self, nonce: bytes, signature: bytes) -> bool:
-        """True when ``signature`` is the opponent's proof for my challenge ``nonce``:
-        the opponent's identity key, not a replay of its hello, is on this connection."""
-        key = self._keys[1 - self.me]
-        if not self.session_id or key is None:
-            return False
-        return verify_resume_proof(key, signature, session=self.session_id, nonce=nonce,
-                                   player=1 - self.me)
-
     @property
     def state(self) -> State:
         """The current row of the transition table."""
@@ -834,10 +789,6 @@ class Session:
             return
         elif kind == "head" and set(obj) == {"ctl", "session", "next", "hash"}:
             self._receive_head(obj)
-        elif kind == "challenge":
-            self._send_control(self.answer_challenge(obj))
-        elif kind == "proof" and set(obj) == {"ctl", "nonce", "sig"}:
-            return  # NB: checked by the resume gate before the session saw the link
         else:
             raise MalformedFrame(f"unknown or malformed control frame {kind!r}")
 

@@ -31,3 +31,22 @@ def test_every_rules_option_is_in_the_rule_book() -> None:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for option in Rules().to_dict():
         assert f"`{option}`" in text, option
+
+
+def test_every_rummy_option_is_in_the_rule_book() -> None:
+    from p2pgin.engine.rummy import RummyRules
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    for option in RummyRules().to_dict():
+        assert f"`{option}`" in text, option
+
+
+def test_every_rummy_rule_names_a_test() -> None:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = text.index("## 15. Rummy")
+    end = text.find("\n## ", start + 1)
+    section = text[start:] if end == -1 else text[start:end]
+    bullets = re.split(r"\n(?=- )", section)[1:]
+    assert len(bullets) > 40
+    unnamed = [b.splitlines()[0] for b in bullets if not REFERENCE.search(b)]
+    assert unnamed == []

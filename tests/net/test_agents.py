@@ -22,11 +22,12 @@ from p2pgin.session import HOST, JOIN, Session
 @pytest.fixture
 async def pair() -> AsyncIterator[tuple[Peer, Peer]]:
     """A host and a joiner connected over loopback (no game files)."""
-    host = Peer(Session.create(SigningKey(bytes([1] * 32)), role=HOST, name="host",
+    keys = SigningKey(bytes([1] * 32)), SigningKey(bytes([2] * 32))
+    host = Peer(Session.create(keys[0], role=HOST, name="host",
                                rules=Rules.preset("standard", target=10_000),
-                               rng=random.Random(1)), None)
-    joiner = Peer(Session.create(SigningKey(bytes([2] * 32)), role=JOIN, name="joiner",
-                                 rng=random.Random(2)), None)
+                               rng=random.Random(1)), None, identity=keys[0])
+    joiner = Peer(Session.create(keys[1], role=JOIN, name="joiner",
+                                 rng=random.Random(2)), None, identity=keys[1])
     serve, connect = await start(host, joiner)
     yield host, joiner
     for peer in (host, joiner):

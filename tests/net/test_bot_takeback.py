@@ -41,7 +41,7 @@ async def test_a_bot_process_grants_the_take_back_of_a_discard(tmp_path: Path) -
     bot, port = _start_bot(tmp_path / "bot")
     try:
         me = Identity(signing_key=SigningKey(bytes([7]) * 32), name="alice")
-        person = Peer(Session.create(me, role=JOIN, rng=random.Random(5)), None)
+        person = Peer(Session.create(me, role=JOIN, rng=random.Random(5)), None, identity=me)
         connect = asyncio.create_task(person.connect("127.0.0.1", port))
         changed = asyncio.Event()
         person.on_change(changed.set)

@@ -32,11 +32,12 @@ def test_four_colour_and_mouse_reach_the_console() -> None:
 
 async def _serving_host(tmp_path: Path, rules: str) -> tuple[Session, Peer, Any, int]:
     """A real host peer on loopback offering ``rules``: (session, peer, serve task, port)."""
-    session = Session.create(SigningKey.generate(), role=HOST, name="Hostess",
+    key = SigningKey.generate()
+    session = Session.create(key, role=HOST, name="Hostess",
                              rules=Rules.preset(rules), rng=random.Random(1))
     files = GameFiles({"role": "host"}, directory=tmp_path / "host",
                       current_session=lambda: session.view.session_id)
-    host = Peer(session, files, evidence_dir=tmp_path)
+    host = Peer(session, files, identity=key, evidence_dir=tmp_path)
     ports: list[int] = []
     serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
     while not ports:

@@ -45,11 +45,12 @@ def make_pair(tmp: Path, target: int = 10, **timing: float) -> tuple[Peer, Peer]
     rules = Rules.preset("standard", target=target)
     peers = []
     for role, seed in ((HOST, 1), (JOIN, 2)):
-        session = Session.create(SigningKey.generate(), role=role, name=f"p{role}",
+        key = SigningKey.generate()
+        session = Session.create(key, role=role, name=f"p{role}",
                                  rules=rules, rng=random.Random(seed))
         files = RecordingFiles({"role": role}, directory=tmp / str(role),
                                current_session=lambda s=session: s.view.session_id)
-        peers.append(Peer(session, files, evidence_dir=tmp, **timing))
+        peers.append(Peer(session, files, identity=key, evidence_dir=tmp, **timing))
     return peers[0], peers[1]
 
 
@@ -259,26 +260,33 @@ async def test_a_stray_connection_neither_stops_a_host_nor_cuts_in_on_a_match(
 ) -> None:
     host, joiner = make_pair(tmp_path)
     first = host.session
-    rules = first.view.rules
-    host.fresh_session = lambda: Session.create(
-        SigningKey.generate(), role=HOST, name="p0", rules=rules, rng=random.Random(9))
     ports: list[int] = []
     serve = asyncio.create_task(host.serve("127.0.0.1", 0, on_listening=ports.append))
     await asyncio.wait_for(_until(lambda: bool(ports)), 5)
-    # A stranger connects before any player and sends junk: the host starts over.
-    stray = await open_link("127.0.0.1", ports[0])
+    # Before any player: a program that does not speak the link is dropped at the
+    # handshake; a stranger that does, then sends junk instead of a hello, right after.
+    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
+    writer.write(b"GET / HTTP/1.0\r\n\r\n")
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed at once, nothing said
+    writer.close()
+    stray = await open_link("127.0.0.1", ports[0], identity=SigningKey.generate())
     stray.send([b"GET / HTTP/1.0"])
     assert await asyncio.wait_for(_drain(stray), 5) is None
     await stray.close()
-    assert host.session is not first and not host.session.closed and not host.done
-    assert host.evidence and host.evidence[0].read_bytes() == b"GET / HTTP/1.0"
+    assert host.session is first and not host.session.closed and not host.done
+    assert host.evidence == [] and host.view.stage == "handshake"
+    (_, handshake), (_, hello) = host.refused
+    assert handshake == ("handshake: handshake message 1 announces 18245 bytes, not 32 (not "
+                         "a p2pgin v1 link?)")
+    assert hello.startswith("its first frame is not the joiner's hello: [malformed]")
     # Now the real player joins and they play; a second stranger mid-match is turned away.
     connect = asyncio.create_task(joiner.connect("127.0.0.1", ports[0]))
     await asyncio.wait_for(_until(lambda: host.view.stage == "play"), 20)
-    intruder = await open_link("127.0.0.1", ports[0])
+    intruder = await open_link("127.0.0.1", ports[0], identity=SigningKey.generate())
     intruder.send([b"junk"])
     assert await asyncio.wait_for(_drain(intruder), 5) is None  # closed at once
     await intruder.close()
+    assert "not the opponent's" in host.refused[-1][1]
     agents = [run_agent(p, RandomPlayer(random.Random(i))) for i, p in enumerate((host, joiner))]
     await asyncio.wait_for(asyncio.gather(*agents, serve, connect), 60)
     assert host.view.stage == joiner.view.stage == "match_over" and host.error is None
@@ -317,7 +325,7 @@ def test_a_restored_session_reports_its_resumption_before_any_link_event(
     restored = Session.restore(keys[1], stored, secrets)
     files = GameFiles({"role": JOIN}, directory=tmp_path,
                       current_session=lambda: restored.view.session_id)
-    peer = Peer(restored, files)
+    peer = Peer(restored, files, identity=keys[1])
     events = peer.drain_events()
     assert events and events[0] == MatchResumed(hand_no=1, entries=len(join.log))
 

@@ -43,6 +43,8 @@ class Client:
         self.sent: list[bytes] = []
         #: After a reconnect: do not act before the host's log head arrived (as Peer does).
         self.resyncing = False
+        #: The identity the client's links prove.
+        self.key = SigningKey.generate()
 
     def flush(self) -> list[bytes]:
         self.session.entries_to_persist()
@@ -78,9 +80,11 @@ class Client:
 
 
 async def connect(port: int) -> Client:
-    session = Session.create(SigningKey.generate(), role=JOIN, name="mallory",
+    key = SigningKey.generate()
+    session = Session.create(key, role=JOIN, name="mallory",
                              rng=random.Random(5))
-    client = Client(session, await open_link("127.0.0.1", port))
+    client = Client(session, await open_link("127.0.0.1", port, identity=key))
+    client.key = key
     session.connection_made()
     client.flush()
     return client
@@ -204,14 +208,15 @@ def test_an_oversize_frame_drops_the_connection_and_the_match_goes_on(tmp: Path)
         async def scenario() -> Client:
             client = await connect(port)
             await client.play_until(in_play)
-            client.link._transport.write(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
+            # Inside the encryption: only the authenticated peer can send this.
+            client.link.send_stream(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
             # The host hangs up; frames already in flight are dropped here (the resume
             # exchange sends them again).
             while await client.link.recv() is not None:
                 pass
             await client.link.close()
             # The same (honest) session reconnects: the resume exchange picks up the game.
-            client.link = await open_link("127.0.0.1", port)
+            client.link = await open_link("127.0.0.1", port, identity=client.key)
             client.session.connection_made()
             client.resyncing = True
             client.flush()

@@ -1,4 +1,4 @@
-"""The framed, kept-alive link over real loopback TCP."""
+"""The private, framed, kept-alive link over real loopback TCP."""
 
 from __future__ import annotations
 
@@ -6,25 +6,34 @@ import asyncio
 import contextlib
 import struct
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
+from nacl.signing import SigningKey
 
+from p2pgin.net.channel import HandshakeFailed, RecordForged
 from p2pgin.net.framing import FrameTooLarge, MalformedFrame
-from p2pgin.net.transport import Link, LinkDead, open_link, serve_links
+from p2pgin.net.transport import FrameStalled, Link, LinkDead, open_link, serve_links
+
+SERVER_KEY = SigningKey(bytes([1]) * 32)
+CLIENT_KEY = SigningKey(bytes([2]) * 32)
 
 
 @contextlib.asynccontextmanager
-async def _paired(ping: float = 0.05, dead: float = 0.6) -> AsyncIterator[tuple[Link, Link]]:
+async def _paired(ping: float = 0.05, dead: float = 0.6,
+                  frame_deadline: float = 10.0) -> AsyncIterator[tuple[Link, Link]]:
     """(client, server side) of one loopback connection; both closed afterwards."""
     accepted: asyncio.Queue[Link] = asyncio.Queue()
 
     async def on_accept(link: Link) -> None:
         await accepted.put(link)
 
-    server = await serve_links(on_accept, "127.0.0.1", 0, ping_interval=ping, dead_after=dead)
+    server = await serve_links(on_accept, "127.0.0.1", 0, identity=SERVER_KEY,
+                               ping_interval=ping, dead_after=dead,
+                               frame_deadline=frame_deadline)
     port = server.sockets[0].getsockname()[1]
-    client = await open_link("127.0.0.1", port, ping_interval=ping, dead_after=dead)
+    client = await open_link("127.0.0.1", port, identity=CLIENT_KEY, ping_interval=ping,
+                             dead_after=dead, frame_deadline=frame_deadline)
     srv = await accepted.get()
     try:
         yield client, srv
@@ -63,21 +72,18 @@ async def test_an_idle_link_stays_alive_longer_than_the_dead_timeout(
     assert await recv == b"still here"
 
 
-async def test_a_silent_peer_is_declared_dead_within_the_timeout() -> None:
-    silent: list[asyncio.StreamWriter] = []
-
-    async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        silent.append(writer)  # accepts, never writes (a frozen process)
-
-    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)  # a plain TCP server
-    port = server.sockets[0].getsockname()[1]
-    link = await open_link("127.0.0.1", port, ping_interval=0.05, dead_after=0.3)
+async def _fails_within(error: type[Exception], reading: Link, after: float) -> None:
+    """``reading.recv()`` raises ``error`` after about ``after`` seconds (at most 2)."""
     start = time.monotonic()
-    with pytest.raises(LinkDead):
-        await link.recv()
-    assert 0.25 < time.monotonic() - start < 2.0
-    await link.close()
-    server.close()
+    with pytest.raises(error):
+        await asyncio.wait_for(reading.recv(), 5)
+    assert after * 0.8 < time.monotonic() - start < 2.0
+
+
+async def test_a_silent_peer_is_declared_dead_within_the_timeout() -> None:
+    async with _paired(ping=0.05, dead=0.3) as (client, srv):
+        srv._pinger.cancel()  # the server's process freezes after the handshake
+        await _fails_within(LinkDead, client, 0.3)
 
 
 async def test_a_clean_close_is_none_and_a_cut_frame_is_malformed(
@@ -90,7 +96,7 @@ async def test_a_clean_close_is_none_and_a_cut_frame_is_malformed(
     assert await srv.recv() is None
 
     async with _paired() as (client2, srv2):
-        client2._transport.write(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
+        client2.send_stream(struct.pack(">I", 10) + b"abc")  # announces 10, sends 3
         await client2.close()
         with pytest.raises(MalformedFrame):
             await srv2.recv()
@@ -100,7 +106,7 @@ async def test_an_oversize_frame_is_refused_before_it_is_buffered(
     pair: tuple[Link, Link],
 ) -> None:
     client, srv = pair
-    client._transport.write(struct.pack(">I", (1 << 20) + 1))
+    client.send_stream(struct.pack(">I", (1 << 20) + 1))
     with pytest.raises(FrameTooLarge):
         await srv.recv()
     with pytest.raises(FrameTooLarge):
@@ -187,3 +193,77 @@ async def test_finish_reads_past_a_flood_to_the_peers_end_of_stream(
     await srv.finish(timeout=5)  # must see the client's FIN behind the flood at once
     assert time.monotonic() - start < 2.0
     await closing
+
+
+async def test_both_ends_know_the_identity_the_other_proved(pair: tuple[Link, Link]) -> None:
+    client, srv = pair
+    assert client.remote_key == bytes(SERVER_KEY.verify_key)
+    assert srv.remote_key == bytes(CLIENT_KEY.verify_key)
+    assert client.handshake_hash == srv.handshake_hash and len(client.handshake_hash) == 64
+
+
+async def test_a_server_that_never_answers_the_handshake_is_given_up_in_time() -> None:
+    async def on_accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # accepts, never writes (a frozen process, another program)
+
+    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)  # a plain TCP server
+    port = server.sockets[0].getsockname()[1]
+    start = time.monotonic()
+    with pytest.raises(HandshakeFailed, match=r"no handshake .* within 0\.3 s"):
+        await open_link("127.0.0.1", port, identity=CLIENT_KEY, handshake_timeout=0.3)
+    assert 0.25 < time.monotonic() - start < 2.0
+    server.close()
+
+
+async def test_a_client_that_never_completes_the_handshake_never_reaches_the_server() -> None:
+    reached: list[Link] = []
+    refused: list[tuple[str, Exception]] = []
+
+    async def on_accept(link: Link) -> None:
+        reached.append(link)
+
+    server = await serve_links(on_accept, "127.0.0.1", 0, identity=SERVER_KEY,
+                               handshake_timeout=0.3,
+                               on_refused=lambda where, exc: refused.append((where, exc)))
+    port = server.sockets[0].getsockname()[1]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    start = time.monotonic()
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # silence: dropped at the deadline
+    assert 0.25 < time.monotonic() - start < 2.0
+    writer.close()
+    assert reached == [] and len(refused) == 1
+    assert isinstance(refused[0][1], HandshakeFailed)
+    server.close()
+
+
+def _cut_frame(client: Link) -> None:
+    # Keepalives keep flowing after the cut frame; before the deadline rule they were
+    # swallowed as its payload, a few bytes a second, and the reader waited for hours.
+    client.send_stream(struct.pack(">I", 100_000) + b"only the start")
+
+
+def _grown_record_length(client: Link) -> None:
+    # What a flipped bit in a record's length prefix does: the receiver takes the
+    # keepalive records that follow as this record's body, 22 bytes at a time.
+    client._transport.write(struct.pack(">H", 60_000))
+
+
+@pytest.mark.parametrize("stall", [_cut_frame, _grown_record_length],
+                         ids=["a frame cut short", "a record length grown"])
+async def test_a_frame_that_stops_arriving_breaks_the_link_within_the_deadline(
+    stall: Callable[[Link], None],
+) -> None:
+    async with _paired(ping=0.05, dead=5.0, frame_deadline=0.5) as (client, srv):
+        stall(client)
+        await _fails_within(FrameStalled, srv, 0.5)
+
+
+async def test_a_record_that_fails_authentication_breaks_the_link_at_once(
+    pair: tuple[Link, Link],
+) -> None:
+    client, srv = pair
+    client.send([b"genuine"])
+    assert await srv.recv() == b"genuine"
+    client._transport.write(struct.pack(">H", 30) + bytes(30))  # injected on the way
+    with pytest.raises(RecordForged):
+        await asyncio.wait_for(srv.recv(), 2)

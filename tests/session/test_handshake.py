@@ -8,7 +8,7 @@ import pytest
 from session_harness import Peer, identity, make_pair, pump
 
 from p2pgin.engine.rules import Rules
-from p2pgin.log.canonical import canonical_dumps, canonical_loads
+from p2pgin.log.canonical import canonical_dumps
 from p2pgin.log.entry import session_id
 from p2pgin.session import (
     HOST,
@@ -23,7 +23,6 @@ from p2pgin.session import (
     SessionStarted,
     State,
 )
-from p2pgin.session.gate import ResumeGate
 
 
 def test_hellos_fix_the_session_id_and_the_host_rules_stand() -> None:
@@ -117,57 +116,15 @@ def test_create_rejects_a_bad_role() -> None:
     assert HOST == 0 and JOIN == 1
 
 
-def test_a_resume_challenge_is_answered_with_a_proof_only_its_key_could_make() -> None:
+@pytest.mark.parametrize("frame", [{"ctl": "challenge", "nonce": "00" * 32},
+                                   {"ctl": "proof", "nonce": "00" * 32, "sig": "11" * 64}])
+def test_the_old_resume_challenge_frames_are_not_part_of_the_protocol(
+    frame: dict[str, str],
+) -> None:
+    # The private link proves who is on a connection; the session has no challenge.
     a, b = make_pair()
     a.session.connection_made()
     b.session.connection_made()
     pump(a, b)
-    nonce = bytes(range(32))
-    b.session.receive_frame(canonical_dumps({"ctl": "challenge", "nonce": nonce.hex()}))
-    (frame,) = b.session.frames_to_send()
-    proof = canonical_loads(frame)
-    assert isinstance(proof, dict) and proof["ctl"] == "proof" and proof["nonce"] == nonce.hex()
-    signature = bytes.fromhex(str(proof["sig"]))
-    assert a.session.check_resume_proof(nonce, signature)
-    # Bound to the challenge, the session and the player: no other use verifies.
-    assert not a.session.check_resume_proof(bytes(32), signature)
-    assert not b.session.check_resume_proof(nonce, signature)
-    assert not a.session.check_resume_proof(nonce, a.session.resume_proof(nonce))
-    assert not a.session.check_resume_proof(nonce, b"\x00" * 64)
-    assert not b.session.closed
-
-
-@pytest.mark.parametrize("nonce", ["00" * 31, "AB" * 32, 7, "zz" * 32])
-def test_a_malformed_resume_challenge_is_a_malformed_frame(nonce: object) -> None:
-    a, b = make_pair()
-    a.session.connection_made()
-    b.session.connection_made()
-    pump(a, b)
-    with pytest.raises(MalformedFrame):
-        b.session.receive_frame(canonical_dumps({"ctl": "challenge", "nonce": nonce}))
-
-
-def test_the_resume_gate_admits_the_real_opponent_and_refuses_a_replayed_hello() -> None:
-    a, b = make_pair()
-    a.session.connection_made()
-    b.session.connection_made()
-    pump(a, b)
-    # b reconnects: its session answers a's gate, as over a new connection.
-    gate = ResumeGate(a.session, bytes(range(32)))
-    b.session.connection_made()
-    for frame in gate.opening():
-        b.session.receive_frame(frame)
-    replies = [r for frame in b.session.frames_to_send() for r in gate.receive(frame)]
-    assert gate.admitted and not gate.refused and replies == []
-    assert gate.held[0] == b.session.my_hello.to_bytes()
-    assert any(frame.startswith(b'{"ctl":"head"') for frame in gate.held)  # for the session
-
-    # A stranger replays b's hello and a proof b once made for another challenge.
-    old_proof = b.session.answer_challenge({"ctl": "challenge", "nonce": "00" * 32})
-    stranger = ResumeGate(a.session, bytes(range(1, 33)))
-    stranger.receive(b.session.my_hello.to_bytes())
-    stranger.receive(canonical_dumps(old_proof))
-    assert not stranger.admitted and "wrong proof" in stranger.refused
-    junk = ResumeGate(a.session, bytes(range(32)))
-    junk.receive(b'{"ctl":"head"}')
-    assert not junk.admitted and "not the peer's hello" in junk.refused
+    with pytest.raises(MalformedFrame, match="unknown or malformed control frame"):
+        b.session.receive_frame(canonical_dumps(frame))

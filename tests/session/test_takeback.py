@@ -208,7 +208,7 @@ def test_the_statistics_mark_a_match_played_with_take_backs(tmp_path: Any) -> No
     assert record_game(_transcript(a), me=0, home=tmp_path)
     (game,) = load_games(tmp_path).values()
     assert game.take_backs == 1
-    assert "take-backs 1 (in 1 matches)" in stats_lines(tmp_path)[0]
+    assert "take-backs 1 (in 1 match)" in stats_lines(tmp_path)[0]
 
 
 async def test_over_loopback_a_bot_peer_grants_the_take_back_of_a_discard() -> None:
@@ -218,7 +218,8 @@ async def test_over_loopback_a_bot_peer_grants_the_take_back_of_a_discard() -> N
     from p2pgin.net.peer import Peer as NetPeer
 
     a, b = _pair(21)
-    person, bot = NetPeer(a.session, None), NetPeer(b.session, None)
+    person = NetPeer(a.session, None, identity=a.ident)
+    bot = NetPeer(b.session, None, identity=b.ident)
     ports: list[int] = []
     serve = asyncio.create_task(person.serve("127.0.0.1", 0, on_listening=ports.append))
     while not ports:
