@@ -14,24 +14,11 @@ from typing import Any
 
 from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.hand import _DISCARDS
+from p2pgin.engine.melds import _blocks  # NB: unchanged by the lazy tables
 
 __all__ = ["eager_hand_tables", "eager_meld_tables"]
 
 Meld = tuple[Card, ...]
-
-
-def _blocks(mask: int) -> list[tuple[int, int]]:
-    out = []
-    rank = 0
-    while rank < 13:
-        if mask >> rank & 1:
-            low = rank
-            while rank < 13 and mask >> rank & 1:
-                rank += 1
-            out.append((low, rank - 1))
-        else:
-            rank += 1
-    return out
 
 
 def _build_tables() -> tuple[list[int], list[int], list[tuple[int, ...]], list[Any]]:
