@@ -73,13 +73,19 @@ class RandomPlayer:
 
 
 def bot_chooser(level: str, rng: random.Random) -> Chooser:
-    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function."""
-    from p2pgin.bots import make_bot  # bots are optional for the random player
+    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function.
 
-    bot = make_bot(level, rng)
+    NB: the strategy (and its tables) is loaded at the first decision, not here: a bot
+    peer listens, shuffles and deals before it has anything to decide.
+    """
+    bots: list[Any] = []
 
     def choose(view: Any) -> Any:
-        return bot.choose(view.hand, view.me)
+        if not bots:
+            from p2pgin.bots import make_bot  # bots are optional for the random player
+
+            bots.append(make_bot(level, rng))
+        return bots[0].choose(view.hand, view.me)
 
     return choose
 

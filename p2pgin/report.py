@@ -40,6 +40,7 @@ from nacl.signing import SigningKey, VerifyKey
 
 from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.errors import IllegalMoveError, RevealError
+from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.hand import UPCARD, HandResult, HandState, apply
 from p2pgin.engine.match import MatchState
 from p2pgin.engine.moves import BigGin, Discard, DrawStock, Knock, LayOff, Move
@@ -148,10 +149,14 @@ class HandReport:
     result: HandResult
     take_backs: int = 0  # granted take-backs in this hand (the moves above are in force)
 
-    def to_dict(self) -> dict[str, JsonValue]:
-        """JSON form: number, dealer, move count and the engine's result."""
+    def to_dict(self, names: Sequence[str] | None = None) -> dict[str, JsonValue]:
+        """JSON form: number, dealer, move count and the engine's result (its explanation
+        naming the players when ``names`` are given)."""
+        result = self.result.to_dict()
+        if names is not None:
+            result["explanation"] = list(explain_hand(self.result, names=names))
         return {"hand": self.hand_no, "dealer": self.dealer, "moves": len(self.moves),
-                "take_backs": self.take_backs, "result": self.result.to_dict()}
+                "take_backs": self.take_backs, "result": result}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,10 +187,12 @@ class Report:
         return self.failure is None
 
     def to_dict(self) -> dict[str, JsonValue]:
-        """JSON form (``p2pgin verify --json``)."""
+        """JSON form (``p2pgin verify --json``); explanations name the players."""
         result = None
         if self.match is not None and self.match.over:
-            result = self.match.result().to_dict()
+            proven = self.match.result()
+            result = proven.to_dict()
+            result["explanation"] = list(proven.explain(self.names))
         return {
             "ok": self.ok,
             "session": self.session,
@@ -195,7 +202,7 @@ class Report:
             "first_dealer": self.first_dealer,
             "status": self.status,
             "entries": self.entries,
-            "hands": [h.to_dict() for h in self.hands],
+            "hands": [h.to_dict(self.names) for h in self.hands],
             "result": result,
             "failure": self.failure.to_dict() if self.failure is not None else None,
             "notes": list(self.notes),
@@ -209,8 +216,7 @@ class Report:
         for p in (0, 1):
             out.append(f"player {p} {names[p]} ({self.fingerprints[p]}), {_ROLE[p]}")
         if self.rules is not None:
-            opts = ", ".join(f"{k} {v}" for k, v in self.rules.to_dict().items())
-            out.append(f"rules    {opts}")
+            out.append(f"rules    {'; '.join(self.rules.describe())}")
         if self.first_dealer is not None:
             out.append(f"first dealer: {names[self.first_dealer]}")
         for hand in self.hands:

@@ -208,7 +208,7 @@ def test_the_statistics_mark_a_match_played_with_take_backs(tmp_path: Any) -> No
     assert record_game(_transcript(a), me=0, home=tmp_path)
     (game,) = load_games(tmp_path).values()
     assert game.take_backs == 1
-    assert "take-backs 1 (in 1 matches)" in stats_lines(tmp_path)[0]
+    assert "take-backs 1 (in 1 match)" in stats_lines(tmp_path)[0]
 
 
 async def test_over_loopback_a_bot_peer_grants_the_take_back_of_a_discard() -> None:

@@ -133,3 +133,50 @@ def test_an_abandoned_match_is_not_counted_and_is_no_problem(home: Path) -> None
     write_transcript(folder / f"{t.session}.jsonl", t)
     assert sync_transcripts() == []
     assert load_games() == {}
+
+
+def test_one_match_with_take_backs_is_one_match() -> None:
+    from p2pgin.stats import Totals, _line
+
+    t = Totals(matches=1, take_backs=2, marked=1)
+    assert _line("x", t).endswith("take-backs 2 (in 1 match)")
+    t = Totals(matches=3, take_backs=4, marked=2)
+    assert _line("x", t).endswith("take-backs 4 (in 2 matches)")
+
+
+def test_each_bot_level_is_its_own_opponent(games: list[Any], home: Path) -> None:
+    """Every level of a user's bots plays with one key: statistics lumped them together.
+    A computer opponent (its hello says so) is counted per name: per level."""
+    from p2pgin.stats import GameSummary, opponent_key
+
+    fp = "sqir-cs4e-bete-xy7j"
+    for i, (game, name) in enumerate(zip(games, ("bot-easy", "bot-hard", "bot-hard"),
+                                         strict=False)):
+        report = verify_transcript(game.transcript)
+        assert report.match is not None
+        record_match(session=game.transcript.session, me=0, names=("me", name),
+                     fingerprints=("mine", fp), match=report.match, opponent_bot=True,
+                     date=str(i))
+    overall, per = totals(load_games().values())
+    assert overall.matches == 3
+    assert {k: t.matches for k, t in per.items()} == {
+        opponent_key(fp, "bot-easy", True): 1, opponent_key(fp, "bot-hard", True): 2}
+    lines = stats_lines()
+    assert any(line.startswith(f"bot-easy ({fp}): matches ") for line in lines), lines
+    assert any(line.startswith(f"bot-hard ({fp}): matches ") for line in lines), lines
+    # a person is one opponent whatever name it takes; a stored summary of before the
+    # flag takes a bot's name as the flag
+    assert opponent_key(fp, "Ann", False) == opponent_key(fp, "Annie", False) == fp
+    old = {**load_games()[games[0].transcript.session].to_dict()}
+    del old["opponent_bot"]
+    assert GameSummary.from_dict(old).opponent_bot is True
+    assert GameSummary.from_dict({**old, "opponent": "Ann"}).opponent_bot is False
+
+
+def test_the_bot_flag_of_a_transcript_comes_from_the_opponents_signed_hello(
+        games: list[Any], home: Path) -> None:
+    game = games[0]
+    hello = next(e for e in game.transcript.entries if e.is_hello and e.sender == 1)
+    assert record_game(game.transcript, me=0) is True
+    (summary,) = load_games().values()
+    assert summary.opponent_bot is bool(hello.body.get("bot"))

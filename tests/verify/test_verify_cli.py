@@ -67,7 +67,17 @@ def test_verify_json_carries_hands_and_result(games: list[Any], home: Path) -> N
     t = games[3].transcript
     obj = json.loads(p2pgin(home, "verify", "--json", str(games[3].path)).stdout)
     assert obj["ok"] is True and obj["failure"] is None
-    assert obj["result"] == t.result
+    # What the header claims, proven; the explanations name the players ("Player 0" in
+    # the header, which keeps the engine's own words).
+    claimed = dict(t.result)
+    assert {k: v for k, v in obj["result"].items() if k != "explanation"} == {
+        k: v for k, v in claimed.items() if k != "explanation"}
+    names = [p.name for p in t.players]
+    for lines in [obj["result"]["explanation"], *(h["result"]["explanation"]
+                                                   for h in obj["hands"])]:
+        text = " ".join(lines)
+        assert "Player 0" not in text and "Player 1" not in text
+        assert any(name in text for name in names), text
     assert [h["hand"] for h in obj["hands"]] == list(range(1, len(obj["hands"]) + 1))
     assert [p["fingerprint"] for p in obj["players"]] == [p.fingerprint for p in t.players]
 
@@ -212,9 +222,32 @@ def test_games_lists_an_interrupted_match_that_resume_would_continue(home: Path)
     assert listed["opponent_fingerprint"] == fingerprint(keys[0].verify_key)
     assert listed["session"] == join.view.session_id
     text = p2pgin(home, "games").stdout
-    assert "vs Ann" in text and "unfinished (p2pgin resume continues it)" in text
+    assert "vs Ann" in text and "unfinished (p2pgin resume reconnects to 127.0.0.1:7531)" in text
+    assert listed["resume"] == {"command": ["p2pgin", "resume"],
+                                "does": "reconnects to 127.0.0.1:7531"}
     # verify is for transcripts; given the game file it says what that file is
     run = p2pgin(home, "verify", listed["file"])
     assert run.returncode == 2
     assert "is a game file" in run.stdout + run.stderr
     assert "p2pgin resume" in run.stdout + run.stderr
+
+
+def test_verify_speaks_plainly_about_rules_and_damaged_files(games: list[Any], home: Path,
+                                                            tmp_path: Path) -> None:
+    run = p2pgin(home, "verify", str(games[3].path))
+    rules = next(line for line in run.stdout.splitlines() if line.startswith("rules "))
+    assert "True" not in rules and "False" not in rules and "_" not in rules, rules
+    assert "knock limit 10" in rules and "gin bonus 25" in rules
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    run = p2pgin(home, "verify", str(empty))
+    assert run.returncode == 2 and "is empty" in run.stdout + run.stderr
+    assert "ends with a newline" not in run.stdout + run.stderr
+    data = games[3].path.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[:-40])  # the end of the last line is gone
+    lines = data.count(b"\n")
+    run = p2pgin(home, "verify", str(cut))
+    assert run.returncode == 1
+    assert f"FAILED at line {lines}" in run.stdout, run.stdout
+    assert "cut short" in run.stdout

@@ -57,3 +57,20 @@ def test_plain_replay_of_one_hand(games: list[Any], capsys: Any) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Hand 2:")
     assert not any(line.startswith("Hand 1:") for line in out)
+
+
+def test_replay_without_a_terminal_says_so_in_one_line(games: list[Any], home: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, P2PGIN_HOME=str(home),
+               PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "p2pgin", "replay", str(games[0].path)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                          timeout=120, cwd=root)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "terminal" in line and "--plain" in line
