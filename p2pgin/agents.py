@@ -83,16 +83,22 @@ class RandomPlayer:
 
 
 def bot_chooser(level: str, rng: random.Random) -> Chooser:
-    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function."""
-    from p2pgin.bots import make_bot  # bots are optional for the random player
+    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function.
 
-    bot = make_bot(level, rng)
+    NB: the strategy (and its tables) is loaded at the first decision, not here: a bot
+    peer listens, shuffles and deals before it has anything to decide.
+    """
+    bots: list[Any] = []
 
     def choose(view: Any) -> Any:
         if view.game not in GIN_GAMES:
             raise ValueError(f"no {level} bot for {view.game!r}")
+        if not bots:
+            from p2pgin.bots import make_bot  # bots are optional for the random player
+
+            bots.append(make_bot(level, rng))
         mine = seat_view(view.hand, view.me)
-        return mine.table_move(bot.choose(mine.state, mine.me))
+        return mine.table_move(bots[0].choose(mine.state, mine.me))
 
     return choose
 

@@ -14,21 +14,22 @@ as the parser default, exactly as :func:`build_parser` does for the built-in one
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib
 import json
 import os
 import random
+import re
 import secrets
-import signal
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
+    import asyncio
+
+    from p2pgin.localbot import LocalBot
     from p2pgin.net.discovery import Interface
     from p2pgin.session.session import AcceptRulesPolicy
 
@@ -60,8 +61,62 @@ def _say(text: str) -> None:
         print(text, flush=True)
 
 
+class NoTerminal(Exception):
+    """The full-screen console was asked for, but stdin is not a terminal."""
+
+
+def _need_terminal(args: argparse.Namespace) -> None:
+    """Refuse, before starting anything, to open the full-screen console without a
+    terminal to read keys from (``p2pgin play < /dev/null``): prompt_toolkit would fail
+    deep inside with an ``EOFError``. ``--plain`` reads typed lines from any input.
+
+    Raises:
+        NoTerminal: the console would run and stdin is not a terminal.
+    """
+    if getattr(args, "plain", False) or _front_end(args)[0] != "console":
+        return
+    from p2pgin.ui.terminal import keys_come_from_a_terminal
+
+    if not keys_come_from_a_terminal():
+        raise NoTerminal("the console needs a terminal, and stdin is not one "
+                         "(--plain reads typed commands line by line from any input)")
+
+
+def _ask_name_on_first_run(args: argparse.Namespace) -> None:
+    """The first time a person plays (no identity yet, no ``--name``), ask the name other
+    players will see, offering the login name; Enter keeps it. Only at a terminal, and
+    only for the console: a bot or a script keeps the default."""
+    if getattr(args, "name", None) is not None or _front_end(args)[0] != "console":
+        return
+    if not (sys.stdin is not None and sys.stdin.isatty()):
+        return
+    import getpass
+
+    from p2pgin.log.identity import IDENTITY_FILE, data_dir
+
+    if (data_dir() / IDENTITY_FILE).exists():
+        return
+    try:
+        default = getpass.getuser()
+    except (KeyError, OSError):
+        default = "player"
+    try:
+        typed = input(f"Welcome to p2pgin. Your name, as other players will see it "
+                      f"[{default}]: ").strip()
+    except EOFError:
+        typed = ""
+    args.name = typed or default
+
+
 def _rules(args: argparse.Namespace) -> Any:
+    """The rules this side proposes: a rematch's are the last match's (``match_rules``),
+    else the preset and options of the command line."""
     from p2pgin.engine.rules import Rules
+
+    if getattr(args, "match_rules", None) is not None:
+        return args.match_rules
+    if getattr(args, "rules_json", None):
+        return Rules.from_dict(json.loads(args.rules_json))
 
     overrides: dict[str, Any] = {}
     if getattr(args, "big_gin", False):
@@ -82,14 +137,35 @@ def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, in
     return text, default_port
 
 
+class BadTarget(ValueError):
+    """What to join is neither a join code nor ``HOST[:PORT]``; the message says which."""
+
+
+#: A join code as shown (groups of four symbols): text of this shape is never a host name.
+_CODE_SHAPE = re.compile(r"[0-9a-z]{4}(?:[- ][0-9a-z]{1,4})+", re.IGNORECASE)
+
+
 def _parse_target(target: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``)."""
+    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``).
+
+    Raises:
+        BadTarget: text shaped like a join code that does not decode (a typo), or a port
+            that is not a number.
+    """
     if ":" not in target and "." not in target:
         from p2pgin.net.joincode import JoinCodeError, decode_join_code
 
-        with contextlib.suppress(JoinCodeError):
+        try:
             return decode_join_code(target)
-    return _split_address(target)
+        except JoinCodeError as exc:
+            if _CODE_SHAPE.fullmatch(target.strip()):
+                raise BadTarget(f"{target!r} is not a valid join code ({exc}); check it "
+                                "against the host's screen, or give HOST[:PORT]") from None
+    try:
+        return _split_address(target)
+    except ValueError:
+        raise BadTarget(f"{target!r} is not HOST[:PORT] (a port is a number) or a join "
+                        "code") from None
 
 
 def _seed(args: argparse.Namespace) -> int:
@@ -232,16 +308,25 @@ def _result_line(match: _Match) -> dict[str, Any]:
 
 
 def _front_end(args: argparse.Namespace) -> tuple[str, Callable[..., Any]]:
-    """(kind, factory) of what plays for the local player."""
-    from p2pgin.agents import RandomPlayer, bot_chooser
-
+    """(kind, factory) of what plays for the local player. NB: nothing is imported
+    until the factory is called (``play`` asks for the kind before it starts its bot)."""
     agent = getattr(args, "agent", None)
     level = getattr(args, "level", None)
     rng = random.Random(_seed(args))
     if agent == "random":
-        return "agent", lambda: RandomPlayer(rng)
+        def random_player() -> Any:
+            from p2pgin.agents import RandomPlayer
+
+            return RandomPlayer(rng)
+
+        return "agent", random_player
     if getattr(args, "command", "") == "bot" or (agent == "bot" and level):
-        return "agent", lambda: bot_chooser(level or "normal", rng)
+        def bot() -> Any:
+            from p2pgin.agents import bot_chooser
+
+            return bot_chooser(level or "normal", rng)
+
+        return "agent", bot
     return "console", lambda: None
 
 
@@ -256,20 +341,32 @@ async def _drive(
     ``ready`` (host side) completes once listening: the console starts after that, so the
     address and join codes are printed before the full screen takes the terminal.
     """
+    import asyncio
+
     from p2pgin.agents import run_agent
     from p2pgin.session import ProtocolError
 
     kind, factory = _front_end(args)
     peer = match.peer
     conn = asyncio.ensure_future(connect)
+    lifeline = (asyncio.ensure_future(_lifeline(peer, args))
+                if getattr(args, "until_stdin_closes", False) else None)
+
+    # NB: the machine lines (``event: ...``, ``RESULT {json}``) are for -v and the hidden
+    # scripted agents of tests and benchmarks; ``p2pgin bot`` tells a person what happens.
+    machine = bool(args.verbose) or getattr(args, "agent", None) is not None
 
     def on_event(event: Any) -> None:
         name = type(event).__name__
-        if name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
-                    "CheatDetected", "MatchEnded", "AuditDone") or args.verbose:
+        if machine and (name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
+                                 "CheatDetected", "MatchEnded", "AuditDone") or args.verbose):
             _say(f"event: {name} {_short(event)}")
         if name == "PeerHello" and peer.peer_info is not None:
             _say(peer.peer_info.message)
+        elif not machine and name == "CheatDetected":
+            _say(f"CHEAT: the other player broke the rule '{event.rule}'")
+        elif not machine and name == "AuditDone" and not event.ok:
+            _say(f"hand {event.hand_no} NOT verified: {event.detail}")
 
     if kind == "agent":
         player = asyncio.ensure_future(
@@ -293,7 +390,14 @@ async def _drive(
             else:
                 peer.give_up("the local player stopped")
         await asyncio.wait({conn}, timeout=_WIND_DOWN)
-        if kind == "console" and conn.done() and not player.done():
+        view = match.session.view
+        if kind == "console" and conn.done() and not player.done() and view.me == 0 and (
+                _declined(match)):
+            # NB: the joiner declined this host's rules: nothing to read on a closed
+            # table; the host goes back to waiting, saying so (see _again).
+            args.peer_declined = view.names[1] or "the other player"
+            player.cancel()
+        elif kind == "console" and conn.done() and not player.done():
             # NB: the match-end screen (scores, statistics, rematch key) stays until the
             # person leaves it; the game file and transcript are stored first, so closing
             # the terminal there loses nothing.
@@ -303,6 +407,8 @@ async def _drive(
         else:
             await asyncio.wait({player}, timeout=_WIND_DOWN)
     finally:
+        if lifeline is not None:
+            lifeline.cancel()
         for task in (conn, player):
             if not task.done():
                 task.cancel()
@@ -314,12 +420,63 @@ async def _drive(
     finished = match.peer.finished
     if not wound_up:
         _wind_up(match)
-    if kind == "agent" or args.verbose:
+    if machine:
         _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
+    elif kind == "agent":
+        _say(_outcome_line(match))
     elif not finished and match.files.path is not None:
         _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
     match.files.close()
     return 0 if finished and match.peer.error is None else 1
+
+
+async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
+    """``--until-stdin-closes`` (the bot of ``p2pgin play``): the player's process holds
+    the other end of our stdin, so its end of file means that process is gone, however
+    it ended. Then stop without a record: the game file stays resumable, and ``p2pgin
+    resume`` starts this bot again on it."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    gone = loop.create_future()
+
+    class Lifeline(asyncio.Protocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not gone.done():
+                gone.set_result(None)
+
+    # NB: a duplicate of fd 0, so closing the pipe transport leaves stdin itself open.
+    pipe = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
+    transport, _ = await loop.connect_read_pipe(Lifeline, pipe)
+    try:
+        await gone
+        args.lifeline_cut = True
+        if not peer.done:
+            peer.give_up("the player's program ended")
+    finally:
+        transport.close()
+
+
+def _outcome_line(match: _Match) -> str:
+    """How a bot's match ended, for the person who runs ``p2pgin bot``."""
+    view = match.session.view
+    names = view.names
+    if view.stage == "match_over" and view.match is not None and view.match.over:
+        totals = view.match.result().totals
+        winner = view.match.winner
+        who = names[winner] if winner is not None else "nobody"
+        return f"match over: {who} won, {totals[0]} to {totals[1]} ({names[0]} first)"
+    if match.peer.error is not None:
+        return f"the match stopped: {match.peer.error}"
+    return f"the match ended before its end ({view.waiting_for or view.stage})"
+
+
+def _declined(match: _Match) -> bool:
+    """Whether the match ended with the joiner declining the host's rules (the last entry
+    of the game file)."""
+    store = match.files.store
+    entries: Sequence[Any] = store.entries if store is not None else ()
+    return bool(entries) and entries[-1].type == "decline"
 
 
 def _wind_up(match: _Match) -> None:
@@ -385,8 +542,15 @@ def _save_transcript(match: _Match) -> Path:
     write_transcript(path, transcript)
     if result:
         # idempotent per session: the console may have counted it
-        record_view(view, take_backs=match.session.take_backs)
+        record_view(view, take_backs=match.session.take_backs,
+                    opponent_bot=_opponent_is_bot(match.session))
     return path
+
+
+def _opponent_is_bot(session: Any) -> bool:
+    """Whether the opponent's signed hello says it is a computer opponent."""
+    hello = session.hellos[1 - session.view.me]
+    return bool(hello is not None and hello.body.get("bot"))
 
 
 def _short(event: Any) -> str:
@@ -394,10 +558,22 @@ def _short(event: Any) -> str:
     return text if len(text) < 300 else text[:297] + "..."
 
 
+def _load_console() -> None:
+    """Import the console's modules (see ``_run_console``)."""
+    import p2pgin.ui.app
+    import p2pgin.ui.lobby  # noqa: F401
+
+
 async def _run_console(
     handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
     ready: asyncio.Future[None] | None,
 ) -> None:
+    import asyncio
+
+    # NB: the console's modules (prompt_toolkit above all: a good part of the start) load
+    # in a thread, so meanwhile the event loop answers the peer: the handshake, coin toss
+    # and shuffle go on while they load (on the other core, the peer's share of them).
+    await asyncio.to_thread(_load_console)
     from p2pgin.ui import run_console, run_waiting_screen
 
     ascii = True if args.ascii else None
@@ -415,8 +591,9 @@ async def _run_console(
 
             handle.on_change(check)
             check()
+            title = getattr(args, "waiting_note", "") or "Waiting for a player"
             if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
-                                            title="Waiting for a player",
+                                            title=title,
                                             announced=getattr(args, "lan_announced", False)):
                 return  # the person stopped hosting
     from p2pgin.stats import record_view
@@ -429,11 +606,19 @@ async def _run_console(
             mouse=bool(getattr(args, "mouse", False)),
             # NB: read once, at match end: counts the match (once per session) and
             # shows the totals against this opponent.
-            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs),
+            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs,
+                                            opponent_bot=_opponent_is_bot(handle.session)),
+            notices=getattr(args, "notices", ()),
         )
     finally:
         _QUIET[0] = False
     args.rematch_requested = result == "rematch"
+    if args.rematch_requested:
+        # NB: the next match is a rematch: the same rules (those the host set and this
+        # player accepted, whatever this side proposed), against the same opponent.
+        view = handle.view
+        args.match_rules = view.rules
+        args.rematch_of = view.names[1 - view.me]
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
@@ -446,12 +631,20 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     Args:
         interfaces: the local interfaces (default: this machine's, asked when needed).
     """
-    from p2pgin.net.discovery import Announcer, broadcast_targets, local_interfaces
+    import asyncio
+
+    from p2pgin.net.discovery import (
+        DISCOVERY_PORT,
+        Announcer,
+        broadcast_targets,
+        local_interfaces,
+    )
     from p2pgin.net.joincode import JoinCodeError, encode_join_code
 
     announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
                           listen=args.listen, announce=not args.no_announce,
-                          discovery_port=args.discovery_port, interfaces=interfaces)
+                          discovery_port=getattr(args, "discovery_port", None) or DISCOVERY_PORT,
+                          interfaces=interfaces)
     await announcer.start()
     targets = announcer.targets
     if args.no_announce:  # NB: only where it would announce; nothing is sent
@@ -466,13 +659,20 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
             _say(line)
     args.lan_announced = bool(lan) and not args.no_announce
     if args.no_announce:
-        args.lobby_lines.append("not announced on the LAN (--no-announce): give the address "
-                                "or the join code")
+        how = "the address or the join code" if lan else "the address"
+        args.lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
     return announcer
+
+
+def _loopback(address: str) -> bool:
+    """Whether ``address`` is this machine only (127.0.0.0/8, ::1, localhost)."""
+    return address.startswith("127.") or address in ("::1", "localhost")
 
 
 async def _host_match(args: argparse.Namespace, role: str) -> int:
     """Listen (host/bot) and play one match; used by host, bot and play's server side."""
+    import asyncio
+
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.session import HOST, Session
 
@@ -483,7 +683,8 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
         return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
                               rng=rng, bot=_is_bot(args))
 
-    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args)}
+    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args),
+            "announce": not args.no_announce}
     resume = (_resume_by_identity(args, identity, "host")
               if role == "host" and not getattr(args, "new", False) else None)
     match = _make_match(new_session(), meta, identity, abandon_after=args.abandon_after,
@@ -505,6 +706,14 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
                     "theirs by joining (--new: always a new match)")
             _say(line)
             args.lobby_lines.append(line)
+        if _loopback(args.listen):
+            # NB: nobody on the LAN can reach it: no beacon, no join code (and the bot of
+            # ``p2pgin play`` spends no time looking for network interfaces).
+            args.lan_announced = False
+            args.lobby_lines.append(f"only a player on this machine can join: p2pgin join "
+                                    f"{args.listen}:{port}")
+            ready.set_result(None)
+            return
         task = asyncio.ensure_future(_announce(args, port, identity))
         task.add_done_callback(lambda _: None if ready.done() else ready.set_result(None))
         announcers.append(task)
@@ -519,7 +728,11 @@ async def _host_match(args: argparse.Namespace, role: str) -> int:
 
 
 async def _join_match(args: argparse.Namespace, host: str, port: int,
-                      fingerprint: str | None = None) -> int:
+                      fingerprint: str | None = None, bot: LocalBot | None = None) -> int:
+    """Join ``host:port`` and play one match; with ``bot`` (``p2pgin play``), the local
+    bot's port, once it listens, is the one joined."""
+    import asyncio
+
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.session import JOIN, Session
 
@@ -527,15 +740,28 @@ async def _join_match(args: argparse.Namespace, host: str, port: int,
     session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
                              rng=_secret_source(args), bot=_is_bot(args),
                              accept_rules=_rules_policy(args))
-    meta = {"role": "join", "host": host, "port": port, "agent": _agent_meta(args)}
+    meta: dict[str, Any] = {"role": "join", "host": host, "port": port,
+                            "agent": _agent_meta(args)}
+    if bot is not None:
+        meta["local_bot"] = {"level": args.level, "delay": args.bot_delay}
     resume = (_resume_by_identity(args, identity, "join", (host, port))
               if getattr(args, "command", "") == "join" and not getattr(args, "new", False)
               else None)
     match = _make_match(session, meta, identity, abandon_after=args.abandon_after,
                         resume_match=resume)
-    _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{port}")
-    return await _drive(match, args, match.peer.connect(
-        host, port, give_up_after=args.give_up_after, fingerprint=fingerprint))
+
+    async def connect() -> None:
+        where = port
+        if bot is not None:
+            # NB: the bot started before this process loaded its layers; the console
+            # opens meanwhile (the game file, and so its metadata, comes after the hellos).
+            where = await asyncio.to_thread(bot.port)
+            match.files.meta["port"] = where
+        _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
+        await match.peer.connect(host, where, give_up_after=args.give_up_after,
+                                 fingerprint=fingerprint)
+
+    return await _drive(match, args, connect())
 
 
 def _rules_policy(args: argparse.Namespace) -> AcceptRulesPolicy:
@@ -557,15 +783,18 @@ def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
 async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
     """Find hosts by their LAN beacons and let the person pick one (a live list in the
     console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
-    from p2pgin.net.discovery import DiscoveryListener
+    import asyncio
 
-    listener = await DiscoveryListener.start(port=args.discovery_port)
+    from p2pgin.net.discovery import DISCOVERY_PORT, DiscoveryListener
+
+    listener = await DiscoveryListener.start(port=args.discovery_port or DISCOVERY_PORT)
     try:
         if _front_end(args)[0] == "console" and not args.plain and not args.first:
             from p2pgin.ui import pick_game
 
             picked = await pick_game(listener.games, ascii=True if args.ascii else None)
             if picked is None:
+                args.picker_cancelled = True
                 return None
             return picked.address, picked.port, picked.fingerprint
         _say("looking for hosts on the LAN...")
@@ -593,12 +822,22 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
 
 
 def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
-    """Run a match, and again while the console asks for a rematch."""
+    """Run a match, and again while the console asks for a rematch (or, hosting, while
+    the players who join decline the rules: the host waits for another one). A host's
+    waiting screen then says why it waits (``args.waiting_note``)."""
     while True:
         args.rematch_requested = False
+        args.peer_declined = ""
         status = run()
-        if not args.rematch_requested:
+        if args.peer_declined:
+            args.waiting_note = (f"{args.peer_declined} declined your rules: waiting for "
+                                 "another player")
+        elif args.rematch_requested:
+            who = getattr(args, "rematch_of", "") or "the other player"
+            args.waiting_note = f"Rematch: waiting for {who} to join again"
+        else:
             return status
+        _say(args.waiting_note)
         if args.seed is not None:
             args.seed += 1  # a new match needs a new session id
 
@@ -668,6 +907,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
     """Host a match on the LAN and wait for a player to join. A player with whom you
     have an unfinished hosted match resumes it by connecting (recognised by their
     identity key, whatever port you host on now); anyone else gets a new match."""
+    import asyncio
+
+    _need_terminal(args)
+    _ask_name_on_first_run(args)
     return _again(args, lambda: asyncio.run(_host_match(args, "host")))
 
 
@@ -675,10 +918,19 @@ def _cmd_join(args: argparse.Namespace) -> int:
     """Join a host by address, join code, or LAN discovery. An unfinished match with
     the same host is resumed (the same address, the fingerprint discovery found, or the
     identity the host proves when you connect) unless you ask for a new one."""
+    import asyncio
+
     target = args.target_host
+    if target is not None:
+        _parse_target(target)  # NB: a mistyped join code is said first
+    _need_terminal(args)
+    _ask_name_on_first_run(args)
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
+            if getattr(args, "picker_cancelled", False):
+                _say("no game joined: the list was closed")
+                return 1
             return 2
         host, port, fp = found
     else:
@@ -692,6 +944,10 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     """A computer opponent as an ordinary peer: serves (or joins) match after match. It is
     another player than you: its own key, name (default bot-LEVEL), game files and
     statistics, under the data directory's bot/ folder."""
+    import asyncio
+
+    if not args.until_stdin_closes:  # NB: a person started it: say so before loading
+        _say(f"p2pgin bot, level {args.level}: starting")
     # NB: the whole process is the bot, so its data directory is set once, for every layer.
     os.environ["P2PGIN_HOME"] = str(_bot_home())
     if args.name is None:
@@ -702,57 +958,77 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         if played and args.seed is not None:
             args.seed += 1  # NB: a new match needs a new hello nonce, hence a new session id
         if args.join:
-            host, port = _split_address(args.join)
+            host, port = _parse_target(args.join)
             status = asyncio.run(_join_match(args, host, port))
         else:
             status = asyncio.run(_host_match(args, "bot"))
         played += 1
+        if getattr(args, "lifeline_cut", False):
+            break  # the player's program that started this bot is gone
     return status
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """Play against a computer opponent on this machine: it runs as a separate peer over
-    loopback TCP (nothing leaves the machine) and holds only its own cards."""
-    return _again(args, lambda: _play_once(args))
+    loopback TCP (nothing leaves the machine) and holds only its own cards. An unfinished
+    match against a bot of the same level goes on (unless --new)."""
+    _need_terminal(args)
+    _say(f"p2pgin: a match against bot-{args.level} on this machine...")
+    # NB: the bot starts first of all: it loads its layers while this process loads its
+    # (and while a first-time player types a name).
+    bots = [_start_bot(args)]
+    _ask_name_on_first_run(args)
+    if not args.new:
+        from p2pgin.localbot import unfinished_play
+
+        found = unfinished_play(_data_dir())
+        if found is not None:
+            game, level = found
+            if level == args.level:
+                bots.pop().discard()  # nobody knows its port: it holds no game
+                _say(f"an unfinished match against bot-{level} is saved in {game}: resuming "
+                     "it (--new starts another match instead)")
+                args.game = str(game)
+                args.notices = [f"Your unfinished match against bot-{level} goes on "
+                                "(p2pgin play --new starts a new one)."]
+                return _cmd_resume(args)
+            args.notices = [f"An unfinished match against bot-{level} is saved; p2pgin "
+                            "resume continues it."]
+            _say(args.notices[0])
+    return _again(args, lambda: _play_once(args, bots.pop() if bots else None))
 
 
-def _play_once(args: argparse.Namespace) -> int:
-    """Start a bot peer (loopback only, announcing nothing) and join it."""
-    cmd = [sys.executable, "-m", "p2pgin", "bot", "--level", args.level, "--listen", "127.0.0.1",
-           "--port", "0", "--no-announce", "--matches", "1", "--name", f"bot-{args.level}"]
-    if args.bot_delay:
-        cmd += ["--delay", str(args.bot_delay)]
-    if args.rules:
-        cmd += ["--rules", args.rules]
-    if args.big_gin:
-        cmd += ["--big-gin"]
-    if args.target:
-        cmd += ["--target", str(args.target)]
-    env = dict(os.environ)
+def _start_bot(args: argparse.Namespace) -> LocalBot:
+    """A bot peer hosting one match of ``play`` (loopback only, announcing nothing), with
+    the rules asked for (a rematch: the last match's)."""
+    from p2pgin.localbot import LocalBot
+
+    if getattr(args, "match_rules", None) is not None:
+        rules = ["--rules-json", json.dumps(args.match_rules.to_dict())]
+    else:
+        rules = ["--rules", args.rules] if args.rules else []
+        if args.big_gin:
+            rules += ["--big-gin"]
+        if args.target:
+            rules += ["--target", str(args.target)]
+    return LocalBot.new_match(level=args.level, delay=args.bot_delay, rules=rules)
+
+
+def _play_once(args: argparse.Namespace, bot: LocalBot | None = None) -> int:
+    """Join a bot peer (``bot``, or a new one) and play one match."""
+    import asyncio
+
+    bot = bot if bot is not None else _start_bot(args)
+    try:
+        return asyncio.run(_join_match(args, "127.0.0.1", 0, bot=bot))
+    finally:
+        bot.stop()
+
+
+def _data_dir() -> Path:
     from p2pgin.log.identity import data_dir
 
-    env["P2PGIN_HOME"] = str(data_dir())  # NB: the bot keeps its own data in its bot/ folder
-    bot = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                           env=env)
-    try:
-        port = None
-        assert bot.stdout is not None
-        for line in bot.stdout:
-            if line.startswith("listening on "):
-                port = int(line.rsplit(":", 1)[1])
-                break
-        if port is None:
-            _say("could not start the bot peer")
-            return 2
-        return asyncio.run(_join_match(args, "127.0.0.1", port))
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            bot.send_signal(signal.SIGTERM)
-        try:
-            bot.wait(3)
-        except subprocess.TimeoutExpired:
-            bot.kill()
-            bot.wait(3)
+    return data_dir()
 
 
 def _bot_home() -> Path:
@@ -763,15 +1039,57 @@ def _bot_home() -> Path:
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
-    """Restart the unfinished match from its game file and reconnect."""
-    return asyncio.run(_resume(args))
+    """Restart the unfinished match from its game file and reconnect; a rematch asked for
+    at its end is a new match with the same opponent and rules."""
+    import asyncio
+
+    args.rematch_requested = False
+    status = asyncio.run(_resume(args))
+    if not getattr(args, "rematch_requested", False):
+        return status
+    return _rematch_after_resume(args)
+
+
+def _rematch_after_resume(args: argparse.Namespace) -> int:
+    """The rematch the console asked for at the end of a resumed match: as ``host``,
+    ``join`` (and ``play``) start the next match after one of theirs, but from what the
+    game file's metadata says (``args.resumed``): host again on the same port, or join
+    the same host again."""
+    import asyncio
+
+    meta: dict[str, Any] = getattr(args, "resumed", {})
+    role = meta.get("role")
+    if args.seed is not None:
+        args.seed += 1  # a new match needs a new session id
+    local = getattr(args, "local_bot", None)
+    if local is not None:  # ``p2pgin play``: a new bot of the same level
+        args.level = str(local.get("level") or "normal")
+        args.bot_delay = float(local.get("delay") or 0.0)
+        args.agent = None  # NB: resume took the level as this side's; it is the bot's
+        args.rules, args.big_gin, args.target = None, False, None
+        _say(f"rematch: a new match against bot-{args.level}")
+        return _again(args, lambda: _play_once(args))
+    if getattr(args, "no_announce", None) is None:
+        args.no_announce = not meta.get("announce", False)
+    if role == "host":
+        args.listen = meta.get("listen") or "0.0.0.0"
+        args.port = int(meta.get("port") or DEFAULT_PORT)
+        _say(f"rematch: hosting again on port {args.port}")
+        return _again(args, lambda: asyncio.run(_host_match(args, "host")))
+    if role == "join" and meta.get("host") and meta.get("port"):
+        host, port = str(meta["host"]), int(meta["port"])
+        _say(f"rematch: joining {host}:{port} again")
+        return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
+    _say("no rematch: the game file does not say where the other player is")
+    return 2
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.log.store import GameStore
+    """Continue the unfinished match of ``args.game`` (default: the latest one)."""
+    import asyncio
+
+    from p2pgin.localbot import LocalBotError, local_bot_of
     from p2pgin.net.gamefile import find_unfinished, read_meta
-    from p2pgin.session import Session
 
     if getattr(args, "game", None):
         game = Path(args.game)
@@ -781,23 +1099,72 @@ async def _resume(args: argparse.Namespace) -> int:
             _say("no unfinished game to resume")
             return 2
         game = games[0]
+    _say(f"resuming {game}")  # NB: at once (the layers load after)
     meta = read_meta(game)
-    store = GameStore(game)
-    identity = load_or_create_identity()
     agent = meta.get("agent") or {}
     if args.agent is None and agent.get("agent"):
         args.agent = agent["agent"]
     if getattr(args, "level", None) is None and agent.get("level"):
         args.level = agent["level"]
         args.agent = args.agent or "bot"
+    if getattr(args, "delay", None) is None:
+        args.delay = float(agent.get("delay") or 0.0)
+    _need_terminal(args)
+    bot = _restart_local_bot(game, meta)
+    try:
+        if bot is not None:
+            try:
+                args.resume_address = ("127.0.0.1", await asyncio.to_thread(bot.port))
+            except LocalBotError as exc:
+                raise ResumeError(str(exc)) from None
+            args.local_bot = local_bot_of(game, meta, _data_dir())
+        return await _resume_from(game, meta, args)
+    finally:
+        if bot is not None:
+            await asyncio.to_thread(bot.stop)
+
+
+def _restart_local_bot(game: Path, meta: dict[str, Any]) -> LocalBot | None:
+    """A match of ``p2pgin play``: start its bot again on the bot's own game file (it
+    listens on a new loopback port: the player's side goes there).
+
+    Raises:
+        ResumeError: the bot's side of the match was never saved (the player's process
+            ended between writing its own game file and the bot's first entry).
+    """
+    from p2pgin.localbot import LocalBot, bot_game_file, local_bot_of
+
+    local = local_bot_of(game, meta, _data_dir())
+    if local is None:
+        return None
+    bot_game = bot_game_file(_data_dir(), str(meta.get("session_id", "")))
+    if not bot_game.exists():
+        raise ResumeError(f"{game.name}: the computer opponent's side of this match was "
+                          "never saved, so it cannot go on; p2pgin play starts a new match")
+    _say(f"starting bot-{local.get('level', '?')} again on its saved game")
+    return LocalBot.resume(_data_dir(), bot_game, delay=local.get("delay"))
+
+
+class ResumeError(Exception):
+    """An unfinished match that cannot be continued; the message says why."""
+
+
+async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespace) -> int:
+    """Restore the session from ``game`` and play on (``_resume``'s second half)."""
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.log.store import GameStore
+    from p2pgin.session import Session
+
+    store = GameStore(game)
+    identity = load_or_create_identity()
     session = Session.restore(identity, list(store.entries), store.read_secrets(),
                               accept_rules=_rules_policy(args))
     match = _make_match(session, meta, identity, store=store,
                         abandon_after=args.abandon_after)
-    _say(f"resuming {game.name} as {meta.get('role')}")
+    args.resumed = meta
     if meta.get("role") == "host":
-        listen = meta.get("listen") or "0.0.0.0"
-        port = int(meta["port"])
+        listen = getattr(args, "listen", None) or meta.get("listen") or "0.0.0.0"
+        port = int(meta["port"]) if getattr(args, "port", None) is None else args.port
         args.listen = listen
 
         def listening(p: int) -> None:
@@ -818,31 +1185,51 @@ async def _resume(args: argparse.Namespace) -> int:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="your display name (remembered)")
+    p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
+    p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
+                   help=argparse.SUPPRESS)
+    # The bot of ``p2pgin play``: its stdin is a pipe from the player's process (see
+    # ``_lifeline``).
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
+
+
+def _console_opts(p: argparse.ArgumentParser) -> None:
+    """How the console looks (commands a person plays with; not ``bot``)."""
     p.add_argument("--plain", action="store_true", help="line-oriented console, no full screen")
     p.add_argument("--ascii", action="store_true", help="ASCII card symbols and frames")
     p.add_argument("--four-colour", "--four-color", dest="four_colour", action="store_true",
                    help="a colour per suit (the suit symbol still tells them apart)")
     p.add_argument("--mouse", action="store_true",
                    help="click cards to select them, the stock or discard pile to draw")
-    p.add_argument("--agent", choices=["random", "bot"], help=argparse.SUPPRESS)
-    p.add_argument("--seed", type=int, help=argparse.SUPPRESS)
-    p.add_argument("--target", type=int, help=argparse.SUPPRESS)
-    p.add_argument("--give-up-after", type=float, default=None, help=argparse.SUPPRESS)
-    p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
-                   help=argparse.SUPPRESS)
 
 
 def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
     p.add_argument("--rules", default="standard", metavar="PRESET",
                    help="rule preset: standard, classic or oklahoma" + note)
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
+    p.add_argument("--target", type=_positive, default=None, metavar="POINTS",
+                   help="the match is won at this many points (default: the preset's, 100)")
+    # Every option at once (a rematch's bot plays the last match's rules).
+    p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
+
+
+def _positive(text: str) -> int:
+    """A whole number above zero (``--target``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
-    from p2pgin.net.discovery import DISCOVERY_PORT
-
-    p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, help=argparse.SUPPRESS)
+    # NB: default None (p2pgin.net.discovery's port): that module is not imported for --help.
+    p.add_argument("--discovery-port", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
@@ -895,6 +1282,8 @@ def _configure_bot(p: argparse.ArgumentParser) -> None:
 
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--new", action="store_true",
+                   help="start a new match even if one against this bot level is unfinished")
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
                    help="the computer opponent's strength (default normal)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
@@ -906,7 +1295,11 @@ def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="game file (default: the latest unfinished one)")
     p.add_argument("--level", choices=["easy", "normal", "hard"], default=None,
                    help=argparse.SUPPRESS)
-    p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
+    # A host's side on another address or port than it had (the bot of ``p2pgin play``
+    # resumes on a free loopback port: the old one may be taken).
+    p.add_argument("--listen", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
 
 
 #: name -> (help, configure(parser), handler)
@@ -921,13 +1314,22 @@ COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: built-in subcommands, then those of :data:`EXTENSIONS`."""
+    from p2pgin import __version__
+
     parser = argparse.ArgumentParser(
-        prog="p2pgin", description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker."
+        prog="p2pgin",
+        description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker. With no "
+                    "command, p2pgin plays against the computer on this machine (as "
+                    "p2pgin play).",
+        epilog="p2pgin COMMAND --help says more about a command.",
     )
+    parser.add_argument("--version", action="version", version=f"p2pgin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (help_text, configure, handler) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=handler.__doc__)
         _common(p)
+        if name != "bot":
+            _console_opts(p)
         configure(p)
         p.set_defaults(func=handler)
     for module_name in EXTENSIONS:
@@ -954,6 +1356,15 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except (NoTerminal, ResumeError, BadTarget) as exc:
+        print(f"p2pgin: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # NB: the reader left (``p2pgin games | head``): not an error to report. Output
+        # still buffered for the closed pipe must not fail again at exit.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as a program killed by SIGPIPE
     except OSError as exc:  # e.g. the port is taken: say so, no traceback
         print(f"p2pgin: {exc.strerror or exc}"
               + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)

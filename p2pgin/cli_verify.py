@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -79,29 +81,41 @@ def _game_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
-def _unfinished_entry(game: Path) -> dict[str, Any] | None:
+def _unfinished_entry(game: Path, latest: bool = False) -> dict[str, Any] | None:
     """An interrupted match (a game file not marked finished) in the shape of
-    :func:`_game_entry`; None when it never got past the hellos (nothing to resume)."""
+    :func:`_game_entry`, with what ``p2pgin resume`` would do (``latest``: it is the one
+    plain ``p2pgin resume`` picks); None when it never got past the hellos."""
     import time
 
+    from p2pgin.localbot import local_bot_of
     from p2pgin.log.entry import session_id
     from p2pgin.log.errors import LogError
-    from p2pgin.log.identity import fingerprint
+    from p2pgin.log.identity import data_dir, fingerprint
     from p2pgin.net.gamefile import read_hello_keys, read_meta
 
     try:
         hellos, keys = zip(*read_hello_keys(game), strict=True)
     except (OSError, LogError):
         return None
-    role = read_meta(game).get("role")
+    meta = read_meta(game)
+    role = meta.get("role")
     me = {"host": 0, "join": 1}.get(str(role))
     players = [{"name": str(h.body.get("name", "")), "fingerprint": fingerprint(k)}
                for h, k in zip(hellos, keys, strict=True)]
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(game.stat().st_mtime))
+    opponent = players[1 - me]["name"] if me is not None else "the other player"
+    local = local_bot_of(game, meta, data_dir(create=False))
+    if local is not None:
+        does = f"starts {opponent} again on its saved game and goes on"
+    elif role == "host":
+        does = f"waits on port {meta.get('port')} for {opponent} to come back"
+    else:
+        does = f"reconnects to {meta.get('host')}:{meta.get('port')}"
+    command = ["p2pgin", "resume"] if latest else ["p2pgin", "resume", str(game)]
     entry: dict[str, Any] = {
         "file": str(game), "session": session_id(hellos[0], hellos[1]), "date": saved,
         "me": me, "result": "unfinished", "totals": None, "players": players,
-        "resumable": True,
+        "resumable": True, "resume": {"command": command, "does": does},
     }
     if me is not None:
         entry["opponent"] = players[1 - me]["name"]
@@ -124,39 +138,72 @@ def _open_outcome(t: Any, me: int | None) -> str:
 
 def _cmd_games(args: argparse.Namespace) -> int:
     """List the saved games (transcripts under the data directory) and the interrupted
-    ones ``p2pgin resume`` continues: date, opponent and fingerprint, result (as the
-    header claims it; ``p2pgin verify FILE`` proves it), file."""
+    ones ``p2pgin resume`` continues, newest first: date (local time), opponent and
+    fingerprint, result (as the header claims it; ``p2pgin verify FILE`` proves it), file.
+    Each line is printed as soon as its file is read."""
+    import os
+
     from p2pgin.log.transcript import iter_transcripts
     from p2pgin.net.gamefile import find_unfinished
 
-    games = [_game_entry(p) for p in iter_transcripts()]
+    unfinished = find_unfinished()
+    latest = unfinished[0] if unfinished else None
     # NB: an interrupted match has no transcript yet; its game file says where it stands.
-    games += [g for g in map(_unfinished_entry, find_unfinished()) if g is not None]
-    games.sort(key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
+    files = [(p, False) for p in iter_transcripts()] + [(p, True) for p in unfinished]
+    files.sort(key=lambda item: (os.stat(item[0]).st_mtime, str(item[0])), reverse=True)
+
+    def entries() -> Iterator[dict[str, Any]]:
+        for path, open_game in files:
+            entry = (_unfinished_entry(path, latest=path == latest) if open_game
+                     else _game_entry(path))
+            if entry is not None:
+                yield entry
+
     if args.json:
+        games = sorted(entries(), key=lambda g: (g.get("date", ""), g["file"]), reverse=True)
         print(json.dumps(games, sort_keys=True))
         return 0
-    if not games:
+    shown = 0
+    for g in entries():
+        print(_game_line(g), flush=True)
+        shown += 1
+    if not shown:
         print("No saved games.")
-        return 0
-    for g in games:
-        if "error" in g:
-            print(f"?                     unreadable: {g['error']}  {g['file']}")
-            continue
-        if "opponent" in g:
-            who = f"vs {g['opponent']} ({g['opponent_fingerprint']})"
-        else:
-            who = " vs ".join(f"{p['name']} ({p['fingerprint']})" for p in g["players"])
-        score = ""
-        if g["totals"] is not None and g["me"] is not None:
-            score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
-        elif g["totals"] is not None:
-            score = f" {g['totals'][0]}-{g['totals'][1]}"
-        result = g["result"]
-        if g.get("resumable"):
-            result += " (p2pgin resume continues it)"
-        print(f"{g['date'] or '-':<21} {who}  {result}{score}  {g['file']}")
     return 0
+
+
+def _game_line(g: dict[str, Any]) -> str:
+    """One line of ``p2pgin games`` for a person."""
+    if "error" in g:
+        return f"?                 unreadable: {g['error']}  {g['file']}"
+    if "opponent" in g:
+        who = f"vs {g['opponent']} ({g['opponent_fingerprint']})"
+    else:
+        who = " vs ".join(f"{p['name']} ({p['fingerprint']})" for p in g["players"])
+    score = ""
+    if g["totals"] is not None and g["me"] is not None:
+        score = f" {g['totals'][g['me']]}-{g['totals'][1 - g['me']]}"
+    elif g["totals"] is not None:
+        score = f" {g['totals'][0]}-{g['totals'][1]}"
+    result = g["result"]
+    if g.get("resume"):
+        result += f" ({' '.join(g['resume']['command'])} {g['resume']['does']})"
+    return f"{_local_time(g['date']):<17} {who}  {result}{score}  {g['file']}"
+
+
+def _local_time(utc: str) -> str:
+    """``2026-12-01T09:14:15Z`` as this machine's local time, ``2026-12-01 10:14``
+    (``-`` when there is none; as given when it is not such a time)."""
+    import calendar
+    import time
+
+    if not utc:
+        return "-"
+    try:
+        stamp = calendar.timegm(time.strptime(utc, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return utc
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
 # ----------------------------------------------------------------------------- replay
@@ -183,16 +230,20 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     """Your statistics from every finished match (saved transcripts are counted once
     each): matches and hands played and won, gins, undercuts, knocks and the average
-    deadwood at a knock, overall and per opponent fingerprint."""
+    deadwood at a knock, overall and per opponent (its key fingerprint; a computer
+    opponent per level)."""
     from p2pgin.stats import load_games, stats_lines, sync_transcripts, totals
 
-    problems = sync_transcripts()
+    problems = sync_transcripts(on_new=lambda n: _progress(
+        f"counting {n} new {'match' if n == 1 else 'matches'} (each transcript is checked "
+        "first)..."))
     if args.json:
         overall, per = totals(load_games().values())
         print(json.dumps({
             "overall": overall.to_dict(),
-            "opponents": {fp: {**t.to_dict(), "names": sorted(t.names)}
-                          for fp, t in per.items()},
+            "opponents": {key: {**t.to_dict(), "names": sorted(t.names),
+                                "fingerprint": key.split(" ", 1)[0]}
+                          for key, t in per.items()},
             "skipped": [{"file": str(p), "problem": why} for p, why in problems],
         }, sort_keys=True))
         return 0

@@ -1,4 +1,9 @@
-"""Local statistics: what this user played, won and how, per opponent fingerprint.
+"""Local statistics: what this user played, won and how, per opponent.
+
+An opponent is its key fingerprint; a computer opponent (its hello says ``bot``) is its
+fingerprint *and* its name, because every level of this user's bots plays with the one
+key of the data directory's ``bot/`` folder: ``bot-easy`` and ``bot-hard`` are counted
+apart (:func:`opponent_key`).
 
 Kept in ``data_dir()/stats.json`` as one summary per game, keyed by session id, so
 recording the same game twice (from the console at match end and again from its
@@ -13,7 +18,7 @@ calls it, so games saved by any path are counted).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -32,6 +37,7 @@ __all__ = [
     "Totals",
     "load_games",
     "local_player",
+    "opponent_key",
     "record_game",
     "record_match",
     "record_view",
@@ -66,6 +72,7 @@ class GameSummary:
     knock_deadwood: int  # sum of my deadwood at those knocks
     points: tuple[int, int]  # match totals: mine, theirs
     take_backs: int = 0  # take-backs granted by the computer opponent: marks the match
+    opponent_bot: bool = False  # the opponent's hello said it is a computer opponent
 
     def to_dict(self) -> dict[str, JsonValue]:
         """JSON form stored in ``stats.json``."""
@@ -74,19 +81,40 @@ class GameSummary:
                 "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
                 "undercuts": self.undercuts, "undercut": self.undercut,
                 "knocks": self.knocks, "knock_deadwood": self.knock_deadwood,
-                "points": list(self.points), "take_backs": self.take_backs}
+                "points": list(self.points), "take_backs": self.take_backs,
+                "opponent_bot": self.opponent_bot}
 
     @classmethod
     def from_dict(cls, obj: Any) -> GameSummary:
-        """Strictly read a stored summary.
+        """Strictly read a stored summary. (A summary stored before the bot flag was kept
+        takes a bot's default name, ``bot-easy`` / ``bot-normal`` / ``bot-hard``, as the
+        flag.)
 
         Raises:
             StatsError: not a summary.
         """
         try:
-            return cls(**{**obj, "points": (obj["points"][0], obj["points"][1])})
+            fields = {**obj, "points": (obj["points"][0], obj["points"][1])}
+            if "opponent_bot" not in fields:
+                fields["opponent_bot"] = obj["opponent"] in _BOT_NAMES
+            return cls(**fields)
         except (TypeError, KeyError, IndexError) as exc:
             raise StatsError(f"not a game summary: {exc}") from None
+
+    @property
+    def opponent_key(self) -> str:
+        """Whom this game counts against (see :func:`opponent_key`)."""
+        return opponent_key(self.opponent_fingerprint, self.opponent, self.opponent_bot)
+
+
+#: The names ``p2pgin bot`` and ``p2pgin play`` give their bots.
+_BOT_NAMES: Final = frozenset({"bot-easy", "bot-normal", "bot-hard"})
+
+
+def opponent_key(fingerprint: str, name: str, bot: bool) -> str:
+    """The statistics' key of an opponent: its fingerprint; for a computer opponent its
+    fingerprint and name (``sqir-... bot-hard``), one key per level."""
+    return f"{fingerprint} {name}" if bot else fingerprint
 
 
 def summarize(
@@ -99,9 +127,11 @@ def summarize(
     match: MatchState,
     date: str = "",
     take_backs: int = 0,
+    opponent_bot: bool = False,
 ) -> GameSummary:
     """The summary of a finished match for player ``me`` (``take_backs``: how many the
-    computer opponent granted; such a match is marked as played with take-backs)."""
+    computer opponent granted; such a match is marked as played with take-backs;
+    ``opponent_bot``: the opponent's hello said it is a computer opponent)."""
     them = 1 - me
     hands = list(results)
     mine = [r for r in hands if r.winner == me]
@@ -116,6 +146,7 @@ def summarize(
         undercut=sum(r.kind == "undercut" and r.winner == them for r in hands),
         knocks=len(knocks), knock_deadwood=sum(r.knocker_deadwood for r in knocks),
         points=(totals[me], totals[them]), take_backs=take_backs,
+        opponent_bot=opponent_bot,
     )
 
 
@@ -168,6 +199,7 @@ def record_match(
     date: str = "",
     home: Path | None = None,
     take_backs: int = 0,
+    opponent_bot: bool = False,
 ) -> bool:
     """Count a match that just ended (the console's or CLI's own ``MatchState``).
 
@@ -180,15 +212,17 @@ def record_match(
     if not match.over:
         raise StatsError("only a finished match is counted")
     summary = summarize(session=session, me=me, names=names, fingerprints=fingerprints,
-                        results=match.hands, match=match, date=date, take_backs=take_backs)
+                        results=match.hands, match=match, date=date, take_backs=take_backs,
+                        opponent_bot=opponent_bot)
     return _add(summary, home)
 
 
 def record_view(view: Any, *, date: str = "", home: Path | None = None,
-                take_backs: int = 0) -> list[str]:
+                take_backs: int = 0, opponent_bot: bool = False) -> list[str]:
     """For the console at match end: count the finished match of a session
     ``PlayerView`` (once) and return the statistics against this opponent.
-    ``take_backs``: the session's ``take_backs`` (the view does not carry it).
+    ``take_backs``: the session's ``take_backs``; ``opponent_bot``: the opponent's hello
+    says it is a computer opponent (the view carries neither).
 
     Returns:
         Lines to show; nothing is counted (and the lines say why) if the match is not over.
@@ -199,8 +233,10 @@ def record_view(view: Any, *, date: str = "", home: Path | None = None,
     try:
         record_match(session=view.session_id, me=view.me, names=view.names,
                      fingerprints=view.fingerprints, match=match, date=date, home=home,
-                     take_backs=take_backs)
-        return stats_lines(home, opponent=view.fingerprints[1 - view.me])
+                     take_backs=take_backs, opponent_bot=opponent_bot)
+        them = 1 - view.me
+        return stats_lines(home, opponent=opponent_key(view.fingerprints[them],
+                                                       view.names[them], opponent_bot))
     except (OSError, StatsError) as exc:
         return [f"Statistics not updated: {exc}"]
 
@@ -249,17 +285,21 @@ def record_game(transcript: Transcript, *, me: int | None = None,
         why = report.failure.where if report.failure else report.status
         raise StatsError(f"transcript does not prove a finished match ({why})")
     date = transcript.meta.get("saved")
+    hello = next((e for e in transcript.entries if e.is_hello and e.sender == 1 - me), None)
     summary = summarize(session=transcript.session, me=me, names=report.names,
                         fingerprints=report.fingerprints,
                         results=[h.result for h in report.hands], match=report.match,
                         date=date if isinstance(date, str) else "",
-                        take_backs=sum(h.take_backs for h in report.hands))
+                        take_backs=sum(h.take_backs for h in report.hands),
+                        opponent_bot=bool(hello is not None and hello.body.get("bot")))
     return _add(summary, home)
 
 
-def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
+def sync_transcripts(home: Path | None = None,
+                     on_new: Callable[[int], None] | None = None) -> list[tuple[Path, str]]:
     """Count every saved transcript not counted yet; returns ``(file, problem)`` for those
-    that could not be counted (they are left out, not fatal).
+    that could not be counted (they are left out, not fatal). ``on_new`` hears how many
+    are new before they are checked (each is verified: a moment per match).
 
     An abandoned match (its header claims no result) is skipped quietly: statistics count
     finished matches only, and such a file is no problem (``p2pgin verify`` proves it).
@@ -267,9 +307,10 @@ def sync_transcripts(home: Path | None = None) -> list[tuple[Path, str]]:
     base = home if home is not None else data_dir(create=False)
     counted = load_games(home)
     problems: list[tuple[Path, str]] = []
-    for path in iter_transcripts(base / "transcripts"):
-        if path.stem in counted:
-            continue
+    new = [path for path in iter_transcripts(base / "transcripts") if path.stem not in counted]
+    if new and on_new is not None:
+        on_new(len(new))
+    for path in new:
         try:
             transcript = read_transcript(path)
             if not transcript.result:
@@ -329,12 +370,13 @@ class Totals:
 
 
 def totals(games: Iterable[GameSummary]) -> tuple[Totals, dict[str, Totals]]:
-    """Overall totals and totals per opponent fingerprint."""
+    """Overall totals and totals per opponent (:func:`opponent_key`: a fingerprint, or
+    a computer opponent's fingerprint and level)."""
     overall = Totals()
     per: dict[str, Totals] = {}
     for g in games:
         overall.add(g)
-        per.setdefault(g.opponent_fingerprint, Totals()).add(g)
+        per.setdefault(g.opponent_key, Totals()).add(g)
     return overall, per
 
 
@@ -344,17 +386,24 @@ def _line(label: str, t: Totals) -> str:
             f"{t.hands} won, gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
             f"knocks {t.knocks}, avg deadwood at knock "
             f"{'-' if avg is None else f'{avg:.1f}'}"
-            + (f", take-backs {t.take_backs} (in {t.marked} matches)" if t.take_backs else ""))
+            + (f", take-backs {t.take_backs} (in {_count(t.marked, 'match', 'matches')})"
+               if t.take_backs else ""))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def stats_lines(home: Path | None = None, *, opponent: str | None = None) -> list[str]:
-    """Readable statistics: overall, then per opponent fingerprint (only ``opponent``'s
-    when given, e.g. the console at match end)."""
+    """Readable statistics: overall, then per opponent (only ``opponent``'s, an
+    :func:`opponent_key`, when given, e.g. the console at match end)."""
     overall, per = totals(load_games(home).values())
     if overall.matches == 0:
         return ["No finished matches counted yet."]
     out = [_line("All opponents", overall)]
-    for fp, t in sorted(per.items(), key=lambda kv: (-kv[1].matches, kv[0])):
-        if opponent is None or fp == opponent:
-            out.append(_line(f"{', '.join(sorted(t.names))} ({fp})", t))
+    for key, t in sorted(per.items(), key=lambda kv: (-kv[1].matches, kv[0])):
+        if opponent is None or key == opponent:
+            fingerprint = key.split(" ", 1)[0]
+            out.append(_line(f"{', '.join(sorted(t.names))} ({fingerprint})", t))
     return out

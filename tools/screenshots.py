@@ -16,70 +16,36 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_TUISHOT = ROOT.parent / "shared" / "tools" / "tuishot"
+sys.path.insert(0, str(ROOT / "tools"))
+
+from tuiterm import Term as _Term  # noqa: E402
+from tuiterm import find_tuishot, next_keys  # noqa: E402
 
 
-class Term:
-    """One tuishot terminal running one program."""
+class Term(_Term):
+    """A terminal whose ``keys`` returns the screen once the key was handled."""
 
-    def __init__(self, tuishot: Path, name: str, size: str, argv: list[str],
-                 env: dict[str, str]) -> None:
-        self.tuishot, self.name, self.env = tuishot, name, env
-        self.run("start", name, size, *argv)
-
-    def run(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run([str(self.tuishot), *args], capture_output=True, text=True,
-                              env=self.env, check=False, timeout=300)
-        if check and done.returncode:
-            raise SystemExit(f"tuishot {args[0]} failed:\n{done.stderr}{done.stdout}")
-        return done.stdout
-
-    def screen(self) -> str:
-        return self.run("screen", self.name)
-
-    def keys(self, *keys: str) -> str:
+    def keys(self, *keys: str) -> str:  # type: ignore[override]
         before = self.screen()
-        self.run("keys", self.name, *keys)
+        super().keys(*keys)
         return self.changed(before)
 
-    def type(self, text: str) -> None:
-        self.run("type", self.name, text)
-
-    def wait(self, regex: str, secs: int = 60) -> str:
-        self.run("wait", self.name, regex, str(secs))
-        return self.screen()
+    def wait(self, regex: str, secs: float = 60) -> str:
+        return super().wait(regex, secs)
 
     def changed(self, before: str, secs: float = 20) -> str:
-        deadline = time.monotonic() + secs
-        while time.monotonic() < deadline:
-            now = self.screen()
-            if now != before:
-                time.sleep(0.1)  # NB: let a multi-part redraw finish before capturing
-                return self.screen()
-            time.sleep(0.05)
-        return self.screen()
-
-    def stop(self) -> None:
-        self.run("stop", self.name, check=False)
-
-
-def next_keys(screen: str) -> list[str]:
-    """The keys a simple player presses, read off the key strip (the last line)."""
-    lines = screen.rstrip("\n").splitlines()
-    strip = lines[-1] if lines else ""
-    for marker, keys in ((" p pass", ["p"]), (" s stock", ["s"]), (" g gin", ["g", "y"]),
-                         (" k knock", ["k", "y"]), ("Enter lay off", ["Enter"]),
-                         ("Enter discard", ["h", "Enter"])):
-        if marker in strip:
-            return keys
-    return []
+        now = self.wait_change(before, secs)
+        if now != before:
+            time.sleep(0.1)  # NB: let a multi-part redraw finish before capturing
+            return self.screen()
+        return now
 
 
 def save(out: Path, name: str, screen: str, note: str) -> None:
@@ -88,7 +54,8 @@ def save(out: Path, name: str, screen: str, note: str) -> None:
     print(f"{name}.txt: {note}")
 
 
-def play_until_hand_end(term: Term, screen: str, limit: float = 300) -> str:
+def play_until_hand_end(term: Term, screen: str, limit: float = 300,
+                        on_declare: Any = None) -> str:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if "Scoring" in screen or "is void" in screen:
@@ -99,13 +66,15 @@ def play_until_hand_end(term: Term, screen: str, limit: float = 300) -> str:
             continue
         for key in keys:
             screen = term.keys(key)
+            if on_declare is not None and "Enter declare" in screen.splitlines()[-1]:
+                on_declare(screen)  # the declaration a knock or a layoff shows first
     raise SystemExit("the hand did not end in time:\n" + screen)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
-    parser.add_argument("--tuishot", type=Path, default=DEFAULT_TUISHOT)
+    parser.add_argument("--tuishot", type=Path, default=find_tuishot())
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -116,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal"]
 
-    term = Term(args.tuishot, f"shots-{os.getpid()}", "80x24", play, env)
+    term = Term(f"shots-{os.getpid()}", "80x24", play, env, args.tuishot)
     try:
         screen = term.wait(r"Your turn|'s turn")
         if "Your turn" not in screen:
@@ -131,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         term.type("sort suit")
         save(args.out, "command", term.screen(), "the : command line")
         term.keys("Escape")
-        screen = play_until_hand_end(term, term.screen())
+        declared: list[str] = []
+        screen = play_until_hand_end(term, term.screen(), on_declare=lambda shot: (
+            declared or declared.append(shot)))
+        if declared:
+            save(args.out, "declare", declared[0],
+                 "a knock or a layoff: the engine's best declaration, to change with m")
         screen = term.wait(r"deal verified|NOT VERIFIED")
         deadline = time.monotonic() + 20
         while "in order: ..." in screen and time.monotonic() < deadline:
@@ -141,9 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         term.keys("Escape")
         screen = term.wait(r"─ Hand ─")  # the overlay is closed: the table is back
         save(args.out, "after-hand", screen, "the table after the hand: score and audit mark")
-        term.run("resize", term.name, "60x16")
+        term.keys("e")
+        save(args.out, "sheet", term.keys("e"), "the score sheet (e after the result)")
+        term.keys("Escape")
+        term.wait(r"─ Hand ─")
+        term.resize("60x16")
         save(args.out, "too-small", term.wait("too small"), "below the minimum size")
-        term.run("resize", term.name, "80x24")
+        term.resize("80x24")
         term.wait(r"Score")
         term.keys("q")
         save(args.out, "quit", term.screen(), "quit asks first")
@@ -151,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         term.stop()
 
-    ascii_term = Term(args.tuishot, f"shots-a-{os.getpid()}", "80x24", [*play, "--ascii"], env)
+    ascii_term = Term(f"shots-a-{os.getpid()}", "80x24", [*play, "--ascii"], env,
+                      args.tuishot)
     try:
         screen = ascii_term.wait("Your turn")
         screen = play_until_draw(ascii_term, screen)
@@ -161,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ascii_term.stop()
 
-    plain = Term(args.tuishot, f"shots-p-{os.getpid()}", "80x24", [*play, "--plain"], env)
+    plain = Term(f"shots-p-{os.getpid()}", "80x24", [*play, "--plain"], env, args.tuishot)
     try:
         screen = plain.wait(r"Your turn")
         if "type take for the upcard" in screen:

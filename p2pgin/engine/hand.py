@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from p2pgin.engine.cards import CARDS, Card, mask_cards
 from p2pgin.engine.errors import (
@@ -75,6 +75,7 @@ from p2pgin.engine.moves import (
     TakeUpcard,
 )
 from p2pgin.engine.rules import Rules
+from p2pgin.engine.tables import LazyTable, ranks_of
 
 __all__ = [
     "FIRST_STOCK",
@@ -90,6 +91,8 @@ __all__ = [
     "legal_moves",
     "propose_layoff",
 ]
+
+_T = TypeVar("_T")
 
 UPCARD: Final = 20
 FIRST_STOCK: Final = 21
@@ -229,26 +232,25 @@ class HandResult:
         }
 
 
-def _by_suit_mask(items: Sequence[object]) -> tuple[tuple[Any, ...], ...]:
-    """Per 13-bit mask ``m``: the ``items`` at the set bits of ``m``, ascending.
+def _chunk_tables(items: Sequence[_T], name: str) -> tuple[LazyTable[tuple[_T, ...]], ...]:
+    """Per 13-bit chunk of a 52-bit position mask (four chunks, the module's globals
+    ``name0`` .. ``name3``): the ``items`` at the chunk's set bits, ascending; filled on
+    first use, then whole (:mod:`p2pgin.engine.tables`)."""
 
-    Each entry is the lowest bit's item followed by the entry of ``m`` without that bit,
-    so a table costs O(8192) small tuples, not a bit scan per mask (import time).
-    """
-    table: list[tuple[Any, ...]] = [()] * 8192
-    for mask in range(1, 8192):
-        low = (mask & -mask).bit_length() - 1
-        table[mask] = (items[low], *table[mask & (mask - 1)])
-    return tuple(table)
+    def chunk(k: int) -> LazyTable[tuple[_T, ...]]:
+        base = 13 * k
 
+        def install(whole: list[tuple[_T, ...]]) -> None:
+            globals()[f"{name}{k}"] = whole
 
-def _chunk_tables() -> list[tuple[tuple[int, ...], ...]]:
-    return [_by_suit_mask(range(base, base + 13)) for base in (0, 13, 26, 39)]
+        return LazyTable(lambda mask: tuple(items[base + r] for r in ranks_of(mask)), install)
+
+    return tuple(chunk(k) for k in range(4))
 
 
 # NB: positions of a 52-bit mask by four 13-bit table look-ups: the hot path of
 # legal_moves, several times faster than peeling bits one by one.
-_P0, _P1, _P2, _P3 = _chunk_tables()
+_P0, _P1, _P2, _P3 = _chunk_tables(range(52), "_P")
 
 
 def _positions(mask: int) -> tuple[int, ...]:
@@ -260,7 +262,7 @@ def _positions(mask: int) -> tuple[int, ...]:
 
 _DISCARDS: Final = tuple(Discard(position=p) for p in range(52))
 # The Discard moves of a position mask, by the same four 13-bit look-ups.
-_D0, _D1, _D2, _D3 = (_by_suit_mask(_DISCARDS[base : base + 13]) for base in (0, 13, 26, 39))
+_D0, _D1, _D2, _D3 = _chunk_tables(_DISCARDS, "_D")
 _tuple_new: Final = tuple.__new__
 _TAKE: Final = TakeUpcard()
 _PASS: Final = PassUpcard()
@@ -280,7 +282,19 @@ _NOT_QK: Final = _NOT_K ^ _RANK_MASKS[11]
 _SUIT_REP: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 # Per 13-bit suit mask: total deadwood value and the dearest card's value.
 _CARD_VALUES: Final = [min(r + 1, 10) for r in range(13)]
-_SUIT_SUM: Final[tuple[int, ...]] = tuple(sum(v) for v in _by_suit_mask(_CARD_VALUES))
+
+
+def _suit_sums() -> tuple[int, ...]:
+    """Per 13-bit suit mask: the total value of its cards (each mask from the one
+    without its lowest card, so the table costs O(8192) additions)."""
+    sums = [0] * 8192
+    for mask in range(1, 8192):
+        rest = mask & (mask - 1)
+        sums[mask] = _CARD_VALUES[(mask ^ rest).bit_length() - 1] + sums[rest]
+    return tuple(sums)
+
+
+_SUIT_SUM: Final[tuple[int, ...]] = _suit_sums()
 # NB: a card's value never falls with its rank, so the dearest is the highest card.
 _SUIT_TOP: Final = tuple(min(m.bit_length(), 10) for m in range(8192))
 

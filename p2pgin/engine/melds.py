@@ -10,7 +10,8 @@ Rules encoded here:
 How the search is fast (and exact)
 ----------------------------------
 A hand is a 52-bit mask (bit ``card.index``), so each suit is a 13-bit slice. Tables
-built once at import (about 0.1 s on a quiet machine), indexed by a 13-bit suit mask ``m``:
+indexed by a 13-bit suit mask ``m`` (the two int tables built at import in a few
+milliseconds, the others entry by entry at first use: :mod:`p2pgin.engine.tables`):
 
 * ``_DEAD[m]``: the deadwood left in one suit when only runs are allowed. Within one
   suit that problem is trivial: every maximal block of three or more consecutive ranks
@@ -55,12 +56,13 @@ laid off, then the smallest laid-off mask; the defender's own melds follow the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise, product
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.tables import SUIT_MASKS, LazyTable, Table, ranks_of
 
 __all__ = [
     "DefenderResult",
@@ -126,62 +128,61 @@ def _blocks(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-_SuitTables = tuple[list[tuple[Meld, ...]], list[tuple[Card, ...]]]
+def _int_tables() -> tuple[list[int], list[int]]:
+    """Per 13-bit suit mask: the runs-only deadwood and the cards that lie in runs.
+
+    Plain int lists built whole (a few milliseconds): the meld search reads them on every
+    call. NB: a card is in a block of 3+ consecutive ranks iff it is in some window of
+    three consecutive ranks all held; ``starts`` marks the windows' low ends.
+    """
+    value = [0] * SUIT_MASKS
+    for mask in range(1, SUIT_MASKS):
+        rest = mask & (mask - 1)
+        value[mask] = min((mask ^ rest).bit_length(), 10) + value[rest]
+    run_cards = [(s := m & m >> 1 & m >> 2) | s << 1 | s << 2 for m in range(SUIT_MASKS)]
+    dead = [value[m & ~melded] for m, melded in enumerate(run_cards)]
+    return dead, run_cards
 
 
-def _build_tables() -> tuple[list[int], list[int], list[tuple[int, ...]], list[_SuitTables]]:
-    """Per 13-bit suit mask: runs-only deadwood, run cards, ranks, per-suit runs and loose."""
-    size = 1 << 13
-    # ranks[m]: the ranks of m in increasing order; value[m]: their deadwood value.
-    # Each is built from m without its lowest bit, so the whole table costs O(8192).
-    ranks: list[tuple[int, ...]] = [()] * size
-    value = [0] * size
-    for mask in range(1, size):
-        low = (mask & -mask).bit_length() - 1
-        ranks[mask] = (low, *ranks[mask & (mask - 1)])
-        value[mask] = min(low + 1, 10) + value[mask & (mask - 1)]
-    run_cards = [0] * size
-    dead = [0] * size
-    for mask in range(size):
-        # NB: a card is in a block of 3+ consecutive ranks iff it is in some window of
-        # three consecutive ranks all held; ``starts`` marks the windows' low ends.
-        starts = mask & mask >> 1 & mask >> 2
-        melded = starts | starts << 1 | starts << 2
-        run_cards[mask] = melded
-        dead[mask] = value[mask & ~melded]
-    empty_runs: tuple[Meld, ...] = ()
-    suits: list[_SuitTables] = [([empty_runs] * size, [()] * size) for _ in range(4)]
-    # NB: tuples are allocated fewest cards first, so the ones real hands use (a suit
-    # rarely holds more than five cards) sit together in memory: fewer cache misses.
-    per_suit = [(CARDS[s * 13 : s * 13 + 13], *suits[s]) for s in range(4)]
-    for mask in sorted(range(size), key=int.bit_count):
-        melded = run_cards[mask]
-        loose = ranks[mask & ~melded]
-        if melded:
-            blocks = _blocks(melded)
-            for suit_cards, run_table, loose_table in per_suit:
-                run_table[mask] = tuple([suit_cards[lo : hi + 1] for lo, hi in blocks])
-                loose_table[mask] = tuple(map(suit_cards.__getitem__, loose))
-        else:
-            for suit_cards, _, loose_table in per_suit:
-                loose_table[mask] = tuple(map(suit_cards.__getitem__, loose))
-    return dead, run_cards, ranks, suits
+_DEAD, _RUN_CARDS = _int_tables()
 
 
-_TABLES: Final = _build_tables()
-_DEAD: Final = _TABLES[0]
-_RUN_CARDS: Final = _TABLES[1]
-_R0, _L0 = _TABLES[3][0]
-_R1, _L1 = _TABLES[3][1]
-_R2, _L2 = _TABLES[3][2]
-_R3, _L3 = _TABLES[3][3]
+def _installer(name: str) -> Callable[[list[Any]], None]:
+    """Where a :class:`LazyTable` built whole goes: this module's global ``name``."""
+
+    def install(whole: list[Any]) -> None:
+        globals()[name] = whole
+
+    return install
+
+
+def _suit_tables(suit: int) -> tuple[LazyTable[tuple[Meld, ...]], LazyTable[tuple[Card, ...]]]:
+    """The runs (one per block, as tuples of ``Card``) and the loose cards of each 13-bit
+    mask of ``suit``, filled on first use (:mod:`p2pgin.engine.tables`)."""
+    suit_cards = CARDS[suit * 13 : suit * 13 + 13]
+
+    def runs(mask: int) -> tuple[Meld, ...]:
+        return tuple([suit_cards[lo : hi + 1] for lo, hi in _blocks(_RUN_CARDS[mask])])
+
+    def loose(mask: int) -> tuple[Card, ...]:
+        return tuple(map(suit_cards.__getitem__, ranks_of(mask & ~_RUN_CARDS[mask])))
+
+    return (LazyTable(runs, _installer(f"_R{suit}")),
+            LazyTable(loose, _installer(f"_L{suit}")))
+
+
+# NB: not Final: each becomes a list once built whole (see _installer).
+_R0, _L0 = _suit_tables(0)
+_R1, _L1 = _suit_tables(1)
+_R2, _L2 = _suit_tables(2)
+_R3, _L3 = _suit_tables(3)
 
 # The four cards of each rank as a 52-bit mask; for every 13-bit mask of ranks, the
 # rank masks of its ranks (so the set search never loops over all 13 ranks).
 _RANK_MASKS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
-_RANK_GROUPS: Final[list[tuple[int, ...]]] = [
-    tuple(map(_RANK_MASKS.__getitem__, ranks)) for ranks in _TABLES[2]
-]
+_RANK_GROUPS: Table[tuple[int, ...]] = LazyTable(
+    lambda ranks: tuple(map(_RANK_MASKS.__getitem__, ranks_of(ranks))),
+    _installer("_RANK_GROUPS"))
 # Every possible set (3 or 4 cards of a rank) as a mask -> its cards in index order.
 _SET_CARDS: Final[dict[int, Meld]] = {
     sum(1 << c for c in combo): combo

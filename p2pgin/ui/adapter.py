@@ -34,7 +34,7 @@ from p2pgin.session.events import (
     TableFormed,
     TakeBackDone,
 )
-from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, Table
+from p2pgin.ui.model import AuditLine, LogLine, MatchEnd, Part, Reveal, SheetRow, Table
 from p2pgin.ui.style import fingerprint_text
 
 __all__ = [
@@ -43,13 +43,17 @@ __all__ = [
     "action_of",
     "best_of",
     "build_table",
+    "cards_of",
     "deadwood_after",
     "default_hinter",
     "describe_move",
+    "engine_refusal",
     "event_line",
     "find_move",
     "gin_view",
+    "hints_available",
     "move_kind",
+    "score_sheet",
     "seat_names",
     "why_not",
 ]
@@ -100,6 +104,14 @@ def find_move(view: Any, kind: str, position: int | None = None) -> Any | None:
             continue
         return move
     return None
+
+
+def hints_available() -> bool:
+    """Whether :func:`default_hinter` will find a strategy, without importing the bots
+    (their tables take a while to build: the console asks for them at the first hint)."""
+    import importlib.util
+
+    return importlib.util.find_spec("p2pgin.bots") is not None
 
 
 def default_hinter() -> Any | None:
@@ -190,6 +202,8 @@ class History:
         self.reveal: Reveal | None = None
         self.match_end: MatchEnd | None = None
         self.hand_no = 0
+        #: Why the link is not up, while the peer keeps trying ("" once it is up).
+        self.link_problem = ""
         self._top: Card | None = None  # the discard-pile top as the log last saw it
         self._last_move: Any = None
 
@@ -250,6 +264,15 @@ class History:
                     if ending.kind.value == "accuse" or ending.culprit not in (None, ending.by):
                         self.cheat = ending.headline(_names(view))
                     line = event_line(event, view)
+                case LinkFailed():
+                    self.link_problem = f"Cannot reach {event.address} ({event.reason})"
+                    line = event_line(event, view)
+                case LinkUp():
+                    self.link_problem = ""
+                    line = event_line(event, view)
+                case LinkDown() if event.reconnecting:
+                    self.link_problem = f"Link lost ({event.reason})"
+                    line = event_line(event, view)
                 case _:
                     line = event_line(event, view)
             if line is not None:
@@ -300,9 +323,18 @@ def event_line(event: Any, view: Any) -> LogLine | None:
                 "discard": ("discards", "discard"),
                 "knock": ("knocks", "knock"),
                 "big_gin": ("goes big gin", "go big gin"),
-                "lay_off": ("lays off and shows melds", "lay off and show your melds"),
+                "lay_off": ("shows melds", "show your melds"),
             }
             third, second = verbs.get(kind, (kind, kind))
+            hand = getattr(view, "hand", None)
+            if kind == "knock" and hand is not None and hand.knocker == player and (
+                    hand.knock_kind == "gin"):
+                third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
+            laid = len(getattr(event.move, "layoffs", ())) if kind == "lay_off" else 0
+            if laid:
+                cards = "a card" if laid == 1 else f"{laid} cards"
+                third, second = (f"shows melds, lays off {cards}",
+                                 f"show your melds, lay off {cards}")
             parts = [f"{who} {second if player == view.me else third}"]
             if card is not None:
                 parts += [": ", card]
@@ -454,15 +486,17 @@ def build_table(
         fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
         drawn = None
         for played in reversed(hand.history):
-            if played.player == me and move_kind(played.move) in (
-                "draw_stock", "draw_discard", "take_upcard"
-            ):
-                drawn = played.position
+            if played.player == me:
+                # NB: only while my latest move is the draw: once I discarded, the card is
+                # just one of my cards again.
+                if move_kind(played.move) in ("draw_stock", "draw_discard", "take_upcard"):
+                    drawn = played.position
                 break
         if drawn is not None and drawn in positions:
             fields["drawn"] = hand.known(drawn)
         if hand.knocker is not None:
             fields["knocker"] = hand.knocker
+            fields["knock_kind"] = str(hand.knock_kind or "knock")
             fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
         taken = hand.taken_from_discard
         if taken is not None and hand.to_move == me:
@@ -503,6 +537,7 @@ def build_table(
     if view.stage == "match_over" and "accept_rematch" not in actions:
         actions.add("rematch")
     scores = tuple(match.scores) if match is not None else (0, 0)
+    fields["sheet"] = score_sheet(match.hands if match is not None else ())
     boxes = tuple(match.hands_won) if match is not None else (0, 0)
     reveal = history.reveal  # NB: kept into the next hand so ``e`` can show it again
     cheat = history.cheat
@@ -515,6 +550,7 @@ def build_table(
         peer_status=_status_text(getattr(peer_info, "status", "")),
         rules_text="; ".join(rules.describe()) if hasattr(rules, "describe") else "",
         link=link,
+        link_problem=history.link_problem if link in ("connecting", "reconnecting") else "",
         stage=view.stage,
         hand_no=view.hand_no,
         my_turn=bool(view.my_turn),
@@ -537,10 +573,40 @@ def build_table(
     )
 
 
+def score_sheet(results: Iterable[Any]) -> tuple[SheetRow, ...]:
+    """The score sheet of a match's hands (engine ``HandResult`` values, in order)."""
+    running = [0, 0]
+    rows = []
+    for number, result in enumerate(results, start=1):
+        if result.winner is not None:
+            running[result.winner] += int(result.points)
+        rows.append(SheetRow(hand_no=number, kind=str(result.kind), winner=result.winner,
+                             points=int(result.points), running=(running[0], running[1])))
+    return tuple(rows)
+
+
 def _status_text(status: Any) -> str:
     """A known-peer status (str or enum) as ``new`` / ``known`` / ``CHANGED``."""
     value = getattr(status, "value", status)
     return str(value or "")
+
+
+def cards_of(view: Any, melds: Iterable[Iterable[int]]) -> tuple[tuple[Card, ...], ...]:
+    """Melds named by deck positions (an engine move's) as cards, from the view."""
+    hand = view.hand
+    return tuple(tuple(hand.known(p) for p in meld) for meld in melds)
+
+
+def engine_refusal(view: Any, move: Any) -> str:
+    """Why the engine refuses ``move`` for the local player now ("" if it takes it):
+    a declaration the player arranged is checked before anything is sent."""
+    from p2pgin.engine import IllegalMoveError, apply
+
+    try:
+        apply(view.hand, move, view.me)
+    except IllegalMoveError as exc:
+        return str(exc)
+    return ""
 
 
 def deadwood_after(table: Table, card: Card) -> int:
@@ -562,8 +628,12 @@ def why_not(table: Table, action: str) -> str:
     if not table.my_turn:
         return f"not your turn: waiting for {opp}"
     phase = table.phase
-    if action in ("discard", "knock", "gin") and phase in ("upcard", "draw"):
-        return "draw a card first (s: stock, d: discard pile)"
+    if action in ("discard", "knock", "gin") and phase == "upcard":
+        return "first take the upcard (d) or pass it (p)"
+    if action in ("discard", "knock", "gin") and phase == "draw":
+        if "take" in table.actions:
+            return "draw a card first (s: stock, d: discard pile)"
+        return "draw a card first (s: stock)"
     if action in ("stock", "take") and phase == "discard":
         return "you have drawn already: discard a card (Enter)"
     if action == "stock" and phase == "upcard":

@@ -17,7 +17,7 @@ from prompt_toolkit.buffer import Buffer
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.keys import build_key_bindings
 from p2pgin.ui.layout import ConsoleLayout, build_layout
-from p2pgin.ui.style import build_style, terminal_is_utf8
+from p2pgin.ui.style import ESCAPE_WAIT, build_style, terminal_is_utf8
 
 __all__ = ["LAYOFF_STEP", "ConsoleApp", "create_console_app", "run_console"]
 
@@ -43,13 +43,15 @@ def create_console_app(
     mouse: bool = False,
     lobby: Sequence[str] = (),
     match_notes: Callable[[], Sequence[str]] | None = None,
+    notices: Sequence[str] = (),
 ) -> ConsoleApp:
     """Build (not run) the console application over ``handle``.
 
     Must be called inside the prompt_toolkit app session that will run it (tests use
     ``create_app_session`` with a pipe input and a dummy output).
     """
-    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes)
+    console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes,
+                      notices=notices)
     command_buffer = Buffer(multiline=False)
     layout, parts = build_layout(console, command_buffer)
     app: Application[str] | None = None
@@ -62,7 +64,16 @@ def create_console_app(
     def close_command() -> None:
         parts.command_active = False
         command_buffer.reset()
-        layout.focus(parts.hand_window)
+        if parts.table_shown():
+            layout.focus(parts.hand_window)
+        else:  # NB: not on the screen now, so ``focus`` would refuse it
+            layout.current_window = parts.hand_window
+
+    def no_blind_typing(_: object) -> None:
+        """A key while the table is hidden: the command line (if open) closes first, so
+        the key cannot edit or run a command nobody sees."""
+        if parts.command_active and not parts.table_shown():
+            close_command()
 
     def run_command() -> None:
         text = command_buffer.text
@@ -86,6 +97,7 @@ def create_console_app(
         close_command=close_command,
         after=after,
         scroll_overlay=parts.scroll_overlay,
+        table_shown=parts.table_shown,
     )
     app = Application(
         layout=layout,
@@ -94,7 +106,9 @@ def create_console_app(
         full_screen=True,
         mouse_support=mouse,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
 
+    app.key_processor.before_key_press += no_blind_typing
     shown_for: list[Any] = [None]
 
     def changed() -> None:
@@ -133,6 +147,7 @@ async def run_console(
     lobby: Sequence[str] = (),
     mouse: bool = False,
     match_notes: Callable[[], Sequence[str]] | None = None,
+    notices: Sequence[str] = (),
 ) -> str:
     """Play the match on ``handle`` in this terminal until the player quits.
 
@@ -145,6 +160,7 @@ async def run_console(
         lobby: lines shown until the first deal (host: address, port, join code).
         mouse: clicks on cards select them; on the stock / discard pile draw.
         match_notes: lines for the match-end screen (e.g. statistics), read once.
+        notices: lines the log starts with.
 
     Returns:
         ``"quit"`` (the player left or the match is over and closed) or
@@ -156,9 +172,11 @@ async def run_console(
     if plain:
         from p2pgin.ui.plain import run_plain
 
-        return str(await run_plain(handle, ascii=ascii, hinter=hinter, match_notes=match_notes))
+        return str(await run_plain(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                                   notices=notices))
     built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter,
-                               lobby=lobby, mouse=mouse, match_notes=match_notes)
+                               lobby=lobby, mouse=mouse, match_notes=match_notes,
+                               notices=notices)
     result = await built.app.run_async()
     await asyncio.sleep(0)
     return str(result or "quit")

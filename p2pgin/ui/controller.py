@@ -15,9 +15,18 @@ from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.ui import adapter
+from p2pgin.ui.arrange import Arrangement, move_card, to_move
 from p2pgin.ui.commands import Command, CommandError, parse_command
 from p2pgin.ui.model import LogLine, Table
-from p2pgin.ui.render import SORTS, UiState, hand_groups, hand_order, parts_text
+from p2pgin.ui.render import (
+    SORTS,
+    UiState,
+    arrangement_groups,
+    hand_groups,
+    hand_order,
+    parts_text,
+    sheet_lines,
+)
 from p2pgin.ui.style import card_label
 
 __all__ = ["Console", "Hinter"]
@@ -36,16 +45,19 @@ class Console:
         match_notes: called once when the match ends; its lines (e.g. statistics
             against this opponent) are shown under the itemised totals.
         hinter: the hint strategy; default: the hard bot when :mod:`p2pgin.bots` has one.
+        notices: lines the log starts with (e.g. that an unfinished match goes on).
     """
 
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
                  lobby: Sequence[str] = (),
-                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
+                 match_notes: Callable[[], Sequence[str]] | None = None,
+                 notices: Sequence[str] = ()) -> None:
         self.handle = handle
         self.lobby = tuple(lobby)
         self.match_notes = match_notes
         self.ui = UiState(ascii=ascii)
         self.history = adapter.History()
+        self.history.log.extend(LogLine(parts=(line,)) for line in notices)
         self.hinter = hinter
         self.cursor: Card | None = None
         self.quit_requested = False
@@ -54,6 +66,7 @@ class Console:
         # A knock or gin question is about this turn's cards and lapses when the turn
         # passes; a quit question stands whatever the opponent does meanwhile.
         self._pending_needs_turn = False
+        self._pending_quit = False
         self._notes: tuple[str, ...] = ()
         self.table: Table = self.refresh()
 
@@ -77,7 +90,7 @@ class Console:
             peer_info=getattr(self.handle, "peer_info", None),
             history=self.history,
             can_undo=self._can_undo(),
-            can_hint=self._hinter() is not None,
+            can_hint=self.hinter is not None or adapter.hints_available(),
             lobby=self.lobby,
             evidence=list(getattr(self.handle, "evidence", ()) or ()),
         )
@@ -116,10 +129,17 @@ class Console:
                 and "rematch" not in table.actions):
             self._pending = None
             self.ui.confirm = ""
+            self.ui.arrange = None
         self._sync_selected()
 
+    def _order(self) -> list[Card]:
+        """The cards left to right as shown (a declaration being arranged, or the hand)."""
+        if self.ui.arrange is not None:
+            return [c for g in arrangement_groups(self.ui.arrange) for c in g.cards]
+        return hand_order(self.table, self.ui.sort)
+
     def _sync_selected(self) -> None:
-        order = hand_order(self.table, self.ui.sort)
+        order = self._order()
         if self.cursor in order:
             self.ui.selected = order.index(self.cursor)
         else:
@@ -152,7 +172,7 @@ class Console:
 
     def move_cursor(self, delta: int) -> None:
         """Move the cursor ``delta`` cards left (-) or right (+), wrapping around."""
-        order = hand_order(self.table, self.ui.sort)
+        order = self._order()
         if not order:
             return
         i = order.index(self.cursor) if self.cursor in order else 0
@@ -217,8 +237,11 @@ class Console:
         self.ui.overlay = "" if self.ui.overlay == name else name
 
     def show_result(self) -> None:
-        """``e``: the last hand's result; after the match: totals, then the last hand."""
-        order = ["match", "reveal", ""] if self.table.match_end is not None else ["reveal", ""]
+        """``e``: the last hand's result, then the score sheet of every hand so far; after
+        the match the totals first."""
+        order = ["reveal", "sheet", ""]
+        if self.table.match_end is not None:
+            order.insert(0, "match")
         current = self.ui.overlay if self.ui.overlay in order else ""
         self.ui.overlay = order[(order.index(current) + 1) % len(order)]
 
@@ -264,7 +287,7 @@ class Console:
             self.close_overlay()
             return
         if "layoff" in self.table.actions:
-            self._act("lay_off")
+            self.layoff()
             return
         self.discard()
 
@@ -289,6 +312,7 @@ class Console:
         self.ui.confirm = question
         self._pending = action
         self._pending_needs_turn = needs_turn
+        self._pending_quit = action == self._quit
 
     def answer(self, yes: bool) -> None:
         """``y``/``n`` to a pending confirmation."""
@@ -298,11 +322,19 @@ class Console:
             action()
         elif action is not None:
             self.say("cancelled")
+        if self._pending is None:
+            self.ui.arrange = None  # NB: a refused declaration asks again and keeps it
+            self._sync_selected()
 
     @property
     def confirming(self) -> bool:
         """True while a question (knock, gin, quit) waits for y/n."""
         return self._pending is not None
+
+    @property
+    def asking_quit(self) -> bool:
+        """True while the question waiting for y/n is whether to quit."""
+        return self._pending is not None and self._pending_quit
 
     def knock(self, card: Card | None = None) -> None:
         """``k``: knock discarding the cursor card (or the best one), after confirming."""
@@ -333,14 +365,108 @@ class Console:
             self.say(f"discarding {self.card_text(chosen) if chosen else 'that'} does not "
                      f"leave a {what}", error=True)
             return
-        self.cursor = chosen
+        move = adapter.find_move(self.handle.view, "knock", table.positions.get(chosen))
+        if move is None:
+            self.say(adapter.why_not(table, what), error=True)
+            return
+        # NB: the engine's melds for this discard are the proposal; m changes them.
+        self._arrange(Arrangement.start(what, table.hand, discard=chosen,
+                                        melds=adapter.cards_of(self.handle.view, move.melds)))
+
+    def _arrange(self, arrangement: Arrangement) -> None:
+        """Show a declaration (the engine's proposal first) and ask to make it."""
+        self.ui.arrange = arrangement
+        order = self._order()
+        if self.cursor not in order:
+            self.cursor = order[0] if order else None
         self._sync_selected()
-        left = adapter.deadwood_after(table, chosen)
-        label = self.card_text(chosen)
-        question = (f"Gin: discard {label} face down and lay down all ten?" if what == "gin"
-                    else f"Knock: discard {label} face down with deadwood {left}?")
-        position = table.positions.get(chosen)
-        self._ask(question, lambda: self._act("knock", position))
+        self._ask(self._declaration_question(), self._declare)
+
+    def _declaration_question(self) -> str:
+        arrangement = self.ui.arrange
+        assert arrangement is not None
+        left = arrangement.deadwood_value
+        if arrangement.kind == "layoff":
+            laid = len(arrangement.laid)
+            what = f"lay off {laid} card{'s' if laid != 1 else ''}" if laid else "lay off none"
+            return f"Show these melds, {what}, deadwood {left}?"
+        discard = arrangement.discard
+        label = self.card_text(discard) if discard is not None else "?"
+        if arrangement.kind == "gin":
+            return f"Gin: discard {label} face down and lay down these melds?"
+        return f"Knock: discard {label} face down with these melds, deadwood {left}?"
+
+    def _declare(self) -> None:
+        """Make the arranged declaration, if the engine takes it (else say why, keep it)."""
+        arrangement = self.ui.arrange
+        if arrangement is None:
+            return
+        view = self.handle.view
+        try:
+            move = to_move(arrangement, self.table.positions)
+        except KeyError:
+            self.say("a card of this declaration is not in your hand", error=True)
+            self._arrange(arrangement)
+            return
+        except ValueError as exc:  # NB: the engine's own words (a meld of two cards ...)
+            self.say(f"not possible: {exc}", error=True)
+            self._arrange(arrangement)
+            return
+        problem = adapter.engine_refusal(view, move)
+        if problem:
+            self.say(f"not possible: {problem}", error=True)
+            self._arrange(arrangement)
+            return
+        self.ui.arrange = None
+        try:
+            self.handle.act(move)
+        except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
+            self.say(f"not sent: {exc}", error=True)
+            return
+        self.ui.message = ""
+        self.refresh()
+
+    def move_arranged(self) -> None:
+        """``m`` while declaring: the card under the cursor to the next meld (or a new
+        one, the deadwood, one of the knocker's melds)."""
+        arrangement, card = self.ui.arrange, self.cursor
+        if arrangement is None or card is None:
+            return
+        if card == arrangement.discard:
+            self.say("that is the discard (k or g again chooses another)")
+            return
+        self.ui.arrange, where = move_card(arrangement, card)
+        self.ui.confirm = self._declaration_question()
+        self._sync_selected()
+        self.say(f"{self.card_text(card)}: {where}")
+
+    def declaration_lines(self) -> list[str]:
+        """The declaration being arranged, a line per group (for ``--plain``)."""
+        arrangement = self.ui.arrange
+        if arrangement is None:
+            return []
+
+        def cards(group: Sequence[Card]) -> str:
+            return " ".join(self.card_text(c) for c in group)
+
+        lines = [f"meld {i + 1}: {cards(m)}" for i, m in enumerate(arrangement.melds)]
+        for index in sorted({i for _, i in arrangement.laid}):
+            laid = [c for c, i in arrangement.laid if i == index]
+            lines.append(f"laid off on their meld {index + 1}: {cards(laid)}")
+        lines.append(f"deadwood: {cards(arrangement.deadwood) or 'none'} = "
+                     f"{arrangement.deadwood_value}")
+        if arrangement.discard is not None:
+            lines.append(f"discard: {self.card_text(arrangement.discard)}")
+        return lines
+
+    def reset_arrangement(self) -> None:
+        """``r`` while declaring: the engine's proposal again."""
+        arrangement = self.ui.arrange
+        if arrangement is not None and arrangement.proposal is not None:
+            self.ui.arrange = arrangement.proposal
+            self.ui.confirm = self._declaration_question()
+            self._sync_selected()
+            self.say("the best arrangement again")
 
     def accept_rules(self) -> None:
         """``a``: (joiner) accept the host's rules."""
@@ -351,11 +477,24 @@ class Console:
         if "decline_rematch" in self.table.actions:
             self._act("decline_rematch")
             return
-        self._act("decline")
+        if self._act("decline"):
+            self.ui.closed_why = "you declined the host's rules (the host is told)"
+            self.refresh()
 
     def layoff(self) -> None:
-        """Declare melds and lay off (the best arrangement) after the other player knocked."""
-        self._act("lay_off")
+        """After the other player knocked: show the engine's best declaration (melds and
+        layoffs) to make, or change first."""
+        view = self.handle.view
+        move = adapter.find_move(view, "lay_off")
+        if move is None:
+            self.say(adapter.why_not(self.table, "layoff"), error=True)
+            return
+        laid = [(card, index) for card, (_, index) in zip(
+            adapter.cards_of(view, [[p for p, _ in move.layoffs]])[0], move.layoffs,
+            strict=True)] if move.layoffs else []
+        self._arrange(Arrangement.start("layoff", self.table.hand,
+                                        melds=adapter.cards_of(view, move.melds), laid=laid,
+                                        theirs=self.table.knocker_melds))
 
     def hint(self) -> None:
         """``h``: ask the hint strategy and say (and point at) what it would do."""
@@ -478,6 +617,17 @@ class Console:
             return [self.pile_text()]
         elif name == "help":
             self.toggle_overlay("commands")
+        elif name == "move":
+            if self.ui.arrange is None:
+                self.say("move is for declaring melds (after knock, gin or layoff)",
+                         error=True)
+            elif command.card is not None and self.select(command.card):
+                self.move_arranged()
+        elif name == "best":
+            self.reset_arrangement()
+        elif name == "sheet":
+            self.toggle_overlay("sheet")
+            return sheet_lines(self.table)
         elif name in ("status", "hand", "score", "log"):
             return self.read_out(name)
         return [self.ui.message] if self.ui.message else []

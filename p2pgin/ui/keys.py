@@ -1,5 +1,11 @@
 """Key bindings: every key maps to one :class:`~p2pgin.ui.controller.Console` method.
 
+While melds are declared (after ``k`` / ``g``, or Enter after the other player
+knocked) the engine's best arrangement is shown: the arrows pick a card, ``m`` moves it
+to the next meld (a new one, the deadwood, or one of the knocker's melds to lay it off),
+``r`` goes back to the best one, Enter declares (the engine checks it first), ``n``
+cancels.
+
 Keys (also in the help overlay): Left/Right, ``H``/``L``, Tab/Shift-Tab move the
 cursor; Up/Down jump between melds and deadwood; ``1``..``9``, ``0``, ``-`` pick
 card 1..11; ``s`` stock, ``d`` discard pile (or the upcard), ``p`` pass, Enter
@@ -34,6 +40,7 @@ def build_key_bindings(
     close_command: Callable[[], None],
     after: Callable[[], None],
     scroll_overlay: Callable[[int], None] = lambda pages: None,
+    table_shown: Callable[[], bool] = lambda: True,
 ) -> KeyBindings:
     """The console's key bindings.
 
@@ -42,11 +49,15 @@ def build_key_bindings(
         command_active / open_command / run_command / close_command: the ``:`` line.
         after: called after every handled key (exits the app when quit was confirmed).
         scroll_overlay: PgUp/PgDn in an open overlay (pages, negative: up).
+        table_shown: False while the screen shows something else than the table (a
+            terminal below the minimum size): then no key acts on the game, only ``q``
+            (or Ctrl-C) asks to quit, on that screen, and ``y``/``n`` answer it.
     """
     kb = KeyBindings()
-    typing = Condition(command_active)
-    confirming = Condition(lambda: console.confirming)
-    playing = ~typing & ~confirming
+    shown = Condition(table_shown)
+    typing = Condition(command_active) & shown
+    confirming = Condition(lambda: console.confirming) & shown
+    playing = shown & ~Condition(command_active) & ~Condition(lambda: console.confirming)
 
     def bind(*keys: str, filter: Filter | None = None) -> Callable[
         [Callable[[], None]], Callable[[], None]
@@ -98,6 +109,31 @@ def build_key_bindings(
         bind(key, filter=confirming)(lambda: console.answer(True))
     for key in ("n", "N", "escape"):
         bind(key, filter=confirming)(lambda: console.answer(False))
+    # Declaring melds (after k or g, or Enter after the other player knocked): the
+    # engine's proposal is shown; the cursor picks a card, m moves it, Enter declares.
+    arranging = confirming & Condition(lambda: console.ui.arrange is not None)
+    for key in ("left", "H", "s-tab"):
+        bind(key, filter=arranging)(lambda: console.move_cursor(-1))
+    for key in ("right", "l", "L", "tab"):
+        bind(key, filter=arranging)(lambda: console.move_cursor(1))
+    bind("m", filter=arranging)(console.move_arranged)
+    bind("r", filter=arranging)(console.reset_arrangement)
+    bind("enter", filter=arranging)(lambda: console.answer(True))
+
+    # NB: while the table is hidden a key must not act blind: the player cannot see what
+    # it would do. Every other key is swallowed (the app's own bindings are all off).
+    hidden = ~shown
+    asking_quit = hidden & Condition(lambda: console.asking_quit)
+    bind("q", filter=hidden & ~asking_quit)(console.request_quit)
+    bind("c-c", filter=hidden & ~asking_quit)(console.request_quit)
+    for key in ("y", "Y"):
+        bind(key, filter=asking_quit)(lambda: console.answer(True))
+    for key in ("n", "N", "escape"):
+        bind(key, filter=asking_quit)(lambda: console.answer(False))
+
+    @kb.add("<any>", filter=hidden)
+    def _(event: KeyPressEvent) -> None:
+        """Nothing acts while the table is not shown."""
 
     @kb.add(":", filter=playing)
     def _(event: KeyPressEvent) -> None:

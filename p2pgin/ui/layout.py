@@ -102,9 +102,9 @@ class ConsoleLayout:
             [
                 Window(text(lambda: render.render_title(t(), ui, terminal_size()[0])), height=1),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_banner(t())),
+                    Window(text(lambda: render.render_banner(t(), ui)),
                            height=Dimension(min=1, max=3), wrap_lines=True),
-                    filter=Condition(lambda: bool(render.render_banner(t()))),
+                    filter=Condition(lambda: bool(render.render_banner(t(), ui))),
                 ),
                 VSplit(
                     [
@@ -179,20 +179,24 @@ class ConsoleLayout:
                                 wrap_lines=True)
         self.root = DynamicContainer(self._pick_root)
 
-    def _pick_root(self) -> AnyContainer:
+    def table_shown(self) -> bool:
+        """False while the terminal is below the minimum size (the table is not drawn)."""
         columns, rows = terminal_size()
-        if columns < render.MIN_COLUMNS or rows < render.MIN_ROWS:
-            return self.too_small
-        return self.table_screen
+        return columns >= render.MIN_COLUMNS and rows >= render.MIN_ROWS
+
+    def _pick_root(self) -> AnyContainer:
+        return self.table_screen if self.table_shown() else self.too_small
 
     def _too_small(self) -> StyleAndTextTuples:
         columns, rows = terminal_size()
-        return render.render_too_small(columns, rows)
+        ui = self.console.ui
+        return render.render_too_small(columns, rows,
+                                       ui.confirm if self.console.asking_quit else "")
 
     def _log(self) -> StyleAndTextTuples:
         rows = terminal_size()[1]
         # Rows left for the log: the fixed panels take 17 (18 with the banner).
-        banner = render.plain_text(render.render_banner(self.console.table))
+        banner = render.plain_text(render.render_banner(self.console.table, self.console.ui))
         columns = max(1, terminal_size()[0])
         fixed = 17 + min(3, -(-len(banner) // columns))
         fixed += 1 if self.console.ui.message else 0
@@ -210,6 +214,8 @@ class ConsoleLayout:
             body = render.render_pile(table, ui)
         elif ui.overlay == "reveal":
             body = render.render_reveal(table, ui)
+        elif ui.overlay == "sheet":
+            body = render.render_sheet(table, ui)
         elif ui.overlay == "match":
             body = render.render_match_end(table, ui)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)

@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
-from p2pgin.ui.style import asciify, build_style, fingerprint_text, terminal_is_utf8
+from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, fingerprint_text, terminal_is_utf8
 
 __all__ = ["GamePicker", "WaitingScreen", "pick_game", "run_waiting_screen"]
 
@@ -88,6 +88,7 @@ async def run_waiting_screen(
         full_screen=True,
         refresh_interval=0.5,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
     waiter = asyncio.ensure_future(until)
 
     def done(_: Any) -> None:
@@ -206,6 +207,7 @@ async def pick_game(
         full_screen=True,
         refresh_interval=0.5 if callable(games) else None,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
     with contextlib.suppress(EOFError):
         return await app.run_async()
     return None

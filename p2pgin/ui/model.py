@@ -20,6 +20,7 @@ __all__ = [
     "MatchEnd",
     "Part",
     "Reveal",
+    "SheetRow",
     "Table",
 ]
 
@@ -79,6 +80,17 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SheetRow:
+    """One hand on the score sheet: what it was, who scored, and the running points."""
+
+    hand_no: int
+    kind: str  # "knock", "gin", "big_gin", "undercut", "void"
+    winner: int | None
+    points: int
+    running: tuple[int, int]  # each player's points after this hand
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchEnd:
     """End of the match: the winner and the itemised totals, one line each."""
 
@@ -97,6 +109,7 @@ class Table:
     opp_fingerprint: str = ""
     peer_status: str = ""  # "new" | "known" | "CHANGED" | ""
     link: str = "connected"
+    link_problem: str = ""  # why the link is not up while it is tried again
     stage: str = "play"
     phase: str = ""
     hand_no: int = 0
@@ -131,9 +144,11 @@ class Table:
     match_end: MatchEnd | None = None
     can_undo: bool = False
     knocker: int | None = None  # who knocked this hand (the layoff phase and after)
+    knock_kind: str = ""  # "knock", "gin" or "big_gin" once someone knocked
     knocker_melds: tuple[tuple[Card, ...], ...] = ()  # shown to the defender for layoffs
     rules_text: str = ""  # the match rules in one line (shown when asked to accept them)
     lobby: tuple[str, ...] = ()  # host: address, port, join code while nobody has joined
+    sheet: tuple[SheetRow, ...] = ()  # every hand of the match so far, in order
 
     @property
     def opp(self) -> int:

@@ -24,8 +24,10 @@ class PlainConsole:
     """Turns a console's changes into new text lines and typed lines into actions."""
 
     def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
-                 match_notes: Callable[[], Sequence[str]] | None = None) -> None:
-        self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
+                 match_notes: Callable[[], Sequence[str]] | None = None,
+                 notices: Sequence[str] = ()) -> None:
+        self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                               notices=notices)
         self.console.ui.typed = True
         self.ascii = ascii
         self._logged = 0
@@ -100,9 +102,23 @@ class PlainConsole:
         if not text.strip():
             return self.updates()
         c = self.console
+        if c.confirming and c.ui.arrange is not None and text.strip().lower() not in (
+                "y", "yes", "n", "no"):
+            # NB: while declaring melds, "move CARD" and "best" change the declaration
+            try:
+                command = parse_command(text)
+            except CommandError as exc:
+                return self._out([str(exc)])
+            if command.name not in ("move", "best"):
+                return self._out(["Declaring: type y, n, move CARD or best."])
+            c.execute(command)
+            return self._out([c.ui.message, *self._question()])
         if c.confirming:
             c.answer(text.strip().lower() in ("y", "yes"))
-            return self._out([c.ui.message] if c.ui.message else []) + self.updates()
+            lines = [c.ui.message] if c.ui.message else []
+            if c.confirming:  # a declaration the engine refused: asked again
+                lines += self._question()
+            return self._out(lines) + self.updates()
         try:
             command = parse_command(text)
         except CommandError as exc:
@@ -111,12 +127,22 @@ class PlainConsole:
             return command_help()
         reply = c.execute(command)
         if c.confirming:
-            return self._out([f"{c.ui.confirm} Type y or n."])
+            return self._out(self._question())
         if c.ui.overlay in ("help", "commands", "reveal", "match"):
             c.close_overlay()
         if c.ui.overlay == "pile":
             c.close_overlay()
         return self._out(reply) + self.updates()
+
+    def _question(self) -> list[str]:
+        """The pending question (and a declaration being arranged), with what to type."""
+        c = self.console
+        question = c.ui.confirm if c.ui.confirm.endswith(("?", ".")) else f"{c.ui.confirm}."
+        if c.ui.arrange is None:
+            return [f"{question} Type y or n."]
+        return [*c.declaration_lines(), question,
+                "Type y to declare it, n to cancel, move CARD to move a card to its next "
+                "place, best for the best again."]
 
     @property
     def done(self) -> bool:
@@ -124,7 +150,8 @@ class PlainConsole:
 
 
 async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
-                    match_notes: Callable[[], Sequence[str]] | None = None) -> str:
+                    match_notes: Callable[[], Sequence[str]] | None = None,
+                    notices: Sequence[str] = ()) -> str:
     """Play in plain text on stdin/stdout until the player quits.
 
     Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does.
@@ -132,7 +159,8 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
     from prompt_toolkit import PromptSession
     from prompt_toolkit.patch_stdout import patch_stdout
 
-    plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes)
+    plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
+                         notices=notices)
     for line in plain.intro():
         print(line)
 

@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pgin.engine.cards import Card
+from p2pgin.ui.arrange import Arrangement
 from p2pgin.ui.commands import command_help
 from p2pgin.ui.model import LogLine, Part, Table
 from p2pgin.ui.style import (
@@ -38,6 +39,7 @@ __all__ = [
     "Group",
     "ScrollCursor",
     "UiState",
+    "arrangement_groups",
     "hand_groups",
     "hand_order",
     "key_strip",
@@ -55,10 +57,12 @@ __all__ = [
     "render_pile",
     "render_reveal",
     "render_scores",
+    "render_sheet",
     "render_status",
     "render_table",
     "render_title",
     "render_too_small",
+    "sheet_lines",
     "status_text",
     "with_cursor_at",
 ]
@@ -128,6 +132,8 @@ class UiState:
     hint: str = ""
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
     typed: bool = False  # the player types commands (--plain): advice names them, not keys
+    closed_why: str = ""  # why the game closed, when this console knows (it declined)
+    arrange: Arrangement | None = None  # a declaration being arranged (k, g, a layoff)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,21 @@ class Group:
 
     kind: str  # "meld" | "deadwood" | "hand"
     cards: tuple[Card, ...]
+    label: str = ""  # shown over the group instead of the kind's word
+
+
+def arrangement_groups(arrangement: Arrangement) -> list[Group]:
+    """A declaration being arranged, as shown: each meld, the cards laid off on each of
+    the knocker's melds, the deadwood, the knocker's face-down discard."""
+    groups = [Group("meld", m, f"meld {i + 1}") for i, m in enumerate(arrangement.melds)]
+    for index in sorted({i for _, i in arrangement.laid}):
+        cards = tuple(c for c, i in arrangement.laid if i == index)
+        groups.append(Group("meld", cards, f"+{index + 1}"))  # laid on their meld N
+    if arrangement.deadwood:
+        groups.append(Group("deadwood", arrangement.deadwood, "deadwood"))
+    if arrangement.discard is not None:
+        groups.append(Group("deadwood", (arrangement.discard,), "discard"))
+    return groups
 
 
 def hand_groups(table: Table, sort: str) -> list[Group]:
@@ -271,7 +292,7 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     return frags
 
 
-def render_banner(table: Table) -> StyleAndTextTuples:
+def render_banner(table: Table, ui: UiState | None = None) -> StyleAndTextTuples:
     """The alarm line: a cheat, a changed key, or the link being down; empty when all is well."""
     out = _Out()
     if table.cheat:
@@ -279,7 +300,9 @@ def render_banner(table: Table) -> StyleAndTextTuples:
     elif table.link == "reconnecting":
         out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
                 "class:banner")
-    elif table.link == "closed" and table.stage != "match_over":
+    elif table.link == "closed" and table.stage != "match_over" and not (
+            ui is not None and ui.closed_why):
+        # NB: not when this player closed it (declined the rules): nobody is gone then
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
     elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
@@ -303,20 +326,30 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         if table.waiting_for:
             out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
         return out.frags
-    name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
-    back = "#" if ui.ascii else "▒"
-    backs = " ".join([back] * min(table.opp_cards, 11))
-    if width and len(name) + len(backs) + len(count) > width:
-        backs = backs.replace(" ", "")
-    out.add(name, "class:value")
-    out.add(backs, "class:card.back")
-    out.add(count, "class:label").nl()
-    if table.knocker is not None and table.knocker_melds:
-        who = "You" if table.knocker == table.me else table.names[table.knocker][:14]
-        out.add(f" {who} knocked: ", "class:value")
-        for i, meld in enumerate(table.knocker_melds):
-            out.add(f"{i + 1}[", "class:label").cards(list(meld), ui.ascii).add("] ")
-    out.nl()
+    if not table.hand:
+        # NB: no hand in play (after the match, between hands, a closed game): no card
+        # backs, stock or knock limit of a hand that is not there.
+        return _no_hand(table, out)
+    opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
+    if opp_knocked:
+        # NB: the knocker's cards are face up now: its melds replace the card backs.
+        out.add(f" {opp[:14]} {_knocked(table.knock_kind)} with these melds:",
+                "class:value").nl()
+        _knocked_melds(out, table.knocker_melds, ui.ascii, " ", width)
+    else:
+        name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
+        back = "#" if ui.ascii else "▒"
+        backs = " ".join([back] * min(table.opp_cards, 11))
+        if width and len(name) + len(backs) + len(count) > width:
+            backs = backs.replace(" ", "")
+        out.add(name, "class:value")
+        out.add(backs, "class:card.back")
+        out.add(count, "class:label").nl()
+        if table.knocker is not None and table.knocker_melds:
+            _knocked_melds(out, table.knocker_melds, ui.ascii,
+                           f" You {_knocked(table.knock_kind)}: ", width)
+        else:
+            out.nl()
     on_stock = (lambda: click("stock", None)) if click else None
     out.click(" Stock ", "class:label", on_stock)
     out.click(f"{table.stock:2d} cards", "class:value", on_stock)
@@ -336,11 +369,59 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         out.add("0 (gin only)", "class:value")
     else:
         out.add(str(table.knock_limit), "class:value")
-    if table.oklahoma:
+    if table.oklahoma and table.knocker is not None:
+        # NB: the knocker's melds may take two lines: the panel's five rows must hold all.
+        out.add(" (Oklahoma)", "class:label")
+        if table.doubled:
+            out.add(", counts double", "class:value")
+    elif table.oklahoma:
         out.add("  (Oklahoma: from the upcard)", "class:label")
         if table.doubled:
             out.nl().add(" Spade upcard: this hand counts double", "class:value")
     return out.frags
+
+
+def _no_hand(table: Table, out: _Out) -> StyleAndTextTuples:
+    """The table panel when no hand is in play."""
+    end = table.match_end
+    if end is not None:
+        me, opp = end.totals[table.me], end.totals[table.opp]
+        who = ("You won" if end.winner == table.me else
+               f"{table.names[table.opp][:14]} won" if end.winner is not None else "Nobody won")
+        out.add(f" The match is over: {who}, {me} to {opp}.", "class:value").nl()
+        if "rematch" in table.actions:
+            out.add(" r: a rematch (same opponent and rules)", "class:label")
+    elif table.stage in ("hand_over", "audit") and table.hand_no:
+        out.add(f" Hand {table.hand_no} is over; the next one is shuffled and dealt next.",
+                "class:label")
+    else:
+        out.add(" No hand in play.", "class:label")
+    return out.frags
+
+
+def _knocked(kind: str) -> str:
+    """The verb of a knock of ``kind`` (a knock with no deadwood is gin)."""
+    return {"gin": "went gin", "big_gin": "went big gin"}.get(kind, "knocked")
+
+
+def _knocked_melds(out: _Out, melds: Sequence[Sequence[Card]], ascii: bool, lead: str,
+                   width: int) -> None:
+    """The knocker's numbered melds after ``lead``, wrapped between melds (never inside
+    one) to ``width`` columns (0: no limit); the lines after the first are indented."""
+    used = len(lead)
+    out.add(lead, "class:value")
+    for i, meld in enumerate(melds):
+        labels = [card_label(c, ascii=ascii) for c in meld]
+        size = len(f"{i + 1}[") + sum(map(len, labels)) + len(labels) - 1 + 1
+        if width and i and used + size > width:
+            out.nl().add(" ")
+            used = 1
+        out.add(f"{i + 1}[", "class:label").cards(list(meld), ascii).add("]")
+        used += size
+        if i + 1 < len(melds):
+            out.add(" ")
+            used += 1
+    out.nl()
 
 
 def _render_lobby(table: Table, out: _Out) -> StyleAndTextTuples:
@@ -376,12 +457,23 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
     if not table.hand and table.stage == "handshake" and table.rules_text:
         return _render_rules(table, width or MIN_COLUMNS)
     out = _Out()
-    groups = hand_groups(table, ui.sort)
-    sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
-    out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
-    out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
-    if table.best_after_discard is not None:
-        out.add(f" (after best discard: {table.best_after_discard})", "class:label")
+    if not table.hand:  # NB: no "deadwood 0" of a hand that is not there
+        return out.add(" Your hand", "class:value").add(
+            "  (no cards: no hand is in play)", "class:label").frags
+    if ui.arrange is not None:
+        groups = arrangement_groups(ui.arrange)
+        note = (" (m: move a card; +N: laid off on their meld N)"
+                if ui.arrange.kind == "layoff" else " (m: move a card to another meld)")
+        out.add(" Your declaration", "class:value").add(note, "class:label")
+        out.add("   deadwood ", "class:label").add(str(ui.arrange.deadwood_value),
+                                                   "class:value")
+    else:
+        groups = hand_groups(table, ui.sort)
+        sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
+        out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
+        out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
+        if table.best_after_discard is not None:
+            out.add(f" (after best discard: {table.best_after_discard})", "class:label")
     out.nl()
     if not table.hand:
         out.add(" (no cards)", "class:label")
@@ -399,8 +491,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
         width = len(group.cards) * SLOT
-        label = {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
-        if group.kind == "meld" and len(group.cards) >= 3:
+        label = group.label or {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
+        if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
             label = label[:width - 1]  # NB: only the last group's label may run past its cards
@@ -483,12 +575,15 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     ``typed`` words the advice for typed commands (``--plain``) instead of keys.
     """
     opp = table.names[table.opp]
+    if ui.confirm and ui.arrange is not None:
+        return f"{ui.confirm} (Enter: yes, n: no)" if not typed else f"{ui.confirm}"
     if ui.confirm:
         return f"{ui.confirm} (y/n)"
     if table.cheat:
         return f"Game stopped: {table.cheat}"
     if table.stage == "closed":
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
+        why = why or ui.closed_why
         leave = "Type quit." if typed else "q: quit"
         return f"The game is closed{': ' + why if why else ''}. {leave}"
     if "accept_rematch" in table.actions:
@@ -510,6 +605,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
             return f"{opp} proposes these rules: {table.rules_text}. Type accept or decline."
         return f"{opp} proposes the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
+        if table.link_problem:  # NB: on the status line, not only in the log
+            leave = "type quit to stop" if typed else "q: stop"
+            return f"{table.link_problem}; trying again ({leave})"
         return "Waiting for the connection..."
     if typed and not table.my_turn and table.stage in ("handshake", "shuffle", "deal"):
         return "Setting up: the players shuffle and deal..."  # one line, not one per step
@@ -525,7 +623,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if typed and "pass" in acts:
         return f"Your turn: type take for the upcard {top}, or pass"
     if typed and "stock" in acts:
-        also = f", or take for {top}" if "take" in acts else ""
+        also = f", or take to take {top} from the discard pile" if "take" in acts else ""
         return f"Your turn: type s to draw from the stock{also}"
     if "pass" in acts:
         return f"Your turn: take the upcard {top} (d) or pass (p)"
@@ -567,6 +665,10 @@ def render_message(ui: UiState) -> StyleAndTextTuples:
 
 def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     """``(key, what)`` pairs for the keys that do something right now."""
+    if ui.confirm and ui.arrange is not None:
+        return [("Enter", "declare"), ("m", "move card"), ("←→" if not ui.ascii else "<- ->",
+                                                           "card"),
+                ("r", "best"), ("n", "cancel")]
     if ui.confirm:
         return [("y", "yes"), ("n", "no")]
     if ui.overlay:
@@ -609,6 +711,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     keys.append((":", "command"))
     if table.reveal is not None:
         keys.append(("e", "result"))
+    elif table.sheet:
+        keys.append(("e", "sheet"))
     if table.hand:
         keys.append(("o", "sort"))
     keys.append(("v", "pile"))
@@ -634,9 +738,10 @@ HELP_KEYS = (
     ("s / d", "draw from the stock / take the discard (or upcard)"),
     ("p", "pass the upcard"),
     ("Enter", "discard the card under the cursor (after a knock: lay off)"),
-    ("k / g", "knock / gin discarding the card under the cursor (asks)"),
+    ("k / g", "knock / gin discarding the card under the cursor (shows the melds)"),
+    ("m / r", "declaring melds: move the card to another meld / the best again"),
     ("h", "hint: what the hard bot would do with your cards"),
-    ("o / v / e", "sort (melds, rank, suit) / discard pile / hand result"),
+    ("o / v / e", "sort (melds, rank, suit) / discard pile / result, score sheet"),
     ("n / r", "next hand / rematch when offered"),
     ("u", "take back your last move (computer opponent only)"),
     (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
@@ -680,7 +785,11 @@ def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
 
 
 def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Card],
-               ascii: bool, layoffs: Sequence[tuple[Card, int]] = ()) -> None:
+               ascii: bool, layoffs: Sequence[tuple[Card, int]] = (),
+               to_lay_off: Sequence[Card] = ()) -> None:
+    """Melds (layoffs marked ``+``), then the deadwood and its total as the engine
+    counts it (its order too, the scoring lines'), then any cards still being laid off
+    (while the layoffs are shown one by one)."""
     laid: dict[int, list[Card]] = {}
     for card, index in layoffs:
         laid.setdefault(index, []).append(card)
@@ -693,8 +802,10 @@ def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Ca
     if deadwood:
         out.add("  deadwood: ", "class:label").cards(list(deadwood), ascii)
         out.add(f" = {sum(c.value for c in deadwood)}", "class:label")
-    elif not melds:
+    elif not melds and not to_lay_off:
         out.add("  (no cards shown)", "class:label")
+    if to_lay_off:
+        out.add("  laying off: ", "class:label").cards(list(to_lay_off), ascii)
 
 
 def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
@@ -712,16 +823,19 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
         assert player is not None
         role = ""
         if r.knocker is not None:
-            role = " (knocked)" if player == r.knocker else " (defends)"
+            went = {"gin": "gin", "big_gin": "big gin"}.get(r.kind, "knocked")
+            role = f" ({went})" if player == r.knocker else " (defends)"
         out.add(f" {table.names[player]}{role}:", "class:value").nl()
         dead = list(r.deadwood[player])
         lay: Sequence[tuple[Card, int]] = ()
+        to_lay_off: list[Card] = []
         if r.knocker is not None and player == r.knocker:
             lay = shown
         elif r.knocker is not None:
-            # Cards not laid off yet (while the layoffs are being shown) still count here.
-            dead = sorted([*dead, *(c for c, _ in pending)], key=lambda c: (c.rank, c.suit))
-        _meld_line(out, r.melds[player], dead, ui.ascii, lay)
+            # NB: cards not laid off yet (while the layoffs are shown) are listed apart:
+            # the deadwood and its total are already those of the scoring lines below.
+            to_lay_off = [c for c, _ in pending]
+        _meld_line(out, r.melds[player], dead, ui.ascii, lay, to_lay_off)
         out.nl()
     if r.layoffs and r.knocker is not None:
         out.add(f" Laid off by {table.names[1 - r.knocker]}, in order:", "class:label")
@@ -749,6 +863,41 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
+_KIND_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
+               "void": "void"}
+
+
+def sheet_lines(table: Table) -> list[str]:
+    """The score sheet as text lines: a header, one line per hand, the totals."""
+    me, opp = table.me, table.opp
+    a, b = table.names[me][:10], table.names[opp][:10]
+    lines = [f" {'hand':>4}  {'result':<26}{a:>11}{b:>11}"]
+    for row in table.sheet:
+        who = "" if row.winner is None else ("You" if row.winner == me
+                                             else table.names[row.winner][:12])
+        what = _KIND_WORDS.get(row.kind, row.kind)
+        result = f"{who} {what} {row.points}".strip() if row.winner is not None else what
+        lines.append(f" {row.hand_no:>4}  {result:<26}{row.running[me]:>11}"
+                     f"{row.running[opp]:>11}")
+    if not table.sheet:
+        lines.append("       no hand has ended yet")
+    lines.append(f" {'':>4}  {'target ' + str(table.target):<26}{table.scores[me]:>11}"
+                 f"{table.scores[opp]:>11}")
+    return lines
+
+
+def render_sheet(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The score sheet: every hand of the match so far and the running points."""
+    out = _Out()
+    out.add(" Score sheet", "class:title").nl()
+    lines = sheet_lines(table)
+    out.add(lines[0], "class:label").nl()
+    for line in lines[1:-1]:
+        out.add(line).nl()
+    out.add(lines[-1], "class:value")
+    return out.frags
+
+
 def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
     """Match end: the winner and the itemised totals."""
     out = _Out()
@@ -771,10 +920,14 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_too_small(columns: int, rows: int) -> StyleAndTextTuples:
-    """Shown instead of the table when the terminal is below the minimum size."""
-    return [
+def render_too_small(columns: int, rows: int, question: str = "") -> StyleAndTextTuples:
+    """Shown instead of the table when the terminal is below the minimum size; no key
+    but ``q`` acts then, and its question (``question``) is asked here."""
+    out: StyleAndTextTuples = [
         ("class:toosmall", f"Terminal too small: {columns}x{rows}.\n"),
         ("", f"p2pgin needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge the window"),
         ("", " (or press q to quit)."),
     ]
+    if question:
+        out += [("", "\n\n"), ("class:confirm", f" {question} (y/n) ")]
+    return out

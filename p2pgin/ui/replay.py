@@ -28,7 +28,14 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.ui.adapter import move_kind
 from p2pgin.ui.render import ScrollCursor
-from p2pgin.ui.style import asciify, build_style, card_class, card_label, terminal_is_utf8
+from p2pgin.ui.style import (
+    ESCAPE_WAIT,
+    asciify,
+    build_style,
+    card_class,
+    card_label,
+    terminal_is_utf8,
+)
 
 __all__ = [
     "ReplayHand",
@@ -137,6 +144,8 @@ class ReplayViewer:
         self.ascii = ascii
         self.at = 0
         self.typed = ""
+        #: Why the last key did nothing (shown on the key row until the next key).
+        self.message = ""
         #: The body line of the current step kept in view after Down/Up.
         self.cursor = ScrollCursor()
         #: Whether the body does not fit its window (set by the app; shown in the keys).
@@ -242,6 +251,8 @@ class ReplayViewer:
         screen by a long hand result)."""
         if self.typed:
             return [("class:confirm", f" go to hand: {self.typed}_  (Enter: go, Esc: cancel)")]
+        if self.message:
+            return [("class:error", f" {self.message}")]
         out: StyleAndTextTuples = []
         # NB: at 72 columns there is room for five keys: a screen taller than the
         # terminal shows how to scroll it in place of Home/End.
@@ -256,8 +267,12 @@ def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
     kb = KeyBindings()
 
     def bind(keys: Sequence[str], action: Any) -> None:
+        def handler(event: KeyPressEvent, action: Any = action) -> None:
+            viewer.message = ""
+            action()
+
         for key in keys:
-            kb.add(key)(lambda event, action=action: action())
+            kb.add(key)(handler)
 
     bind(["right", "l", " "], lambda: viewer.go(1))
     bind(["left", "h", "backspace"], lambda: viewer.go(-1))
@@ -272,9 +287,12 @@ def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
 
     @kb.add("enter")
     def _(event: KeyPressEvent) -> None:
-        """Jump to the typed hand number."""
-        if viewer.typed:
-            viewer.hand(int(viewer.typed))
+        """Jump to the typed hand number (or say there is no such hand)."""
+        viewer.message = ""
+        if viewer.typed and not viewer.hand(int(viewer.typed)):
+            hands = max(step.hand_no for step in viewer.steps)
+            viewer.message = (f"no hand {int(viewer.typed)}: the match has "
+                              f"{hands} hand{'s' if hands != 1 else ''}")
         viewer.typed = ""
 
     @kb.add("escape", eager=True)
@@ -318,7 +336,7 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
             viewer.scroll_to(base + lines)
 
     viewer.overflows = overflows
-    return Application(
+    app: Application[None] = Application(
         layout=Layout(HSplit([
             body,
             Window(FormattedTextControl(viewer.render_keys), height=1),
@@ -327,6 +345,8 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
         style=build_style(four_colour=four_colour),
         full_screen=True,
     )
+    app.ttimeoutlen = ESCAPE_WAIT
+    return app
 
 
 async def run_replay(

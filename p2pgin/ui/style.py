@@ -20,6 +20,7 @@ from p2pgin.engine.cards import Card
 
 __all__ = [
     "CARD_WIDTH",
+    "ESCAPE_WAIT",
     "asciify",
     "build_style",
     "card_class",
@@ -31,6 +32,11 @@ __all__ = [
 
 CARD_WIDTH = 3
 """Every card occupies exactly this many columns (``10♠`` is the widest)."""
+
+ESCAPE_WAIT = 0.05
+"""Seconds a lone Esc waits for the rest of an escape sequence (prompt_toolkit's
+``ttimeoutlen``, 0.5 s by default, made Esc feel slow); a terminal sends a sequence's
+bytes together, so this only has to cover a slow link."""
 
 _SUIT_CLASS = ("clubs", "diamonds", "hearts", "spades")
 

@@ -14,7 +14,12 @@ import pytest
 __all__ = ["LANLAB", "REPO", "Lan", "lanlab_check"]
 
 REPO = Path(__file__).resolve().parents[2]
-LANLAB = REPO.parent / "shared" / "tools" / "lanlab"
+#: ``shared/tools/lanlab`` in the nearest directory above the repository that has one
+#: (a worktree under ``/work/wt/NAME`` finds ``/work/shared``); ``$LANLAB`` overrides it.
+LANLAB = Path(os.environ.get("LANLAB") or next(
+    (p / "shared" / "tools" / "lanlab" for p in REPO.parents
+     if (p / "shared" / "tools" / "lanlab").exists()),
+    REPO.parent / "shared" / "tools" / "lanlab"))
 
 
 class Lan:

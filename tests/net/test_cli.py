@@ -158,3 +158,87 @@ async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
         assert args.lan_announced is False
     finally:
         await announcer.close()
+
+
+def _run(*argv: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if home is not None:
+        env["P2PGIN_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "p2pgin", *argv], capture_output=True,
+                          text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_version_is_printed_and_is_the_package_version() -> None:
+    from importlib.metadata import version
+
+    from p2pgin import __version__
+
+    done = _run("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"p2pgin {__version__}"
+    assert version("p2pgin") == __version__  # the installed metadata says the same
+
+
+def test_help_says_that_no_command_plays_and_shows_the_target() -> None:
+    top = _run("--help").stdout
+    assert "With no command, p2pgin plays against the computer" in " ".join(top.split())
+    assert "--version" in top
+    for command in ("play", "host", "join", "bot"):
+        assert "--target POINTS" in _run(command, "--help").stdout, command
+    args = _parse("play", "--target", "50")
+    assert args.target == 50
+    assert cli._rules(args).target == 50
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "ten"])
+def test_a_bad_target_is_refused_in_one_line(bad: str) -> None:
+    done = _run("play", "--target", bad)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "--target" in done.stderr.splitlines()[-1]
+
+
+def test_games_into_a_closed_pipe_says_nothing(tmp_path: Path) -> None:
+    """``p2pgin games | head``: the reader leaves early; no 'Broken pipe' message."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from verify import play_transcript
+
+    from p2pgin.log.transcript import write_transcript
+
+    (tmp_path / "transcripts").mkdir()
+    for seed in range(3):
+        t = play_transcript(seed, target=10)
+        write_transcript(tmp_path / "transcripts" / f"{t.session}.jsonl", t)
+    env = dict(os.environ, P2PGIN_HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for reader in ("head -1", "true"):  # NB: true leaves before the first line is written
+        shell = f"{sys.executable} -m p2pgin games | {reader}"
+        done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, env=env,
+                              timeout=60)
+        assert len(done.stdout.splitlines()) == (reader == "head -1")
+        assert done.stderr == "", done.stderr
+
+
+def test_games_shows_local_times(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from verify import play_transcript
+
+    from p2pgin.log.transcript import write_transcript
+
+    (tmp_path / "transcripts").mkdir()
+    t = play_transcript(1, target=10)  # saved "2026-01-01T00:00:00Z"
+    write_transcript(tmp_path / "transcripts" / f"{t.session}.jsonl", t)
+    env = dict(os.environ, P2PGIN_HOME=str(tmp_path), TZ="JST-9",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "p2pgin", "games"], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.stdout.startswith("2026-01-01 09:00 "), done.stdout
+
+
+def test_bot_help_lists_no_console_options() -> None:
+    text = _run("bot", "--help").stdout
+    for option in ("--plain", "--ascii", "--four-colour", "--mouse"):
+        assert option not in text, option
+    assert "--level" in text and "--target POINTS" in text
+    for command in ("play", "host", "join", "resume"):
+        assert "--plain" in _run(command, "--help").stdout

@@ -68,7 +68,7 @@ def test_big_gin_rules(tmp: Path) -> None:
 def test_a_hard_bot_peer_completes_an_oklahoma_match_against_a_random_player(
     tmp: Path,
 ) -> None:
-    r0, r1, h0, h1 = play(tmp, ("bot", "--level", "hard", "--matches", "1",
+    r0, r1, h0, h1 = play(tmp, ("bot", "--level", "hard", "--matches", "1", "-v",
                                 "--rules", "oklahoma", "--target", "15"), seeds=(3, 4))
     bot = h0 / "bot"  # a bot is another player than its user: its own data directory
     assert game_files(h0) == [] and not (h0 / "identity.json").exists()
@@ -91,9 +91,13 @@ def test_two_bot_peers_play_the_number_of_matches_asked_then_exit(tmp: Path) -> 
     finally:
         server.stop()
         joiner.stop()
-    results = [[line for line in p.output.splitlines() if line.startswith("RESULT ")]
+    # A person runs p2pgin bot: one readable line per match, no debug lines.
+    results = [[line for line in p.output.splitlines() if line.startswith("match over: ")]
                for p in (server, joiner)]
     assert len(results[0]) == len(results[1]) == 2
+    for p in (server, joiner):
+        assert not [line for line in p.output.splitlines()
+                    if line.startswith(("event: ", "RESULT "))], p.output
     homes = (tmp / "server" / "bot", tmp / "joiner" / "bot")  # each bot's own folder
     for home in homes:
         assert len(game_files(home)) == 2

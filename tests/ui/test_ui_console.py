@@ -56,6 +56,25 @@ def knock_and_answer(built: Any, game: LocalGame) -> list[str]:
     return screen_text(built)
 
 
+def defender_game() -> LocalGame:
+    """Bob (dealer) holds KNOCKER; I hold 3♥ and 2♥ that fit his 4-5-6♥ run."""
+    return LocalGame(deck=deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C"),
+                     autoplay=False)
+
+
+def bob_knocks(built: Any, game: LocalGame) -> None:
+    """In a ``defender_game``: both pass, I draw Q♠ and throw it back, Bob draws 2♣ and
+    knocks; my turn to declare."""
+    from p2pgin.engine import DrawStock, PassUpcard, knock_options
+
+    press(built, "p")
+    game.opponent_move(PassUpcard())
+    press(built, "s")  # Q♠
+    press(built, "\r")  # the cursor is on the drawn card: throw it back
+    game.opponent_move(DrawStock())  # 2♣
+    game.opponent_move(knock_options(game.full)[0])
+
+
 def test_two_players_of_the_same_name_are_told_apart_by_their_seats() -> None:
     game = LocalGame(3, names=("root", "root"))
     with console_session(game) as (built, _inp, _out):
@@ -150,6 +169,11 @@ def test_pass_draw_and_discard_with_keys() -> None:
         assert game.sent[-1].kind == "discard"
         assert game.sent[-1].position == game.view.hand.position_of(target)
         assert target in built.console.table.pile or game.view.hand.discard_top is not None
+        # The drawn card stays in the hand, but it is no longer the card just drawn (the
+        # opponent has moved meanwhile): no mark.
+        rows = screen_text(built)
+        assert drawn in built.console.table.hand and built.console.table.drawn is None
+        assert f"{drawn.unicode}*" not in hand_row(rows) and "just drawn" not in text(rows)
 
 
 def test_digits_pick_cards_as_numbered() -> None:
@@ -216,8 +240,8 @@ def test_knock_is_offered_only_when_legal_and_asks_first() -> None:
         assert "k knock" in rows[-1]
         assert "g gin" not in rows[-1]
         rows = press(built, "k")
-        assert "Knock: discard" in text(rows) and "(y/n)" in text(rows)
-        assert rows[-1].split() == ["y", "yes", "n", "no"]
+        assert "Knock: discard" in text(rows) and "(Enter: yes, n: no)" in text(rows)
+        assert rows[-1].split()[:2] == ["Enter", "declare"] and "n cancel" in rows[-1]
         press(built, "n")  # cancel: nothing sent
         assert [m.kind for m in game.sent] == ["pass_upcard", "draw_stock"]
         press(built, "k")
@@ -326,6 +350,8 @@ def test_match_end_shows_itemised_totals_and_rematch_key() -> None:
         assert built.console.ui.overlay == "match"
         press(built, "e")
         assert built.console.ui.overlay == "reveal"
+        press(built, "e")
+        assert built.console.ui.overlay == "sheet"
         press(built, "e")
         assert built.console.ui.overlay == ""
         assert "Hand points:" in screen and "Boxes" in screen and "Game bonus" in screen
@@ -440,8 +466,12 @@ def test_a_long_overlay_scrolls_with_page_keys_at_the_smallest_size() -> None:
         assert "Esc or Enter: close" not in text(rows)
         assert "PgDn/PgUp scroll" in rows[-1]
         rows = press(built, page_down)
-        assert "Esc or Enter: close" in text(rows)  # the end is in view
         assert "Commands (type : first" not in text(rows)
+        for _ in range(3):  # page by page to the end
+            if "Esc or Enter: close" in text(rows):
+                break
+            rows = press(built, page_down)
+        assert "Esc or Enter: close" in text(rows)  # the end is in view
         rows = press(built, page_up)
         assert "Commands (type : first" in text(rows)  # back at the top
         press(built, "\x1b")
@@ -464,8 +494,11 @@ def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "s")
         assert "first take the upcard" in text(rows)
-        rows = press(built, "\r")
-        assert "draw a card first" in text(rows)
+        rows = press(built, "\r")  # the upcard offer: no "s: stock" advice (not allowed yet)
+        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        rows = press(built, "k")
+        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        assert "s: stock" not in text(rows)
         assert game.sent == []
 
 
@@ -623,27 +656,41 @@ def test_running_app_plays_a_whole_hand_from_the_pipe(seed: int) -> None:
 
 
 def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
-    # Bob (dealer) holds the knocking hand; I hold 3♥ that fits his 4-5-6♥ run.
-    deck = deck_for("3H 3S 9H TH JH QC KD 5C 9C 2H", KNOCKER, "KS", "QS 2C")
-    game = LocalGame(deck=deck, autoplay=False)
-    from p2pgin.engine import DrawStock, PassUpcard, knock_options
-
+    game = defender_game()
     with console_session(game) as (built, _inp, _out):
-        press(built, "p")
-        game.opponent_move(PassUpcard())
-        press(built, "s")  # Q♠
-        press(built, "\r")  # the cursor is on the drawn card: throw it back
-        game.opponent_move(DrawStock())  # 2♣
-        game.opponent_move(knock_options(game.full)[0])
+        bob_knocks(built, game)
         rows = screen_text(built)
         screen = text(rows)
-        assert "Bob knocked: 1[" in screen and "4♥ 5♥ 6♥" in screen
+        assert "Bob knocked with these melds:" in screen and "[4♥ 5♥ 6♥]" in screen
         assert "Enter lay off" in rows[-1]
         assert "Bob knocked: Enter shows your melds" in screen
+        rows = press(built, "\r")  # the engine's best declaration, shown first
+        assert "Enter declare" in rows[-1] and "+3" in text(rows)
+        assert game.sent[-1].kind == "discard"  # nothing declared yet
         press(built, "\r")
         assert game.sent[-1].kind == "lay_off"
         assert game.last_result.layoffs
         assert "+3♥" in text(screen_text(built))
+
+
+def test_my_knock_wraps_between_melds_and_keeps_the_oklahoma_double_in_view() -> None:
+    game = knock_game(rules=Rules.preset("oklahoma"))  # upcard K♠: limit 10, doubled
+    with console_session(game, 72, 20) as (built, _inp, _out):
+        from p2pgin.engine import PassUpcard
+
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "k")
+        press(built, "y")
+        rows = screen_text(built)
+    top = next(i for i, r in enumerate(rows) if r.startswith("─ Table"))
+    bottom = next(i for i, r in enumerate(rows) if r.startswith("─ Hand"))
+    panel = [r.split("│")[0] for r in rows[top + 1:bottom]]
+    assert any(r.startswith(" You knocked: 1[") for r in panel), panel
+    for meld in ("[4♥ 5♥ 6♥]", "[7♣ 7♦ 7♠]", "[8♣ 8♦ 8♠]"):
+        assert any(meld in r for r in panel), (meld, panel)
+    assert any("Knock limit 10 (Oklahoma), counts double" in r for r in panel), panel
 
 
 def test_mouse_clicks_draw_select_and_discard() -> None:
@@ -801,3 +848,172 @@ def test_a_closed_game_says_so_and_q_leaves_at_once() -> None:
         assert "The game is closed. q: quit" in rows[-2]
         press(built, "q")
         assert built.console.quit_requested  # no question: nothing is left to abandon
+
+
+def test_gin_is_called_gin_and_showing_melds_without_layoffs_says_only_that() -> None:
+    game = knock_game(stock="3H")  # 3♥ completes 3-4-5-6♥: discarding A♣ is gin
+    from p2pgin.engine import PassUpcard
+
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")
+        press(built, "g")
+        rows = press(built, "y")
+        assert any(r.startswith(" You went gin: ") for r in rows), rows
+        assert "You go gin" in text(rows) and "You knock" not in text(rows)
+        game.opponent_move(legal_moves(game.full)[0])  # after gin: melds, no layoffs
+        screen = text(screen_text(built))
+    assert game.last_result.kind == "gin"
+    assert "Alice (gin)" in screen and "(knocked)" not in screen
+    log = [parts for parts in built.console.table.log]
+    opponent = [" ".join(str(p) for p in line.parts) for line in log if line.player == 1]
+    assert opponent[-1] == "Bob shows melds", opponent  # no "lays off" when none was laid
+
+
+def test_a_defender_laying_off_says_how_many() -> None:
+    game = defender_game()
+    with console_session(game) as (built, _inp, _out):
+        bob_knocks(built, game)
+        press(built, "\r\r")  # my melds, 3♥ and 2♥ laid off on 4-5-6♥
+        mine = [" ".join(str(p) for p in line.parts) for line in built.console.table.log
+                if line.player == 0]
+    assert mine[-1] == "You show your melds, lay off 2 cards", mine  # 3♥ and 2♥ (on 3♥)
+
+
+def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring() -> None:
+    from p2pgin.ui.render import plain_text, render_reveal
+
+    game = defender_game()
+    with console_session(game) as (built, _inp, _out):
+        bob_knocks(built, game)
+        press(built, "\r\r")
+        result = game.last_result
+        assert result.layoffs and result.defender_deadwood_cards
+        ui = built.console.ui
+        for shown in range(len(result.layoffs) + 1):
+            ui.layoffs_shown = shown
+            text_now = plain_text(render_reveal(built.console.table, ui))
+            rows = text_now.splitlines()
+            line = rows[next(i for i, x in enumerate(rows) if "(defends):" in x) + 1]
+            labels = " ".join(c.unicode for c in result.defender_deadwood_cards)
+            # the engine's cards, in its order, with its total: as "left with" says
+            assert f"deadwood: {labels} = {result.defender_deadwood}" in line, line
+            pending = [c.unicode for c, _ in result.layoffs[shown:]]
+            assert ("laying off: " + " ".join(pending) in line) == bool(pending), line
+
+
+def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
+    """Only the last hand's result was shown: the sheet lists every hand with the running
+    points, as the match totals count them."""
+    game = LocalGame(11, rules=Rules.preset("standard", target=500))
+    with console_session(game) as (built, _inp, _out):
+        hands = 0
+        while hands < 3:  # three hands, played by the hint (the hard bot's choice)
+            view = game.view
+            if view.stage == "play" and view.my_turn:
+                press(built, "h")
+                kind = built.console.hinter(view).kind  # what the hint would play
+                if kind in ("pass_upcard",):
+                    press(built, "p")
+                elif kind in ("draw_stock",):
+                    press(built, "s")
+                elif kind in ("take_upcard", "draw_discard"):
+                    press(built, "d")
+                elif kind == "knock":
+                    press(built, "k")
+                    press(built, "y")
+                elif kind == "big_gin":
+                    press(built, "g")
+                    press(built, "y")
+                else:
+                    press(built, "\r")
+                continue
+            if view.stage == "hand_over":
+                hands += 1
+                game.deal()
+                built.console.refresh()
+                continue
+            raise AssertionError(view.stage)
+        built.console.close_overlay()
+        press(built, "e")
+        press(built, "e")
+        assert built.console.ui.overlay == "sheet"
+        rows = screen_text(built)
+    screen = text(rows)
+    results = game.match.hands
+    assert len(results) == 3
+    running = [0, 0]
+    for number, result in enumerate(results, start=1):
+        if result.winner is not None:
+            running[result.winner] += result.points
+        row = next(r for r in rows if r.startswith(f" {number:>4}  "))
+        assert row.split()[-2:] == [str(running[0]), str(running[1])], row
+    assert "Score sheet" in screen
+    assert list(game.match.scores) == running
+
+
+def _press_until(built: Any, key: str, want: str, limit: int = 8) -> list[str]:
+    """Press ``key`` until the message line says ``want`` (m moves the card on)."""
+    for _ in range(limit):
+        rows = press(built, key)
+        if want in text(rows):
+            return rows
+    raise AssertionError(f"{want!r} never came:\n" + text(rows))
+
+
+def test_a_knocker_arranges_other_melds_and_the_engine_checks_them() -> None:
+    """The engine's best melds are the proposal; m moves the card under the cursor to
+    another place; Enter declares only what the engine takes."""
+    from p2pgin.engine import PassUpcard
+
+    deck = deck_for("7C 7D 7H 7S 4H 5H 6H 8H AC 2C", OTHER, "KS", "KC")
+    game = LocalGame(deck=deck, autoplay=False)
+    with console_session(game) as (built, _inp, _out):
+        press(built, "p")
+        game.opponent_move(PassUpcard())
+        press(built, "s")  # K♣: discarding it knocks with deadwood 3
+        built.console.cursor = parse_card("KC")
+        rows = press(built, "k")
+        assert "Your declaration" in text(rows) and "deadwood 3" in text(rows)
+        assert built.console.ui.arrange is not None
+        proposal = built.console.ui.arrange.melds
+        assert {len(m) for m in proposal} == {5, 3}  # 4-8♥ and the three other 7s
+        # 4♥ into the 7s: not a meld. The engine refuses; nothing is sent.
+        built.console.cursor = parse_card("4H")
+        press(built, "m")
+        rows = press(built, "\r")
+        assert "not possible" in text(rows), text(rows)
+        assert game.sent[-1].kind == "draw_stock"
+        assert built.console.ui.arrange is not None  # still arranging
+        press(built, "r")  # the best again
+        assert built.console.ui.arrange.melds == proposal
+        # 4♥ to the deadwood: 5-8♥ and the 7s, deadwood 7: a legal (worse) knock.
+        built.console.cursor = parse_card("4H")
+        _press_until(built, "m", "4♥: deadwood")
+        rows = screen_text(built)
+        assert "deadwood 7" in text(rows)
+        press(built, "\r")
+    knock = game.sent[-1]
+    assert knock.kind == "knock"
+    declared = {frozenset(game.full.known(p) for p in meld) for meld in knock.melds}
+    assert declared == {frozenset(parse_cards("5H 6H 7H 8H")),
+                        frozenset(parse_cards("7C 7D 7S"))}
+    assert game.full.knock_kind == "knock"
+
+
+def test_a_defender_may_lay_off_less_than_the_best() -> None:
+    game = defender_game()
+    with console_session(game) as (built, _inp, _out):
+        bob_knocks(built, game)
+        rows = press(built, "\r")  # the proposal: 3♥ and 2♥ laid off
+        assert "lay off 2 cards" in text(rows)
+        built.console.cursor = parse_card("2H")
+        _press_until(built, "m", "2♥: deadwood")
+        rows = screen_text(built)
+        assert "lay off 1 card" in text(rows)
+        press(built, "\r")
+    layoff = game.sent[-1]
+    assert layoff.kind == "lay_off"
+    assert [game.full.known(p) for p, _ in layoff.layoffs] == [parse_card("3H")]
+    assert parse_card("2H") in game.last_result.defender_deadwood_cards

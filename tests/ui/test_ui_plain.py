@@ -152,7 +152,9 @@ def test_ascii_plain_mode_prints_only_ascii_and_confirms_a_knock() -> None:
     game.opponent_move(PassUpcard())
     out += plain.feed("s")
     reply = plain.feed("knock")
-    assert reply[0].startswith("Knock: discard") and reply[0].endswith("Type y or n.")
+    assert any(line.startswith("Knock: discard") for line in reply), reply
+    assert reply[-1].startswith("Type y to declare it, n to cancel, move CARD")
+    assert "meld 1: 7C 7D 7S" in reply and "deadwood: AC = 1" in reply
     out += reply
     out += plain.feed("y")
     game.opponent_move(legal_moves(game.full)[0])
@@ -210,3 +212,49 @@ def test_plain_joiner_reads_the_rules_and_accepts_by_typing() -> None:
     plain.feed("accept")
     assert type(game.sent[0]).__name__ == "AcceptRules"
     assert game.view.stage == "play"
+
+
+def test_the_quit_question_is_a_sentence() -> None:
+    plain = PlainConsole(LocalGame(3))
+    plain.intro()
+    assert plain.feed("quit") == ["Quit the game? The match will be abandoned. Type y or n."]
+
+
+def test_status_while_drawing_names_both_commands_in_full() -> None:
+    plain = PlainConsole(LocalGame(3))  # the opponent passes, draws and discards by itself
+    plain.intro()
+    plain.feed("pass")
+    assert plain.feed("status") == ["Your turn: type s to draw from the stock"]
+    plain.feed("s")
+    card = plain.console.table.hand[0]
+    plain.feed(f"d {str(card).lower()}")
+    top = plain.console.card_text(plain.console.table.pile[-1])
+    assert plain.feed("status") == [
+        f"Your turn: type s to draw from the stock, or take to take {top} from the "
+        "discard pile"]
+
+
+def test_plain_mode_arranges_a_declaration_by_typing() -> None:
+    deck = deck_for("7C 7D 7H 7S 4H 5H 6H 8H AC 2C", "2S 3S 9H TH JH QC KD 5C 9C 2H",
+                    "KS", "KC")
+    game = LocalGame(deck=deck, autoplay=False)
+    plain = PlainConsole(game, ascii=True)
+    plain.intro()
+    plain.feed("p")
+    game.opponent_move(PassUpcard())
+    plain.feed("s")
+    plain.feed("knock kc")
+    def to_deadwood() -> list[str]:
+        for _ in range(4):  # each move: the next place (a meld, a new one, the deadwood)
+            reply = plain.feed("move 4h")
+            if reply[0] == "4H: deadwood":
+                return reply
+        raise AssertionError(reply)
+
+    assert "deadwood: AC 2C 4H = 7" in to_deadwood()
+    assert plain.feed("best")[0] == "the best arrangement again"
+    to_deadwood()
+    plain.feed("y")
+    knock = game.sent[-1]
+    assert knock.kind == "knock"
+    assert sorted(len(m) for m in knock.melds) == [3, 4]

@@ -158,3 +158,26 @@ def test_a_screen_taller_than_the_terminal_scrolls_with_down_and_up() -> None:
         press(built, "\x1b[B" * 10 + "\x1b[D")  # scrolled down, then one step back
         rows, _ = _draw(built)
         assert rows[0].lstrip().startswith("p2pgin replay"), rows
+
+
+def test_a_hand_number_past_the_last_says_there_is_no_such_hand() -> None:
+    """ "9 Enter" on a shorter match did nothing, silently."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from ui_screens import press
+
+    from p2pgin.ui.replay import create_replay_app
+
+    rules = Rules.preset("standard", target=60)
+    hands = played_match(5, rules)
+    assert len(hands) < 9
+    viewer = ReplayViewer(build_steps(rules, 0, hands, NAMES), NAMES)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=SizedOutput()):
+        built = SimpleNamespace(app=create_replay_app(viewer))
+        rows = press(built, "9\r")
+        assert rows[-1].strip() == f"no hand 9: the match has {len(hands)} hands", rows[-1]
+        assert viewer.at == 0  # nothing moved
+        rows = press(built, "\x1b[C")  # the next key: the keys are back
+        assert "q quit" in rows[-1]

@@ -126,3 +126,33 @@ def test_a_new_match_clears_the_previous_match_result() -> None:
     assert history.match_end is not None
     history.absorb([HandStarted(hand_no=1, dealer=0)], game.view)  # the view's match: new
     assert history.match_end is None
+
+
+def test_after_the_match_the_table_shows_the_result_not_a_hand_that_is_gone() -> None:
+    """Real sessions to the end of a short match: the view has no hand any more; the table
+    panel said "10 cards" of backs, "Stock 0 cards" and "Knock limit -"."""
+    import random
+
+    from ui_screens import console_session, screen_text
+
+    from p2pgin.bots import make_bot
+    from p2pgin.engine import Rules
+
+    game = SessionGame(4, rules=Rules.preset("standard", target=10))
+    bot = make_bot("easy", random.Random(1))
+    with console_session(game) as (built, _inp, _out):
+        while game.view.stage != "match_over":
+            view = game.view
+            assert view.my_turn and view.legal_moves, view.stage
+            game.act(bot.choose(view.hand, view.me))
+        assert game.view.hand is None
+        built.console.close_overlay()
+        rows = screen_text(built)
+    screen = "\n".join(rows)
+    assert "Stock" not in screen and "Knock limit" not in screen
+    assert "▒" not in screen and "(10 cards)" not in screen and "deadwood 0" not in screen
+    assert "The match is over: " in screen
+    end = built.console.table.match_end
+    assert end is not None
+    assert f"{end.totals[built.console.table.me]} to {end.totals[1 - built.console.table.me]}" \
+        in screen

@@ -1,0 +1,287 @@
+"""The computer opponent of ``p2pgin play``: a second process on this machine.
+
+Why a process: the bot is a peer like any other (its own key, its own game file under
+the data directory's ``bot/`` folder, only its own cards), reached over loopback TCP.
+This module starts it (a new match, or :meth:`LocalBot.resume` of its side of an
+unfinished one) and tells the player's side its port.
+
+How it starts: on Linux the player's process forks once it has loaded the layers both
+sides need (session, engine, network; the player needs them anyway), and the child runs
+``p2pgin bot`` (or ``resume``) in those already loaded modules: the bot listens within
+milliseconds instead of paying for a second interpreter and its imports, which on a busy
+machine took longer than everything else before the deal. At the fork the player's
+process holds no secret yet (its identity key and session are made after), and the child
+draws its own (the ``random`` module reseeds in a child; keys and seeds come from the
+operating system). Elsewhere, or if the process already runs threads, the bot is a new
+``python -m p2pgin`` process.
+
+Its lifetime is tied to the player's process through a pipe: the bot reads its stdin
+and gives up (keeping its game file resumable) when that pipe closes, which happens
+however the player's process ends, ``kill -9`` included. So a crashed ``p2pgin play``
+leaves no orphan serving a dead match, and both sides' game files stay resumable:
+``p2pgin resume`` starts the bot again on its own saved state.
+
+Only the standard library is imported at the top of this module: ``p2pgin play`` asks
+it about unfinished games before it loads anything heavy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any, Final, NoReturn
+
+__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "local_bot_of",
+           "unfinished_play"]
+
+#: The bot's data directory inside the player's.
+BOT_DIR: Final = "bot"
+#: Seconds the bot gets to end by itself once the player's side is done.
+_STOP_WAIT: Final = 5.0
+
+
+class LocalBotError(Exception):
+    """The bot process could not be started or ended before it listened."""
+
+
+def bot_game_file(home: Path, session_id: str) -> Path:
+    """The bot's game file of session ``session_id`` under the player's data dir ``home``."""
+    return home / BOT_DIR / "games" / f"{session_id}.log"
+
+
+def local_bot_of(game: Path, meta: dict[str, Any], home: Path) -> dict[str, Any] | None:
+    """``{"level", "delay"}`` of the local bot the player's game file ``game`` (with its
+    metadata ``meta``; ``home`` the player's data directory) was played against with
+    ``p2pgin play``; None for any other game. Games saved before the metadata said so are
+    recognised by the bot's own game file of the same session."""
+    local = meta.get("local_bot")
+    if isinstance(local, dict):
+        return local
+    if meta.get("role") != "join" or meta.get("host") != "127.0.0.1":
+        return None
+    bot_game = bot_game_file(home, str(meta.get("session_id") or game.stem))
+    if not bot_game.exists():
+        return None
+    agent = _meta_of(bot_game).get("agent") or {}
+    return {"level": agent.get("level") or "normal", "delay": agent.get("delay") or 0.0}
+
+
+def _meta_of(game: Path) -> dict[str, Any]:
+    """A game file's ``.peer.json`` (as :func:`p2pgin.net.gamefile.read_meta`, which this
+    module does not import: it loads the log layer)."""
+    try:
+        value = json.loads(game.with_suffix(".peer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def unfinished_play(home: Path) -> tuple[Path, str] | None:
+    """The latest unfinished match of ``p2pgin play`` under the player's data directory
+    ``home`` whose bot can be started again (its game file exists), with the bot's level.
+
+    Only the standard library is used: ``p2pgin play`` asks before it starts anything.
+    """
+    found = []
+    for meta_file in (home / "games").glob("*.peer.json"):
+        game = meta_file.with_name(meta_file.name.removesuffix(".peer.json") + ".log")
+        meta = _meta_of(game)
+        if meta.get("finished") or not game.exists():
+            continue
+        local = local_bot_of(game, meta, home)
+        if local is not None and bot_game_file(home, game.stem).exists():
+            found.append((game.stat().st_mtime, game, str(local.get("level") or "normal")))
+    if not found:
+        return None
+    _, game, level = max(found)
+    return game, level
+
+
+class _ForkedBot:
+    """The bot as a forked child: the parts of ``subprocess.Popen`` that :class:`LocalBot`
+    uses (``stdin``, ``stdout``, ``poll``, ``wait``, ``terminate``, ``kill``)."""
+
+    def __init__(self, argv: list[str], home: Path | None) -> None:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        for stream in (sys.stdout, sys.stderr):  # NB: or the child would write them again
+            stream.flush()
+        pid = os.fork()
+        if pid == 0:
+            _bot_child(argv, home, stdin_r, stdout_w, (stdin_w, stdout_r))
+        os.close(stdin_r)
+        os.close(stdout_w)
+        self.pid = pid
+        self.stdin: IO[str] | None = os.fdopen(stdin_w, "w")
+        self.stdout: IO[str] | None = os.fdopen(stdout_r, "r")
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        """The exit status once the bot ended (reaped), else None."""
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the bot to end; ``subprocess.TimeoutExpired`` after ``timeout`` s."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(["p2pgin", "bot"], timeout or 0.0)
+            time.sleep(0.01)
+        return code
+
+    def terminate(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGTERM)
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def _bot_child(argv: list[str], home: Path | None, stdin_fd: int, stdout_fd: int,
+               others: tuple[int, ...]) -> NoReturn:
+    """The forked child: ``p2pgin ARGV`` with the pipes as stdin and stdout, nothing on
+    the player's terminal; never returns (``os._exit``: no atexit of the player's)."""
+    code = 1
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(stdin_fd, 0)
+        os.dup2(stdout_fd, 1)
+        os.dup2(devnull, 2)
+        for fd in (stdin_fd, stdout_fd, devnull, *others):
+            os.close(fd)
+        if home is not None:
+            os.environ["P2PGIN_HOME"] = str(home)
+        from p2pgin.cli import main
+
+        code = main([*argv, "--until-stdin-closes"])
+    except BaseException:  # NB: whatever happens, the child must not go on as the player
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _can_fork() -> bool:
+    """Fork only on Linux (elsewhere system libraries may not survive a fork without an
+    exec) and only from a single-threaded process (a lock held by another thread would
+    stay locked in the child)."""
+    return sys.platform == "linux" and threading.active_count() == 1
+
+
+def _preload() -> None:
+    """Load what the bot runs before forking, so the child has it (the player's side
+    loads the same layers anyway)."""
+    import p2pgin.agents
+    import p2pgin.log.identity
+    import p2pgin.net.gamefile
+    import p2pgin.net.peer
+    import p2pgin.session  # noqa: F401
+
+
+class LocalBot:
+    """One running bot process; :meth:`port` says where it listens.
+
+    Args:
+        argv: the ``p2pgin`` arguments (``bot ...`` or ``resume ...``).
+        home: the bot process's data directory (``P2PGIN_HOME``); default: the one this
+            process has, which ``p2pgin bot`` turns into its ``bot/`` folder itself.
+    """
+
+    def __init__(self, argv: list[str], home: Path | None = None) -> None:
+        # NB: stdin is the lifeline (see the module docstring); stdout carries the port.
+        self.proc: _ForkedBot | subprocess.Popen[str]
+        if _can_fork():
+            _preload()
+            self.proc = _ForkedBot(argv, home)
+        else:
+            env = dict(os.environ)
+            if home is not None:
+                env["P2PGIN_HOME"] = str(home)
+            env["PYTHONUNBUFFERED"] = "1"
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "p2pgin", *argv, "--until-stdin-closes"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True, env=env)
+        self._port: int | None = None
+        self._listening = threading.Event()
+        self._reader = threading.Thread(target=self._read, name="local-bot", daemon=True)
+        self._reader.start()
+
+    @classmethod
+    def new_match(cls, *, level: str, delay: float, rules: list[str]) -> LocalBot:
+        """A bot hosting one new match on a free loopback port, announcing nothing.
+
+        ``rules``: its rule options as on the command line (``--rules oklahoma`` ...).
+        """
+        argv = ["bot", "--level", level, "--listen", "127.0.0.1", "--port", "0",
+                "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
+        if delay:
+            argv += ["--delay", str(delay)]
+        return cls([*argv, *rules])
+
+    @classmethod
+    def resume(cls, home: Path, game: Path, *, delay: float | None = None) -> LocalBot:
+        """The bot's side of an unfinished match (its game file ``game``), listening on a
+        free loopback port (the old one may be taken by now)."""
+        argv = ["resume", str(game), "--listen", "127.0.0.1", "--port", "0"]
+        if delay is not None:
+            argv += ["--delay", str(delay)]
+        return cls(argv, home / BOT_DIR)  # NB: resume reads the bot's data directly
+
+    def _read(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        for line in stdout:  # NB: read to the end, so the bot never blocks on a full pipe
+            if self._port is None and line.startswith("listening on "):
+                with contextlib.suppress(ValueError):
+                    self._port = int(line.rsplit(":", 1)[1])
+                    self._listening.set()
+        self._listening.set()
+
+    def port(self, timeout: float = 60.0) -> int:
+        """The loopback port the bot listens on (waits for it).
+
+        Raises:
+            LocalBotError: the bot ended (or did not listen within ``timeout``).
+        """
+        self._listening.wait(timeout)
+        if self._port is None:
+            raise LocalBotError("the computer opponent's process did not start "
+                                f"(exit status {self.proc.poll()})")
+        return self._port
+
+    def discard(self) -> None:
+        """End a bot nobody joined (its port was never given out): it holds no game."""
+        self.proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(3)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(3)
+
+    def stop(self) -> None:
+        """Let the bot end: close its lifeline, give it a moment to wind down (its match
+        is over or abandoned by then, normally), then terminate it."""
+        with contextlib.suppress(OSError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(_STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            try:
+                self.proc.wait(3)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(3)
