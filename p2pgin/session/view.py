@@ -47,6 +47,8 @@ class PlayerView:
         ending: how the match ended, if it ended without finishing.
         session_id: the table's session id once it formed, else "".
         seated: in the lobby, the names of the seats taken so far.
+        bots: per seat, whether its signed hello says a computer plays it (a person
+            may ask a computer for a take-back; statistics count each bot level apart).
     """
 
     me: int | None
@@ -67,6 +69,7 @@ class PlayerView:
     ending: Any = None
     session_id: str = ""
     seated: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
 
 
 def _lobby_view(session: Session) -> PlayerView:
@@ -142,4 +145,5 @@ def build_view(session: Session) -> PlayerView:
         hand=state.hand, hand_no=state.hand_no, stage=_COARSE[state.stage.value],
         my_turn=bool(moves), legal_moves=moves,
         last_result=state.results[-1] if state.results else None, due=due,
-        waiting_for=waiting, ending=state.ending, session_id=machine.session_id)
+        waiting_for=waiting, ending=state.ending, session_id=machine.session_id,
+        bots=table.bots)
