@@ -23,6 +23,7 @@ from p2pgin.log.store import GAME_SUFFIX, GameStore, game_path, games_dir, read_
 __all__ = [
     "META_SUFFIX",
     "TableFiles",
+    "describe_resume",
     "find_unfinished",
     "read_meta",
     "read_table",
@@ -30,6 +31,15 @@ __all__ = [
 ]
 
 META_SUFFIX: Final = ".peer.json"
+
+# The resume metadata's keys (all optional; a file written by an older version lacks some):
+#   role: "host" | "join" | "watch"; seat: int (None for a spectator)
+#   game: the game's wire name; seats: the table's size; names: per seat
+#   listen: "addr:port" this peer listened on; addresses: per seat, the last known
+#       "addr:port" of that seat's listener ("" unknown)
+#   agent: {"kind": "person"} or {"kind": "bot", "level": "easy"|"normal"|"hard"}
+#   local_bots: [{"seat": int, "level": str}, ...], the bot peers this ``play`` started
+#   session_id: str; finished: bool (the log is complete: nothing to resume)
 
 
 def split_hellos(entries: Sequence[Entry]) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
@@ -122,6 +132,22 @@ def read_meta(game: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def describe_resume(meta: dict[str, Any]) -> str:
+    """What ``p2pgin resume`` does with a game file of this metadata, for people."""
+    bots = [b for b in meta.get("local_bots") or () if isinstance(b, dict)]
+    if bots:
+        levels = ", ".join(str(b.get("level", "?")) for b in bots)
+        return f"restarts the local bot{'s' if len(bots) > 1 else ''} ({levels}) and goes on"
+    seat, role = meta.get("seat"), meta.get("role")
+    others = [str(a) for n, a in enumerate(meta.get("addresses") or ()) if a and n != seat]
+    if role == "host":
+        where = f"listens on {meta['listen']}" if meta.get("listen") else "listens again"
+        return where + (f" and reconnects to {', '.join(others)}" if others else "")
+    if role == "watch":
+        return f"watches again from {others[0]}" if others else "watches again"
+    return f"reconnects to {', '.join(others)}" if others else "waits for the other seats"
 
 
 def find_unfinished(directory: Path | None = None) -> list[Path]:
