@@ -519,6 +519,11 @@ class Session:
         lobby, info = self.lobby, self._links.get(link)
         assert lobby is not None and lobby.host_hello is not None and info is not None
         seat = info.offered
+        if seat is not None and type(hello.sender) is int and 0 < hello.sender < lobby.seats:
+            # NB: newcomers arriving together are all offered the lowest free seat, and
+            # the news that one took it crosses the others' hellos: a hello for any seat
+            # this connection was offered, or a later free one, is as good as the offer.
+            seat = hello.sender
         refused = check_joiner_hello(lobby, hello, seat, info.key)
         if refused:
             self._drop(link, refused)

@@ -15,7 +15,8 @@ RULES = Rules().to_dict()
 
 
 def _host(seats: int = 2) -> Seat:
-    return Seat("host", Session.host(key(0), seats=seats, game="gin" if seats == 2 else "gin3",
+    game = {2: "gin", 3: "gin3", 4: "team_gin"}[seats]
+    return Seat("host", Session.host(key(0), seats=seats, game=game,
                                      rules=RULES, name="host", rng=random.Random(1)), key(0))
 
 
@@ -130,3 +131,31 @@ def test_a_table_refuses_spectators_unless_the_host_admits_them() -> None:
     router.connect("host", "w")
     router.pump()
     assert "w" in host.dropped and watcher.session.machine is None
+
+
+def test_newcomers_arriving_together_all_take_seats_though_their_hellos_cross() -> None:
+    # Every newcomer is offered the lowest free seat; their hellos cross the host's news
+    # that the seat was taken. None of them may be turned away for signing the seat it
+    # was offered a moment earlier (seen live: a Rummy table of four stuck in its lobby).
+    host = _host(4)
+    joiners = [_joiner(n) for n in (1, 2, 3)]
+    router = Router([host, *joiners])
+    for j in joiners:
+        router.connect("host", j.name)
+    router.pump()
+    assert not any(isinstance(e, LinkRefused) for e in host.events)
+    assert host.session.machine is not None
+    assert sorted(j.session.me for j in joiners) == [1, 2, 3]
+
+
+def test_a_newcomer_that_reconnects_in_the_lobby_is_offered_a_seat_again() -> None:
+    host, j1, j2 = _host(3), _joiner(1), _joiner(2)
+    router = Router([host, j1, j2])
+    router.connect("host", "j1")
+    router.pump()
+    router.disconnect("host", "j1")
+    router.connect("host", "j1")
+    router.connect("host", "j2")
+    router.pump()
+    assert host.session.machine is not None
+    assert sorted((j1.session.me, j2.session.me)) == [1, 2]
