@@ -335,6 +335,10 @@ def _gin_table(view: Any, names: Sequence[str]) -> dict[str, Any]:
         moving = [g for n, g in enumerate(games) if hand_turn(hand, n) and not g.state.over]
         if moving and moving[0].to_move is not None:
             fields["to_move"] = moving[0].to_move
+        watched = (moving or list(games))[0].state
+        # NB: the pile of the game in play, so ``v`` lists it for a watcher too
+        fields["pile"] = tuple(c for c in (watched.known(p) for p in watched.discard_pile)
+                               if c is not None)
         label = len(games) > 1
         fields["games"] = tuple(
             public_game(g, names, f"Game {n + 1}" if label else "", turn=hand_turn(hand, n))

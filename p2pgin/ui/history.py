@@ -33,6 +33,7 @@ from p2pgin.session.events import (
     TakeBackDone,
 )
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
+from p2pgin.ui.rummy import meld_order
 from p2pgin.ui.style import fingerprint_text
 from p2pgin.ui.tables import (
     game_of_seat,
@@ -160,7 +161,7 @@ class History:
         cards: tuple[Card, ...] = ()
         if kind == "meld":
             positions = tuple(getattr(move, "positions", ()))
-            cards = tuple(c for c in (event.opened.get(p) or (
+            cards = meld_order(c for c in (event.opened.get(p) or (
                 view.hand.known(p) if same else None) for p in positions) if c is not None)
         elif kind == "show":
             cards = tuple(c for c in event.opened.values() if c is not None)

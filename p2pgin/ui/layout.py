@@ -255,8 +255,8 @@ class ConsoleLayout:
                 body = [*body, ("", "\n"), *render.render_reveal(table, ui)]
         else:
             body = []
-        frags: StyleAndTextTuples = [*body, ("", "\n\n"),
-                                     ("class:label", " Esc or Enter: close")]
+        close = " Esc: cancel" if ui.overlay == "choose" else " Esc or Enter: close"
+        frags: StyleAndTextTuples = [*body, ("", "\n\n"), ("class:label", close)]
         return self._overlay_cursor.apply(frags, ui.overlay)  # where PgUp/PgDn asked
 
     def scroll_overlay(self, pages: int) -> None:

@@ -303,10 +303,11 @@ def _title_of_table(table: Table, width: int) -> StyleAndTextTuples:
     """The title of a table of three seats or more (or any spectator's): the game, the
     hand, the seats, and whether I watch."""
     link_style = "class:banner" if table.link != "connected" else "class:label"
+    word = "round" if table.game == "rummy" else "hand"
     parts: list[tuple[str, str] | None] = [
         (" p2pgin", "class:title"),
         (f" [{_link_text(table.link)}]", link_style),
-        (f" hand {table.hand_no}", "class:label") if table.hand_no else None,
+        (f" {word} {table.hand_no}", "class:label") if table.hand_no else None,
         (f" {table.game_title or table.game}", "class:value"),
     ]
     if table.watching == "spectator":
@@ -1171,8 +1172,11 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     r = table.reveal
     if r is None:
         return out.add(" No hand has ended yet.", "class:label").frags
-    word = "Round" if table.game == "rummy" else "Hand"
-    out.add(f" {word} {r.hand_no}: {r.kind}", "class:title").nl()
+    if table.game == "rummy":
+        what = "blocked" if r.winner is None else f"{table.who(r.winner)} went out"
+        out.add(f" Round {r.hand_no}: {what}", "class:title").nl()
+    else:
+        out.add(f" Hand {r.hand_no}: {r.kind}", "class:title").nl()
     # ``ui.layoffs_shown`` (set by the running app) lays the layoffs one by one, game by
     # game in the order the reveal lists them.
     budget = len(r.layoffs) if ui.layoffs_shown is None else ui.layoffs_shown
@@ -1212,6 +1216,10 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
 
 def _reveal_game(out: _Out, table: Table, ui: UiState, game: RevealGame, count: int) -> None:
     """One gin game's end: the knocker's hand first, layoffs laid ``count`` so far."""
+    if game.kind == "void" and game.label:
+        out.add(f" {game.label}: void (the stock ran down; nobody scores)", "class:label")
+        out.nl()
+        return
     if game.label:
         out.add(f" {game.label}", "class:label").nl()
     shown, pending = game.layoffs[:count], game.layoffs[count:]
@@ -1331,7 +1339,7 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
                                       width=MIN_COLUMNS - 2 - len(indent)):
                 out.add(f"{indent}{part}", style).nl()
     if "rematch" in table.actions and table.watching != "spectator":
-        out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
+        out.add(" r: rematch (the same players and rules)   q: quit", "class:keys.key")
     return out.frags
 
 

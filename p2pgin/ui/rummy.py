@@ -9,7 +9,7 @@ the console offers exactly what the engine accepts. The cards are named by the v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "hand_fields",
     "layoff_choices",
     "meld_choices",
+    "meld_order",
     "rules_of",
     "table_melds",
     "why_not",
@@ -46,6 +47,14 @@ class MeldChoice:
     label: str
     cards: tuple[Card, ...]
     move: Any
+
+
+def meld_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """A meld's cards as people lay them: a set by suit, a run low to high."""
+    cards = list(cards)
+    if len({c.rank for c in cards}) == 1:
+        return tuple(sorted(cards, key=lambda c: c.suit))
+    return tuple(sorted(cards, key=lambda c: (c.suit, c.rank)))
 
 
 def rules_of(view: Any) -> RummyRules:
@@ -113,7 +122,7 @@ def meld_choices(view: Any, first: Card | None = None) -> list[MeldChoice]:
     for move in getattr(view, "legal_moves", ()):
         if getattr(move, "kind", "") != "meld":
             continue
-        cards = tuple(c for c in (hand.known(p) for p in move.positions) if c is not None)
+        cards = meld_order(c for c in (hand.known(p) for p in move.positions) if c is not None)
         out.append(MeldChoice(label=" ".join(c.unicode for c in cards), cards=cards,
                               move=move))
     out.sort(key=lambda c: (first not in c.cards, -len(c.cards), [int(x) for x in c.cards]))

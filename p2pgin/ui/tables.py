@@ -295,8 +295,8 @@ def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
     if game == "team_gin":
         games = tuple(
             _gin_reveal_game(g.hand, (g.seats[0], g.seats[1]),
-                             f"Game {n + 1}: {names[g.seats[0]]} against {names[g.seats[1]]}")
-            for n, g in enumerate(result.games))
+                             f"{names[g.seats[0]]} against {names[g.seats[1]]}")
+            for g in result.games)
         points = [0] * len(names)
         if result.team is not None:
             for seat in (result.team, result.team + 2):

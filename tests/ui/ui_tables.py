@@ -60,6 +60,8 @@ class TableGame:
         choosers: per seat, the strategy of the other seats (default: a seeded
             :class:`RandomPlayer` that finishes hands).
         bots: per seat, whether its hello says a computer plays it.
+        pace: at most this many moves of the other seats after each of mine (None: until
+            it is my turn again); a spectator's table moves only by :meth:`play`.
     """
 
     NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
@@ -68,7 +70,7 @@ class TableGame:
                  rules: dict[str, Any] | None = None, seed: int = 1,
                  names: Sequence[str] | None = None, accept_rules: Any = True,
                  choosers: dict[int, Chooser] | None = None,
-                 bots: Sequence[bool] = ()) -> None:
+                 bots: Sequence[bool] = (), pace: int | None = None) -> None:
         names = tuple(names or self.NAMES[:seats])
         rules = rules if rules is not None else default_rules(game)
         bot = list(bots) + [False] * seats
@@ -97,13 +99,14 @@ class TableGame:
         self._seen = 0
         self._callbacks: list[Callable[[], None]] = []
         self._meshed = False
+        self.pace = pace
         for n in range(1, seats):
             self.router.connect(names[0], names[n])
             self.router.pump()
         if me is None:
             self.router.connect(names[0], "watcher")
         # NB: a spectator's table waits for the test to let it play (``play``).
-        self._settle(0 if me is None else 100_000)
+        self._settle(0 if me is None else (pace if pace is not None else 100_000))
 
     # ------------------------------------------------------------------ the table
 
@@ -172,7 +175,7 @@ class TableGame:
     def act(self, action: Any) -> None:
         self.router.apply(self.me_name, self.session.act(action))
         self.sent.append(action)
-        self._settle()
+        self._settle(self.pace if self.pace is not None else 100_000)
         self._changed()
 
     def abandon(self, reason: str = "") -> None:
@@ -214,3 +217,39 @@ class TableGame:
     @property
     def finished(self) -> bool:
         return bool(self.session.finished)
+
+
+class SeatHandle:
+    """One seat of a router's table as a handle (``view``, ``act``, ``on_change``): a
+    lobby test joins the other seats one at a time itself."""
+
+    def __init__(self, router: Router, name: str) -> None:
+        self.router = router
+        self.name = name
+        self.sent: list[Any] = []
+        self._callbacks: list[Callable[[], None]] = []
+
+    @property
+    def session(self) -> Session:
+        return self.router.seats[self.name].session
+
+    @property
+    def view(self) -> Any:
+        return self.session.view
+
+    @property
+    def done(self) -> bool:
+        return bool(self.session.closed)
+
+    def act(self, action: Any) -> None:
+        self.router.apply(self.name, self.session.act(action))
+        self.sent.append(action)
+        self.router.pump()
+        self.changed()
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def changed(self) -> None:
+        for callback in self._callbacks:
+            callback()
