@@ -91,6 +91,13 @@ def bot_chooser(level: str, rng: random.Random) -> Chooser:
     bots: list[Any] = []
 
     def choose(view: Any) -> Any:
+        if view.game == "rummy":
+            if not bots:
+                from p2pgin.bots import make_rummy_bot
+
+                bots.append(make_rummy_bot(level))
+            # NB: a Rummy table's moves are the round's own; its hand is this seat's view
+            return bots[0].choose(view.hand, rng)
         if view.game not in GIN_GAMES:
             raise ValueError(f"no {level} bot for {view.game!r}")
         if not bots:

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from nacl.signing import SigningKey
 
+from p2pgin.log.entry import hello_key
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.channel import ChannelError
@@ -137,7 +138,7 @@ class Node:
             throwaway view or a test).
         identity: this side's identity key (it must be the session's).
         deadlines: see :class:`Deadlines`.
-        check_peer: maps a seat's (name, fingerprint) to its known-peers check.
+        check_peer: maps a seat's (name, identity key) to its known-peers check.
         linger: seconds the links stay up once the match ended, so the other seats
             can fetch the last entries.
         sync_delay: longest time an entry that only arrived (nothing to send follows
@@ -152,7 +153,7 @@ class Node:
         *,
         identity: SigningKey,
         deadlines: Deadlines | None = None,
-        check_peer: Callable[[str, str], PeerCheck] | None = None,
+        check_peer: Callable[[str, bytes], PeerCheck] | None = None,
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
@@ -192,6 +193,10 @@ class Node:
         self.overdue: Overdue | None = None
         #: Every seat's identity check, once the table formed (seat -> check).
         self.peers: dict[int, PeerCheck] = {}
+        #: Where each other seat listens, as far as this seat learnt it: seat ->
+        #: "host:port" (what ``resume`` dials; the game file's metadata keeps it).
+        self.addresses: dict[int, str] = {}
+        self._unplaced: dict[int, tuple[str, str]] = {}  # lid -> (peer host, dialled)
         #: Port actually listened on (after :meth:`listen`).
         self.port: int | None = None
         #: Optional hook called with the frames just written (benchmarks).
@@ -366,7 +371,7 @@ class Node:
                     delay = min(delay * 2, 2.0)
                     continue
                 delay, told = 0.05, ""
-                await self._run_link(link)
+                await self._run_link(link, dialled=f"{host}:{port}")
                 down_since = time.monotonic()
                 if self._done.is_set():
                     return
@@ -377,8 +382,9 @@ class Node:
     async def _accepted(self, link: Link) -> None:
         await self._run_link(link)
 
-    async def _run_link(self, link: Link) -> None:
-        """Pump one link between the socket and the session until either ends it."""
+    async def _run_link(self, link: Link, dialled: str = "") -> None:
+        """Pump one link between the socket and the session until either ends it.
+        ``dialled``: the address this side dialled (the other end listens there)."""
         if self._done.is_set():
             await link.close()
             return
@@ -392,6 +398,7 @@ class Node:
             await link.close()
             return
         self._events.append(LinkUp(seat=seat, address=link.peername))
+        self._learn_address(lid, link, dialled)
         self._changed()
         if self.session.machine is None and self.session.me == 0:
             self._lobby_deadline(lid)
@@ -423,6 +430,30 @@ class Node:
                 self._events.append(LinkDown(seat=seat, reason=reason,
                                              reconnecting=not self.session.closed))
                 self._changed()
+
+    def _learn_address(self, lid: int, link: Link, dialled: str) -> None:
+        """Note where the other end of link ``lid`` listens: the address dialled, or the
+        address it connected from with the port its hello gives (known once the table
+        formed); :meth:`_place_addresses` files it under its seat (for ``resume``)."""
+        self._unplaced[lid] = (_host_of(link.peername), dialled)
+        self._place_addresses()
+
+    def _place_addresses(self) -> None:
+        machine = self.session.machine
+        if machine is None:
+            return
+        for lid, (host, dialled) in list(self._unplaced.items()):
+            if lid not in self._links:
+                del self._unplaced[lid]
+                continue
+            seat = self.session.links.get(lid)
+            if seat is None:
+                continue
+            del self._unplaced[lid]
+            port = machine.seating.ports[seat]
+            address = dialled or (f"{host}:{port}" if port else "")
+            if address:
+                self.addresses[seat] = address
 
     def _lobby_deadline(self, lid: int) -> None:
         """(Host) a newcomer that takes no seat within the deadline is let go."""
@@ -468,10 +499,13 @@ class Node:
         for lid in out.drop:
             if isinstance(lid, int):
                 self._close_link(lid)
-        for _seat, address in out.connect:
+        for seat, address in out.connect:
             host, _, port = address.rpartition(":")
             if host and port.isdigit():
+                self.addresses.setdefault(seat, address)
                 self.dial(host, int(port), expect=None)
+        if self._unplaced:
+            self._place_addresses()
         for event in out.events:
             self._events.append(event)
             if isinstance(event, TableFormed):
@@ -552,7 +586,8 @@ class Node:
         for seat, (name, fp) in enumerate(zip(table.names, table.fingerprints, strict=True)):
             if seat == self.session.me or seat in self.peers:
                 continue
-            self.peers[seat] = (self.check_peer(name, fp) if self.check_peer is not None
+            key = bytes(hello_key(table.hellos[seat]))
+            self.peers[seat] = (self.check_peer(name, key) if self.check_peer is not None
                                 else PeerCheck(status=PeerStatus.NEW, name=name,
                                                fingerprint=fp))
 

@@ -613,9 +613,20 @@ class Session:
         except (Unattributable, Fault) as exc:
             self._drop(link, f"table: {exc}")
             return
-        self._links[link].seat = next(
-            (s for s, h in enumerate(hellos) if bytes(hello_key(h)) == self._links[link].key),
-            None)
+        # NB: a seat that formed first may have dialled me before my table came (its
+        # table frame can come first, on its link): every link learns its seat now.
+        for other, info in list(self._links.items()):
+            if info.seat is not None or info.spectator:
+                continue
+            info.seat = next((s for s, h in enumerate(hellos)
+                              if bytes(hello_key(h)) == info.key), None)
+            if info.seat is None:
+                self._drop(other, "not a seat of this table")
+            elif other != link:
+                self._send_table(other)
+                self._send_head(other)
+        if link not in self._links:
+            return
         addresses = obj.get("addresses")
         me = self.me
         if isinstance(addresses, list) and me is not None:

@@ -171,6 +171,10 @@ async def test_a_table_of_three_nodes_meshes_and_finishes_with_identical_game_fi
         await _until(lambda: all(node.finished for node in nodes), 180)
         # Seat 2 dialled seat 1 itself (the mesh), where the host told it seat 1 listens.
         assert 1 in nodes[2].session.links.values()
+        # Each seat knows where the others listen (what resume dials).
+        listening = {n: f"127.0.0.1:{node.port}" for n, node in enumerate(nodes)}
+        for n, node in enumerate(nodes):
+            assert node.addresses == {s: a for s, a in listening.items() if s != n}
     finally:
         for node in nodes:
             await node.aclose()

@@ -83,3 +83,39 @@ def test_equivocation_to_two_seats_is_caught_by_the_mesh() -> None:
         assert ending.rule == "equivocation"
     assert router.seats["s0"].session.machine is not None
     assert router.seats[others[0]].session.machine.stage is Stage.ENDED  # type: ignore[union-attr]
+
+
+def test_a_seat_dialled_before_its_table_came_learns_every_link_s_seat() -> None:
+    """s2 got the table first and dialled s1, whose own table frame (from the host) is
+    still in flight: s1 takes the table from s2's link and must know its host link is
+    seat 0 and its link from s2 is seat 2, or it would treat the host as a stranger."""
+    from p2pgin.engine.rules import Rules
+    from p2pgin.session import Session
+    from tests.session.table_harness import Seat, key
+
+    rules = Rules(target=10).to_dict()
+    members = [Seat("s0", Session.host(key(0), seats=3, game="gin3", rules=rules, name="s0",
+                                       rng=random.Random(1)), key(0))]
+    members += [Seat(f"s{n}", Session.join(key(n), name=f"s{n}", rng=random.Random(n + 1)),
+                     key(n)) for n in (1, 2)]
+    router = Router(members)
+    router.connect("s0", "s1")
+    router.pump()
+    router.connect("s0", "s2")
+    while router.seats["s2"].session.machine is None:  # s1's frames wait meanwhile
+        held = [q for q in router.queue if q[1] == "s1"]
+        router.queue = type(router.queue)(q for q in router.queue if q[1] != "s1")
+        router.step()
+        router.queue.extend(held)
+    s1 = router.seats["s1"].session
+    assert s1.machine is None
+    router.connect("s1", "s2")
+    for frame in [q for q in router.queue if q[:2] == ("s2", "s1")]:
+        router.queue.remove(frame)
+        router.queue.appendleft(frame)
+    router.pump()
+    assert s1.machine is not None
+    assert dict(s1.links) == {"s0": 0, "s2": 2}
+    router.play(rng=random.Random(3))
+    logs = {name: [e.hash() for e in seat.stored] for name, seat in router.seats.items()}
+    assert logs["s0"] == logs["s1"] == logs["s2"] and router.seats["s1"].session.finished
