@@ -863,10 +863,12 @@ class Console:
             return [status_text(t, self.ui, typed=True)]
         if what == "hand":
             lines = []
+            rest = "rest" if t.game == "rummy" else "deadwood"
             for g in hand_groups(t, "melds"):
                 cards = " ".join(self.card_text(c) for c in g.cards)
-                lines.append(f"{'meld' if g.kind == 'meld' else 'deadwood'}: {cards}")
-            lines.append(f"deadwood {t.deadwood}")
+                lines.append(f"{'meld' if g.kind == 'meld' else rest}: {cards}")
+            lines.append(f"count in hand {t.deadwood}" if t.game == "rummy"
+                         else f"deadwood {t.deadwood}")
             return lines
         if what == "score":
             if t.two_seats and t.me is not None:

@@ -505,6 +505,8 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         case LinkFailed():
             return LogLine(parts=(f"Cannot reach {event.address} ({event.reason}); trying "
                                   "again.",))
+        case LinkUp() if event.seat is None:
+            return LogLine(parts=(f"Connected: {event.address}.",))
         case LinkUp():
             return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
         case Overdue():

@@ -30,7 +30,7 @@ class PlainConsole:
                                notices=notices)
         self.console.ui.typed = True
         self.ascii = ascii
-        self._logged = 0
+        self._printed: list[Any] = []  # log lines printed (kept: their ids stay unique)
         self._status = ""
         self._revealed: Any = None
         self._ended: Any = None
@@ -74,11 +74,14 @@ class PlainConsole:
         c = self.console
         t = c.refresh()
         lines: list[str] = []
-        log = t.log
-        start = self._logged if self._logged <= len(log) else 0
-        for line in log[start:]:
-            lines.append(parts_text(line.parts, self.ascii))
-        self._logged = len(log)
+        # NB: a log line may be replaced by a fuller one (a stock draw's card arrived, a
+        # shuffle line names one more seat): every line object not printed yet is.
+        printed = {id(line) for line in self._printed}
+        for line in t.log:
+            if id(line) not in printed:
+                lines.append(parts_text(line.parts, self.ascii))
+                self._printed.append(line)
+        del self._printed[:-600]
         if t.reveal is not None and t.reveal != self._revealed:
             self._revealed = t.reveal
             lines += self._reveal_lines()
