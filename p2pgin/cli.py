@@ -352,7 +352,8 @@ def _front(args: argparse.Namespace, *, lobby_lines: list[str] | None = None) ->
 def _load_console() -> None:
     """Import the console's modules (see ``_run_console``)."""
     import p2pgin.ui.app
-    import p2pgin.ui.lobby  # noqa: F401
+    import p2pgin.ui.lobby
+    import p2pgin.ui.lobby_screen  # noqa: F401
 
 
 async def _run_console(node: Node, args: argparse.Namespace,
@@ -365,24 +366,20 @@ async def _run_console(node: Node, args: argparse.Namespace,
     # in a thread, so meanwhile the event loop answers the other seats: the handshake,
     # coin toss and shuffle go on while they load.
     await asyncio.to_thread(_load_console)
-    from p2pgin.ui import run_console, run_waiting_screen
+    from p2pgin.ui import run_console, run_lobby_screen
 
     ascii = True if args.ascii else None
-    if lobby_lines is not None and not args.plain:
-        formed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        def check() -> None:
-            if (node.session.machine is not None or node.done) and not formed.done():
-                formed.set_result(None)
-
-        node.on_change(check)
-        check()
+    if node.session.machine is None:
+        # NB: every seat and a spectator see the lobby until the table forms: the seats
+        # filling, the host's game and rules (a joiner accepts or declines them there)
         view = node.view
         title = (f"Waiting for players: {_game_words(view.game)}, {view.seats} seats"
-                 if view.seats > 2 else "Waiting for a player")
-        if not await run_waiting_screen(list(lobby_lines), formed, ascii=ascii, title=title,
-                                        announced=getattr(args, "lan_announced", False)):
-            return "stopped"  # the person stopped hosting
+                 if lobby_lines is not None and view.seats > 2 else
+                 "Waiting for a player" if lobby_lines is not None else "")
+        if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
+                                      title=title, plain=bool(args.plain),
+                                      announced=getattr(args, "lan_announced", False)):
+            return "stopped"  # the person stopped hosting, declined, or the lobby closed
     _QUIET[0] = not args.plain
     try:
         return await run_console(
