@@ -21,11 +21,12 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNREADABLE", "register"]
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_UNREADABLE", "register"]
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_UNREADABLE: Final = 2
+EXIT_UNFINISHED: Final = 3
 
 
 def register(subparsers: Any) -> None:
@@ -104,7 +105,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     story = tell(data)
     if not story.ok:
+        from p2pgin.verify.report import Status
+
         print("\n".join([f"file     {args.file}", *story.report.lines()]))
+        if story.report.status is Status.UNFINISHED:
+            print(f"p2pgin replay: {args.file} is a match not over yet (p2pgin resume "
+                  f"{args.file} continues it): a replay shows a finished or ended match",
+                  file=sys.stderr)
+            return EXIT_UNFINISHED
         print(f"p2pgin replay: {args.file} does not verify: only a proven game is replayed",
               file=sys.stderr)
         return EXIT_FAILED

@@ -453,13 +453,22 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
 
 
 def _header_head(path: Path) -> tuple[str | None, str | None]:
-    """A transcript's session and head as its header says them (cheap: line 1 only)."""
+    """A transcript's session and head as its header says them (cheap: line 1 only);
+    for a file whose header says neither, None and its size and time (it is checked
+    again once it changes)."""
     try:
         with path.open("rb") as f:
             header = json.loads(f.readline())
         return str(header["session"]), str(header["head"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
+        pass
+    except OSError:
         return None, None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None, None
+    return None, f"file {stat.st_size} {stat.st_mtime_ns}"
 
 
 # --------------------------------------------------------------------------- totals

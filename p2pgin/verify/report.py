@@ -218,13 +218,18 @@ def game_title(game: str, seats: int) -> str:
 
 
 def _preset(rules: Any, presets: Mapping[str, Any], loose: Sequence[str]) -> str:
-    """The preset ``rules`` are (options in ``loose`` may differ: the command line sets
-    them apart), or "custom"."""
-    mine = {k: v for k, v in rules.to_dict().items() if k not in loose}
-    for name, preset in presets.items():
-        if {k: v for k, v in preset.to_dict().items() if k not in loose} == mine:
-            return name
-    return "custom"
+    """The preset ``rules`` are, in words: ``standard rules``, or the nearest one with
+    how many options differ (``oklahoma rules with 1 change``). Options in ``loose`` are
+    not counted (the command line sets them apart from the preset)."""
+    mine = rules.to_dict()
+
+    def changes(preset: Any) -> int:
+        theirs = preset.to_dict()
+        return sum(1 for k, v in mine.items() if k not in loose and theirs.get(k) != v)
+
+    name, preset = min(presets.items(), key=lambda item: changes(item[1]))
+    n = changes(preset)
+    return f"{name} rules" + (f" with {n} change{'s' if n > 1 else ''}" if n else "")
 
 
 def rules_lines(game: str, rules: Mapping[str, Any], seats: int = 2) -> tuple[str, ...]:
@@ -246,13 +251,13 @@ def rules_lines(game: str, rules: Mapping[str, Any], seats: int = 2) -> tuple[st
             return (f"{title}, {preset}", *rummy.describe())
         if game in ("gin", "gin3", "team_gin"):
             gin = Rules.from_dict(dict(rules))
-            name = _preset(gin, PRESETS, ("target", "big_gin", "big_gin_bonus"))
+            preset = _preset(gin, PRESETS, ("target", "big_gin", "big_gin_bonus"))
             described = list(gin.describe())
             if game == "gin3":
                 described[-1] = _CUTTHROAT_DEALS
             elif game == "team_gin":
                 described[-1] = _TEAM_DEALS.get(described[-1], described[-1])
-            return (f"{title}, {name} rules", *described)
+            return (f"{title}, {preset}", *described)
     except (RulesError, TypeError, ValueError):
         pass  # NB: rules the game refuses: say them as they are
     return (title, rules_text(rules)) if rules else (title,)
