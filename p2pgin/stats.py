@@ -394,11 +394,18 @@ def record_transcript(transcript: Transcript, me: int | str, home: Path | None =
 
 
 def _me_in(transcript: Transcript, key: str | None) -> int:
-    """Your seat in a transcript of your data directory: your key's, else the sealer's."""
+    """Your seat in a transcript of your data directory: your key's; with no identity
+    yet, the sealer's (the transcripts there are written by their player).
+
+    Raises:
+        StatsError: you have a key and it is no seat's (someone else's match).
+    """
+    if key is None:
+        return transcript.seal.seat
     for seat, player in enumerate(transcript.players):
         if player.key == key:
             return seat
-    return transcript.seal.seat
+    raise StatsError("not your match: your identity key is no seat's")
 
 
 def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | None = None
@@ -432,20 +439,25 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
     if on_new is not None:
         on_new(len(todo))
     from p2pgin.log.errors import LogError
-    from p2pgin.log.transcript import read_transcript
+    from p2pgin.log.transcript import parse_transcript
+    from p2pgin.verify.sniff import Kind, Unreadable, read_record
     from p2pgin.verify.verifier import verify_transcript
 
     key = my_key(base)
     for path, session, head in todo:
         try:
-            transcript = read_transcript(path)
+            data, kind = read_record(path)
+            if kind is not Kind.TRANSCRIPT:
+                raise StatsError("a game file, not a transcript")
+            transcript = parse_transcript(data)
             report = verify_transcript(transcript)
             saved = transcript.meta.get("saved")
             _add(store, summarize(report, _me_in(transcript, key),
                                   date=saved if isinstance(saved, str) else ""))
             store.files[transcript.session] = {"head": transcript.head, "problem": ""}
-        except (OSError, LogError, StatsError, UnicodeDecodeError) as exc:
+        except (Unreadable, LogError, StatsError) as exc:
             why = str(getattr(exc, "detail", "") or exc)
+            why = why[3:] if isinstance(exc, Unreadable) and why.startswith("is ") else why
             problems.append((path, why))
             store.files[session] = {"head": head, "problem": why}
     _save(store, home)
@@ -606,6 +618,8 @@ def stats_lines(home: Path | None = None, *, opponents: Iterable[str] | None = N
     overall, per = totals(load_matches(home).values())
     if overall.matches + overall.ended == 0:
         return ["No finished matches counted yet."]
+    from p2pgin.verify.sniff import printable
+
     wanted = None if opponents is None else set(opponents)
     out = [_line("All opponents", overall, per_opponent=False)]
     for key, t in sorted(per.items(), key=lambda kv: (-(kv[1].matches + kv[1].ended),
@@ -613,7 +627,8 @@ def stats_lines(home: Path | None = None, *, opponents: Iterable[str] | None = N
         if wanted is None or key in wanted:
             fingerprint = key.split(" ", 1)[0]
             bot = ", a computer player" if t.bot else ""
-            out.append(_line(f"{', '.join(sorted(t.names))} ({fingerprint}{bot})", t))
+            out.append(printable(_line(f"{', '.join(sorted(t.names))} ({fingerprint}{bot})",
+                                       t)))
     return out
 
 

@@ -7,9 +7,10 @@ are read (a transcript's header and hellos, a game file's hellos), so the list s
 once however long the matches were: what it says of a result is what the header claims
 (``p2pgin verify FILE`` proves it).
 
-Who "you" are in a file: the seat whose key is this data directory's identity key; else,
-for a transcript, the seat that sealed it (a transcript under your data directory is
-yours), for a game file the seat its resume metadata names.
+Who "you" are in a file: the seat whose key is this data directory's identity key; with
+no identity yet, for a transcript the seat that sealed it (a transcript under your data
+directory is written by you), for a game file the seat its resume metadata names. A
+transcript your key is no seat of is listed as someone else's match ("ann won").
 """
 
 from __future__ import annotations
@@ -75,7 +76,13 @@ class GameLine:
                          for s, t in enumerate(totals))
 
     def text(self) -> str:
-        """The line a person reads."""
+        """The line a person reads (what the files say passed through
+        :func:`~p2pgin.verify.sniff.printable`: a name cannot drive the terminal)."""
+        from p2pgin.verify.sniff import printable
+
+        return printable(self._text())
+
+    def _text(self) -> str:
         if self.error:
             return f"{'?':<16}  unreadable: {self.error}  {self.file}"
         game = _GAME_WORDS.get(self.game, self.game.replace("_", " "))
@@ -205,33 +212,48 @@ def _players(keys: Sequence[str], names: Sequence[str], bots: Sequence[bool]
                   "bot": bots[s]} for s, k in enumerate(keys))
 
 
-def _hello_bodies(lines: Sequence[bytes]) -> list[dict[str, Any]]:
+def _json_line(line: bytes, number: int, what: str) -> Any:
+    """Line ``number`` of a file as JSON.
+
+    Raises:
+        ValueError: it is not JSON (the message says which line and what it should be).
+    """
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        raise ValueError(f"line {number} is not {what}") from None
+
+
+def _hello_bodies(lines: Sequence[bytes], first: int) -> list[dict[str, Any]]:
+    """The bodies of the hellos that lead ``lines`` (line ``first`` of the file on)."""
     bodies = []
-    for line in lines:
-        obj = json.loads(line)
+    for number, line in enumerate(lines, start=first):
+        obj = _json_line(line, number, "a signed hello")
         if not isinstance(obj, dict) or obj.get("type") != "hello":
             break
         body = obj.get("body")
         if not isinstance(body, dict) or not isinstance(body.get("key"), str):
-            raise ValueError("a hello without a key")
+            raise ValueError(f"line {number} is a hello without a key")
         bodies.append(body)
     return bodies
 
 
 def _transcript(path: Path, key: str | None) -> GameLine:
     with path.open("rb") as f:
-        header = json.loads(f.readline())
+        header = _json_line(f.readline(), 1, "a transcript header")
         if not isinstance(header, dict) or header.get("format") != "p2pgin-transcript":
-            raise ValueError("not a p2pgin transcript")
+            raise ValueError("not a p2pgin transcript (line 1 is no transcript header)")
         if header.get("version") != 2:
-            raise ValueError(f"a version {header.get('version')!r} transcript")
+            raise ValueError(f"a version {header.get('version')!r} transcript: this p2pgin "
+                             "reads version 2")
         players = header["players"]
-        hellos = _hello_bodies([f.readline() for _ in players])
+        hellos = _hello_bodies([f.readline() for _ in players], 2)
     names = [str(p["name"]) for p in players]
     keys = [str(p["key"]) for p in players]
     bots = [h.get("bot") is True for h in hellos] + [False] * (len(keys) - len(hellos))
     seal = header.get("seal") or {}
-    me = keys.index(key) if key in keys else seal.get("seat")
+    # NB: your key decides; with none yet the sealer is you; with another: not yours
+    me = keys.index(key) if key in keys else seal.get("seat") if key is None else None
     me = me if isinstance(me, int) and 0 <= me < len(keys) else None
     game = str(header.get("game", ""))
     result = header.get("result") or {}
@@ -270,7 +292,7 @@ def _unfinished(path: Path, key: str | None, latest: bool) -> GameLine:
     with path.open("rb") as f:
         data = f.read()
     lines = data.split(b"\n")
-    hellos = _hello_bodies([line for line in lines[:7] if line])
+    hellos = _hello_bodies([line for line in lines[:7] if line], 1)
     if not hellos:
         raise ValueError("a game file without hellos")
     entries = sum(1 for line in lines[len(hellos):-1] if line)

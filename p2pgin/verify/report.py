@@ -18,6 +18,7 @@ from p2pgin.log.canonical import JsonValue
 from p2pgin.log.entry import Entry
 from p2pgin.session.endings import Ending
 from p2pgin.session.messages import EndKind
+from p2pgin.verify.sniff import printable
 
 __all__ = [
     "Failure",
@@ -138,15 +139,6 @@ class MatchRecord:
     hands: tuple[int, ...] = ()
     outcome: Any = None
     notes: tuple[str, ...] = ()
-
-
-def printable(text: str) -> str:
-    """``text`` safe for a terminal and for one line: control characters (a newline, an
-    escape sequence) shown escaped. Reasons and details come from the record, which
-    anyone may have written."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def display_names(names: Sequence[str]) -> tuple[str, ...]:

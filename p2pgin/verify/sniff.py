@@ -4,6 +4,8 @@
 loads, and refuses at once, in one line, what is no p2pgin record: an empty file,
 another format, a transcript or game file of another protocol version. Only the
 standard library is used here, so the answer costs nothing next to the check itself.
+(:func:`printable`, what every records command passes untrusted text through, lives here
+for the same reason: ``games`` uses it without loading the verifier.)
 
 Line 1 decides (the verifier then checks everything, this only names the kind):
 
@@ -20,7 +22,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["FORMAT_VERSION", "Kind", "Unreadable", "read_record", "sniff"]
+__all__ = ["FORMAT_VERSION", "Kind", "Unreadable", "printable", "read_record", "sniff"]
 
 #: The transcript format and protocol version this p2pgin reads.
 FORMAT_VERSION: Final = 2
@@ -41,6 +43,15 @@ class Unreadable(ValueError):
     The message is one line that reads after the file's name: ``f"{path} {message}"``
     (``"is empty: not a p2pgin transcript"``).
     """
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal and for one line: control and format characters (a
+    newline, an escape sequence, a direction override) shown escaped. Names, reasons and
+    details come from records, which anyone may have written."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class Kind(StrEnum):

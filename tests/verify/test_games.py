@@ -190,3 +190,16 @@ def test_games_reads_only_the_first_lines_and_is_quiet_when_piped_into_head(
         env=dict(os.environ, P2PGIN_HOME=str(home), PYTHONPATH=str(ROOT)), check=False)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.count("\n") == 1 and " won " in done.stdout
+
+
+def test_a_name_in_a_file_cannot_drive_the_terminal(tables: dict[Any, Router],
+                                                    home: Path) -> None:
+    """``games`` shows what headers claim without verifying them: anyone may have
+    written a file there, with an escape sequence for a name."""
+    path = save(home / "transcripts", transcript_at(tables[("gin", 2)]))
+    lines = path.read_bytes().split(b"\n")
+    lines[0] = lines[0].replace(b'"name":"s1"', b'"name":"s1\\u001b[2J\\u202eevil"')
+    path.write_bytes(b"\n".join(lines))
+    run = p2pgin(home, "games")
+    assert run.returncode == 0 and "\x1b" not in run.stdout and "\u202e" not in run.stdout
+    assert "vs s1\\x1b[2J\\u202eevil " in run.stdout

@@ -121,6 +121,13 @@ def test_the_identity_key_decides_which_seat_is_ours_else_the_seal(
         {"version": 1, "name": "bob", "seed": (bytes([2]) * 32).hex()}) + b"\n")
     assert sync_transcripts(other) == []
     assert [m.me for m in load_matches(other).values()] == [1]
+    stranger = home.parent / "cid"
+    path = save(stranger / "transcripts", t)
+    (stranger / "identity.json").write_bytes(canonical_dumps(
+        {"version": 1, "name": "cid", "seed": (bytes([9]) * 32).hex()}) + b"\n")
+    assert sync_transcripts(stranger) == [(path, "not your match: your identity key is no "
+                                                 "seat's")]
+    assert load_matches(stranger) == {}
 
 
 def test_saved_transcripts_are_counted_per_opponent_and_a_broken_one_is_reported(

@@ -252,3 +252,20 @@ def test_a_refuted_claim_and_a_finish_are_reported_with_who_is_at_fault(
     assert code == EXIT_OK and "the match finished by its rules" in out
     assert re.search(r"^result   s\d & s\d won the match \(s0 & s2 \d+, s1 & s3 \d+\)$", out,
                      re.MULTILINE), out
+
+
+def test_the_commands_parser_and_the_listings_load_no_match_machine() -> None:
+    """Every command builds the parser, which registers verify, games, stats and replay:
+    that must not load the match machine (about 0.15 s of every command's start), and
+    ``games``/``stats`` with nothing new to count never need it."""
+    code = ("import sys\n"
+            "from p2pgin.cli import build_parser\n"
+            "build_parser()\n"
+            "import p2pgin.verify.games, p2pgin.verify.sniff, p2pgin.stats\n"
+            "heavy = [m for m in sys.modules if m.split('.')[:2] in (['p2pgin', 'session'], "
+            "['p2pgin', 'mental'], ['p2pgin', 'engine'], ['p2pgin', 'ui']) "
+            "or m == 'prompt_toolkit']\n"
+            "print(heavy)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert done.stdout == "[]\n", done.stdout
