@@ -151,7 +151,8 @@ class ReplayViewer:
     def _turn(self, seat: int) -> str:
         step = self.step
         hand = step.hand
-        to_move = None if hand is None or step.result is not None else hand.to_move
+        over = step.result is not None or step.ending is not None
+        to_move = None if hand is None or over else hand.to_move
         return " (to move)" if to_move == seat else ""
 
     def _gin_game(self, out: StyleAndTextTuples, game: Any, title: str, *,
@@ -259,8 +260,13 @@ class ReplayViewer:
         """The whole replay screen for the current step."""
         step = self.step
         hands = len(self.story.hands)
-        where = (f"  hand {step.hand_no}/{hands}  step {step.index}/"
-                 f"{self._counts.get(step.hand_no, 0)}" if step.hand_no else "")
+        if not step.hand_no:
+            where = ""
+        elif step.in_hand:
+            where = f"  hand {step.hand_no}/{hands}  step {step.index}/" \
+                    f"{self._counts.get(step.hand_no, 0)}"
+        else:
+            where = f"  after hand {step.hand_no}/{hands}"
         players = " vs ".join(self.names)
         out: StyleAndTextTuples = [
             ("class:title", " p2pgin replay"), ("class:label", f"{where}\n"),
@@ -309,7 +315,12 @@ class ReplayViewer:
         for i in range(max(first, self.at - shown), self.at + 1):
             s = self.steps[i]
             mark = ">" if i == self.at else " "
-            text = f"{mark} {s.index:>3}. {s.text}" if s.index else f"{mark} {s.text}"
+            if s.index and s.kind == "ending":  # the last step of the hand it cut
+                text = f"{mark}      {s.text}"
+            elif s.index:
+                text = f"{mark} {s.index:>3}. {s.text}"
+            else:
+                text = f"{mark} {s.text}"
             out.append(("class:log.latest" if i == self.at else "class:log", text + "\n"))
 
     def scroll_to(self, line: int) -> None:

@@ -80,6 +80,11 @@ class Step:
     outcome: Any = None
     ending: Ending | None = None
 
+    @property
+    def in_hand(self) -> bool:
+        """A step of a hand (its deal, a move, a take-back, an ending that cut it)."""
+        return self.index > 0 or self.kind == _DEAL
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShowRow:
@@ -126,10 +131,10 @@ class Story:
         ``hand_no``, that hand only."""
         out: list[str] = []
         for step in self.steps:
-            if hand_no is not None and (step.hand_no != hand_no or step.kind not in (
-                    _DEAL, _MOVE, "takeback")):
+            if hand_no is not None and (step.hand_no != hand_no or not step.in_hand):
                 continue
-            out.append(step.text if step.index == 0 else f"  {step.index}. {step.text}")
+            numbered = step.index and step.kind != "ending"
+            out.append(f"  {step.index}. {step.text}" if numbered else step.text)
             if step.result is not None:
                 out += [f"    {line}" for line in explain(step.result, self.names)]
             if step.outcome is not None and hand_no is None:
@@ -406,8 +411,11 @@ class _Teller:
                     self.add(walked, "rematch", f"{self.who(seat)} "
                              f"{'accepts' if accept else 'declines'}", seat=seat, index=0)
                 case Ended(ending=ending):
+                    # NB: an ending that cut a hand is the last step of that hand
+                    cut = before.hand is not None and self.index > 0
                     self.add(walked, "ending", "Ended: " + ending.headline(self.names),
-                             seat=ending.by, hand=before.hand, index=0)
+                             seat=ending.by, hand=before.hand,
+                             index=self.index + 1 if cut else 0)
                     self.attach(ending=ending)
                 case _:
                     pass
@@ -434,8 +442,10 @@ def tell(data: bytes) -> Story:
     steps = list(teller.steps)
     refuted = report.refuted
     if refuted is not None:
+        cut = bool(steps) and steps[-1].in_hand and steps[-1].hand_no == refuted.hand_no
         steps.append(Step(kind="ending", match_no=teller.match_no,
-                          hand_no=refuted.hand_no, index=0, seat=refuted.seat,
+                          hand_no=refuted.hand_no, index=steps[-1].index + 1 if cut else 0,
+                          seat=refuted.seat,
                           text=printable(f"Ended: {report.who(refuted.seat)} ended the match "
                                          f"with a false {refuted.kind} claim, refuted by the "
                                          "log"),
