@@ -153,10 +153,17 @@ def test_an_ending_and_a_take_back_are_steps_of_their_own() -> None:
     _, bob = two_seats(abandoned_table("dinner"))
     story = tell(transcript(bob).to_bytes())
     assert story.steps[-1].kind == "ending" and story.steps[-1].ending is not None
-    assert story.steps[-1].text == "Ended: ann abandoned the match."
+    last, before = story.steps[-1], story.steps[-2]
+    assert last.text == "Ended: ann abandoned the match."
+    assert (last.hand_no, last.index) == (before.hand_no, before.index + 1)  # cut hand 1
     lines = story.lines()
     assert lines[-1] == "    Reason given: dinner" and any("Due when it ended" in x
                                                               for x in lines)
+    assert story.lines(1)[-4:] == lines[-4:]  # --hand 1 shows how it ended
+    viewer = ReplayViewer(story)
+    viewer.go_to(len(story.steps) - 1)
+    screen = plain_text(viewer.render())
+    assert "(to move)" not in screen and "At fault: ann." in screen
     router = gin_table(target=10, seed=3, bot=(False, True))
     ann, machine_seat = two_seats(router)
 
@@ -283,3 +290,27 @@ def test_plain_lines_and_the_story_agree(tables: dict[Any, Router]) -> None:
     story = _story(tables[("team_gin", 4)])
     assert replay_lines(story) == story.lines()
     assert all(x.isascii() for x in replay_lines(story, ascii=True))
+
+
+def test_a_rematch_is_told_between_the_matches(home: Path) -> None:
+    from p2pgin.session import AcceptRematch, RematchOffer
+
+    router = gin_table(target=10, seed=3)
+    router.play(choose=finisher(3))
+    ann, bob = two_seats(router)
+    router.apply("bob", bob.session.act(RematchOffer()))
+    router.pump()
+    router.apply("ann", ann.session.act(AcceptRematch()))
+    router.pump()
+    router.play(choose=finisher(4))
+    story = tell(transcript(ann).to_bytes())
+    texts = [s.text for s in story.steps if s.kind == "rematch"]
+    assert texts == ["bob offers a rematch", "ann accepts"]
+    first = story.first_step(story.hands[-1])
+    assert first is not None and story.steps[first].match_no == 2
+    assert [line for line in story.lines() if line.startswith("Match ")][:1] == [
+        line for line in story.lines() if line.startswith("Match 1: ")]
+    assert sum(s.outcome is not None for s in story.steps) == 2
+    viewer = ReplayViewer(story)
+    viewer.go_to(next(i for i, s in enumerate(story.steps) if s.kind == "rematch"))
+    assert re.search(r"p2pgin replay  after hand \d+/\d+\n", plain_text(viewer.render()))
