@@ -254,6 +254,12 @@ def _gin_game(hand: Any, seat: int, move: Any) -> tuple[SeatedGin | None, Any, s
     return (games[0] if games else None), move, ""
 
 
+def _seen(hand: Any, pos: int | None) -> str:
+    """The card at ``pos`` as the table knows it in ``hand`` ("?" if it does not)."""
+    known = None if pos is None else hand.known(pos)
+    return "?" if known is None else known.unicode
+
+
 def _gin_text(before: Any, after: Any, seat: int, move: Any, who: str) -> str:
     """A gin move for a spectator: the card it moved when the table saw it."""
     game, inner, note = _gin_game(before, seat, move)
@@ -268,8 +274,7 @@ def _gin_text(before: Any, after: Any, seat: int, move: Any, who: str) -> str:
     kind = inner.kind
 
     def card(pos: int | None, where: Any = seen) -> str:
-        known = None if pos is None else where.known(pos)
-        return "?" if known is None else known.unicode
+        return _seen(where, pos)
 
     def melds(ms: Sequence[Sequence[int]]) -> str:
         return " ".join("".join(card(p) for p in meld) for meld in ms)
@@ -304,8 +309,7 @@ def _rummy_text(before: RummyHand, after: Any, seat: int, move: Any,
     kind = move.kind
 
     def card(pos: int | None, where: Any = seen) -> str:
-        known = None if pos is None else where.known(pos)
-        return "?" if known is None else known.unicode
+        return _seen(where, pos)
 
     if kind == "draw_stock":
         return f"{who} draws from the stock"

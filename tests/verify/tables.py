@@ -20,12 +20,12 @@ from p2pgin.bots import make_rummy_bot
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.log.transcript import Transcript, write_transcript
-from p2pgin.session import Session
+from p2pgin.session import AcceptRematch, GrantTakeBack, RematchOffer, Session, TakeBack
 from p2pgin.verify import transcript_of
-from tests.session.table_harness import Choose, Router, Seat, finisher, key
+from tests.session.table_harness import Choose, Router, Seat, finisher, gin_table, key
 
-__all__ = ["GAMES", "game_file", "named_table", "played", "rules_for", "save", "seat",
-           "transcript_at"]
+__all__ = ["GAMES", "game_file", "named_table", "played", "rematched", "rules_for", "save",
+           "seat", "taken_back", "transcript_at"]
 
 #: Every table the records commands must handle: (game, seats) -> a seed whose match to
 #: 10 takes more than one hand where the game allows it quickly (Rummy at four and six:
@@ -120,3 +120,42 @@ def game_file(directory: Path, player: Seat, meta: dict[str, Any] | None = None)
     if meta is not None:
         path.with_suffix(".peer.json").write_text(json.dumps(meta))
     return path
+
+
+def taken_back(seed: int = 3) -> Router:
+    """A two-seat gin match to 10 between ann (a person) and bob (a computer seat) in
+    which ann discards right after a stock draw, asks to take it back and bob grants
+    it; then the match is played to its end."""
+    router = gin_table(target=10, seed=seed, bot=(False, True))
+    ann, bob = router.seats["ann"], router.seats["bob"]
+
+    def drew() -> bool:
+        machine = ann.session.machine
+        assert machine is not None
+        moves = machine.state.moves
+        return (ann.session.view.my_turn and bool(moves) and moves[-1].seat == 0
+                and moves[-1].move.kind == "draw_stock")
+
+    router.play(choose=finisher(seed), until=drew)
+    discard = next(m for m in ann.session.view.legal_moves if m.kind == "discard")
+    router.apply("ann", ann.session.act(discard))
+    router.apply("ann", ann.session.act(TakeBack()))
+    router.pump()
+    router.apply("bob", bob.session.act(GrantTakeBack()))
+    router.pump()
+    router.play(choose=finisher(seed))
+    assert ann.session.finished
+    return router
+
+
+def rematched(router: Router, offers: str, seed: int) -> Router:
+    """A finished two-seat gin table (ann, bob) where ``offers`` offers a rematch, the
+    other accepts, and the second match is played to its end."""
+    answers = "bob" if offers == "ann" else "ann"
+    router.apply(offers, router.seats[offers].session.act(RematchOffer()))
+    router.pump()
+    router.apply(answers, router.seats[answers].session.act(AcceptRematch()))
+    router.pump()
+    router.play(choose=finisher(seed))
+    assert router.seats["ann"].session.finished
+    return router

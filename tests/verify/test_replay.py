@@ -30,14 +30,21 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from p2pgin.cli import main
 from p2pgin.engine.cards import Card
-from p2pgin.session import GrantTakeBack, TakeBack
 from p2pgin.session.events import MoveMade
 from p2pgin.ui.render import plain_text
 from p2pgin.ui.replay import ReplayViewer, replay_lines
 from p2pgin.verify.steps import Story, table_scores, tell
 from tests.session.table_harness import Router, finisher, gin_table
 from tests.verify.helpers import abandoned_table, transcript, two_seats
-from tests.verify.tables import game_file, played, save, seat, transcript_at
+from tests.verify.tables import (
+    game_file,
+    played,
+    rematched,
+    save,
+    seat,
+    taken_back,
+    transcript_at,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A card in Unicode (``10♦``) as the steps name it.
@@ -164,24 +171,7 @@ def test_an_ending_and_a_take_back_are_steps_of_their_own() -> None:
     viewer.go_to(len(story.steps) - 1)
     screen = plain_text(viewer.render())
     assert "(to move)" not in screen and "At fault: ann." in screen
-    router = gin_table(target=10, seed=3, bot=(False, True))
-    ann, machine_seat = two_seats(router)
-
-    def drew() -> bool:
-        machine = ann.session.machine
-        assert machine is not None
-        moves = machine.state.moves
-        return (ann.session.view.my_turn and bool(moves) and moves[-1].seat == 0
-                and moves[-1].move.kind == "draw_stock")
-
-    router.play(choose=finisher(3), until=drew)
-    discard = next(m for m in ann.session.view.legal_moves if m.kind == "discard")
-    router.apply("ann", ann.session.act(discard))
-    router.apply("ann", ann.session.act(TakeBack()))
-    router.pump()
-    router.apply("bob", machine_seat.session.act(GrantTakeBack()))
-    router.pump()
-    router.play(choose=finisher(3))
+    ann, _ = two_seats(taken_back(3))
     story = tell(transcript(ann).to_bytes())
     (taken,) = [s for s in story.steps if s.kind == "takeback"]
     assert taken.text == "bob grants ann's take-back: 1 move taken back"
@@ -293,16 +283,9 @@ def test_plain_lines_and_the_story_agree(tables: dict[Any, Router]) -> None:
 
 
 def test_a_rematch_is_told_between_the_matches(home: Path) -> None:
-    from p2pgin.session import AcceptRematch, RematchOffer
-
     router = gin_table(target=10, seed=3)
     router.play(choose=finisher(3))
-    ann, bob = two_seats(router)
-    router.apply("bob", bob.session.act(RematchOffer()))
-    router.pump()
-    router.apply("ann", ann.session.act(AcceptRematch()))
-    router.pump()
-    router.play(choose=finisher(4))
+    ann, _ = two_seats(rematched(router, "bob", 4))
     story = tell(transcript(ann).to_bytes())
     texts = [s.text for s in story.steps if s.kind == "rematch"]
     assert texts == ["bob offers a rematch", "ann accepts"]

@@ -26,7 +26,6 @@ import pytest
 
 from p2pgin.log.canonical import canonical_dumps
 from p2pgin.log.transcript import Transcript
-from p2pgin.session import GrantTakeBack, TakeBack
 from p2pgin.stats import (
     MatchSummary,
     StatsError,
@@ -42,7 +41,7 @@ from p2pgin.stats import (
 from p2pgin.verify import verify_transcript
 from tests.session.table_harness import Router, finisher, gin_table
 from tests.verify.helpers import abandoned_table, reseal, transcript, two_seats
-from tests.verify.tables import named_table, save, seat, transcript_at
+from tests.verify.tables import named_table, rematched, save, seat, taken_back, transcript_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,25 +154,7 @@ def test_no_matches_yet(home: Path) -> None:
 
 def test_take_backs_are_counted_with_the_matches_they_mark(home: Path) -> None:
     assert Totals(matches=1, take_backs=2, marked=1).take_backs == 2
-    router = gin_table(target=10, seed=3, bot=(False, True))
-    ann, bob = two_seats(router)
-
-    def drew() -> bool:
-        machine = ann.session.machine
-        assert machine is not None
-        moves = machine.state.moves
-        return (ann.session.view.my_turn and bool(moves) and moves[-1].seat == 0
-                and moves[-1].move.kind == "draw_stock")
-
-    router.play(choose=finisher(3), until=drew)
-    discard = next(m for m in ann.session.view.legal_moves if m.kind == "discard")
-    router.apply("ann", ann.session.act(discard))
-    router.apply("ann", ann.session.act(TakeBack()))
-    router.pump()
-    router.apply("bob", bob.session.act(GrantTakeBack()))
-    router.pump()
-    router.play(choose=finisher(3))
-    assert ann.session.finished
+    ann, _ = two_seats(taken_back(3))
     assert record_transcript(transcript(ann), 0) is True
     (summary,) = load_matches().values()
     assert summary.take_backs == 1 and summary.bots == (False, True)
@@ -370,18 +351,11 @@ def test_the_stats_command_counts_each_saved_match_once(tables: dict[Any, Router
 
 
 def test_a_rematch_is_another_match_of_the_same_log(home: Path) -> None:
-    from p2pgin.session import AcceptRematch, RematchOffer
-
     router = gin_table(target=10, seed=3)
     router.play(choose=finisher(3))
-    ann, bob = two_seats(router)
+    ann, _ = two_seats(router)
     assert record_transcript(transcript(ann), 0) is True  # saved after match 1
-    router.apply("ann", ann.session.act(RematchOffer()))
-    router.pump()
-    router.apply("bob", bob.session.act(AcceptRematch()))
-    router.pump()
-    router.play(choose=finisher(4))
-    assert ann.session.finished
+    rematched(router, "ann", 4)
     save(home / "transcripts", transcript(ann))  # the same file, grown by match 2
     assert sync_transcripts() == []
     assert sorted(m.match_no for m in load_matches().values()) == [1, 2]
