@@ -366,6 +366,7 @@ async def _run_console(node: Node, args: argparse.Namespace,
     # in a thread, so meanwhile the event loop answers the other seats: the handshake,
     # coin toss and shuffle go on while they load.
     await asyncio.to_thread(_load_console)
+    from p2pgin.seat import match_notes
     from p2pgin.ui import run_console, run_lobby_screen
 
     ascii = True if args.ascii else None
@@ -386,7 +387,8 @@ async def _run_console(node: Node, args: argparse.Namespace,
             node, plain=bool(args.plain), ascii=ascii,
             four_colour=bool(getattr(args, "four_colour", False)),
             mouse=bool(getattr(args, "mouse", False)),
-            notices=getattr(args, "notices", ()))
+            notices=getattr(args, "notices", ()),
+            match_notes=None if node.session.me is None else lambda: match_notes(node))
     finally:
         _QUIET[0] = False
 
@@ -794,6 +796,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     target = args.target_host
     if target is not None:
         _parse_target(target)  # NB: a mistyped join code is said first
+    _table(args)  # ... and options that make no table
     _need_terminal(args)
     _ask_name_on_first_run(args)
     if target is None:

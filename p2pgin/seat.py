@@ -344,7 +344,37 @@ def save_transcript(node: Node, identity: Identity) -> Path:
                                meta={"saved": saved, "me": node.session.me})
     path = transcripts_dir() / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
     write_transcript(path, transcript)
+    _count_in_statistics(transcript, node.session.me)
     return path
+
+
+def _count_in_statistics(transcript: Any, me: int | None) -> None:
+    """Count the match in this player's statistics at once (``p2pgin stats`` would find
+    the transcript later anyway; the console's match-end screen shows them now)."""
+    from p2pgin.stats import StatsError, record_transcript
+
+    if me is None:
+        return
+    # NB: the transcript is saved; ``p2pgin stats`` says what is wrong with it
+    with contextlib.suppress(StatsError, OSError):
+        record_transcript(transcript, me)
+
+
+def match_notes(node: Node) -> list[str]:
+    """The console's lines at the end of a match: this player's record against the
+    opponents at this table (from the statistics the transcript was counted into)."""
+    from p2pgin.log.errors import TranscriptError
+    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, read_transcript, transcripts_dir
+    from p2pgin.stats import StatsError, opponent_lines
+
+    machine, me = node.session.machine, node.session.me
+    if machine is None or me is None:
+        return []
+    path = transcripts_dir(create=False) / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
+    try:
+        return opponent_lines(read_transcript(path), me)
+    except (OSError, TranscriptError, StatsError):
+        return []
 
 
 async def _lifeline(run: SeatRun) -> None:

@@ -10,6 +10,7 @@ computer opponents.
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from pathlib import Path
@@ -57,6 +58,10 @@ def test_a_table_of_processes_finishes_with_one_log_and_verified_transcripts(
         check_same_table(results)
         assert all(r["game"] == game and r["seats"] == seats for r in results)
         assert max(results[0]["totals"]) >= 10
+        # Every seat counted the match in its statistics as it ended (no ``stats`` run)
+        for home in [base / "host" / "bot", *(base / f"j{n}" for n in range(1, seats))]:
+            counted = json.loads((home / "stats.json").read_bytes())
+            assert len(counted["matches"]) == 1, home
 
 
 def test_a_spectator_follows_the_table_to_its_end_and_writes_nothing(tmp_path: Path) -> None:
