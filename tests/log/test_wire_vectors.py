@@ -11,8 +11,8 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
-from p2pgin.log.canonical import canonical_dumps
 from p2pgin.engine.rules import Rules
+from p2pgin.log.canonical import canonical_dumps
 from p2pgin.log.chain import Chain
 from p2pgin.log.entry import Entry, sign_hello
 from p2pgin.log.identity import fingerprint
