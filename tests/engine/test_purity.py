@@ -28,21 +28,9 @@ LAYERS: dict[str, frozenset[str]] = {
     "stats": frozenset({"engine", "log", "session", "verify"}),
 }
 #: The application row: the modules that assemble the pieces; they may import every
-#: layer, and no layer imports them (``seat`` is named ahead of its arrival).
+#: layer, and no layer imports them.
 APP: frozenset[str] = frozenset({"cli", "cli_verify", "localbot", "seat", "__main__",
                                  "__init__"})
-#: Modules whose imports name p2pgin modules that no longer exist (protocol v1's
-#: ``p2pgin.report``, ``p2pgin.net.peer``, ``p2pgin.net.gamefile``): the CLI port to
-#: protocol v2 is under way in another branch. Strict: the test fails once they are fixed.
-PORT_PENDING: frozenset[str] = frozenset({"cli.py", "cli_verify.py", "localbot.py",
-                                          "stats.py"})
-
-
-def _pending(paths: list[Path]) -> list[object]:
-    """``paths`` with the top-level modules of PORT_PENDING marked strict xfail."""
-    return [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="v1 imports: port "
-                                                    "to protocol v2 pending"))
-            if p.name in PORT_PENDING and p.parent == PACKAGE else p for p in paths]
 #: What each layer must never import from outside p2pgin (the table's last column).
 NEVER: dict[str, frozenset[str]] = {
     "mental": frozenset({"asyncio", "socket", "prompt_toolkit"}),
@@ -80,7 +68,7 @@ def test_engine_modules_import_nothing_impure(path: Path) -> None:
 _MODULES = [p for p in sorted(PACKAGE.rglob("*.py")) if _layer(p) in LAYERS]
 
 
-@pytest.mark.parametrize("path", _pending(_MODULES), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", _MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_each_layer_imports_only_the_layers_above_it(path: Path) -> None:
     layer = _layer(path)
     allowed = LAYERS[layer] | {layer}
@@ -114,7 +102,7 @@ def _exists(module: str) -> bool:
             or (PACKAGE / rel / "__init__.py").is_file())
 
 
-@pytest.mark.parametrize("path", _pending(sorted(PACKAGE.rglob("*.py"))),
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_every_p2pgin_import_names_a_module_that_exists(path: Path) -> None:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
