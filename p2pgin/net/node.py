@@ -178,6 +178,9 @@ class Node:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._servers: list[asyncio.Server] = []
         self._events: list[Event] = []
+        #: Why the last dial failed, while no link is up ("" once one is): for screens
+        #: that show the link before the console's history exists (the lobby).
+        self.link_problem = ""
         self._callbacks: list[Callable[[], None]] = []
         self._notify_pending = False
         self._pending: list[Output] = []
@@ -362,6 +365,7 @@ class Node:
                         self.give_up(f"cannot reach {host}:{port}: {_reason(exc)}")
                         return
                     reason = _reason(exc)
+                    self.link_problem = f"Cannot reach {host}:{port} ({reason})"
                     if reason != told:
                         told = reason
                         self._events.append(LinkFailed(address=f"{host}:{port}",
@@ -398,6 +402,7 @@ class Node:
             await link.close()
             return
         self._events.append(LinkUp(seat=seat, address=link.peername))
+        self.link_problem = ""
         self._learn_address(lid, link, dialled)
         self._changed()
         if self.session.machine is None and self.session.me == 0:

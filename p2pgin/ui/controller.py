@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.session.events import MatchStarted
 from p2pgin.ui import adapter, rummy
 from p2pgin.ui.arrange import Arrangement, move_card, to_move
 from p2pgin.ui.commands import Command, CommandError, parse_command
@@ -98,6 +99,9 @@ class Console:
         events = list(self.handle.drain_events())
         view = self.handle.view
         self.history.absorb(events, view)
+        if any(isinstance(e, MatchStarted) for e in events) and self.ui.message.startswith(
+                "rematch offered"):
+            self.say("")  # NB: the rematch began; the wait it announced is over
         before = self.table if hasattr(self, "table") else None
         peers = getattr(self.handle, "peers", None)
         self.table = adapter.build_table(

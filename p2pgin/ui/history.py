@@ -490,7 +490,8 @@ def event_line(event: Any, view: Any) -> LogLine | None:
                       for s, f in enumerate(event.fingerprints) if s != me]
             return LogLine(parts=(f"At the table: {', '.join(others)}.",))
         case RematchOffered():
-            return LogLine(parts=(f"{_who(view, event.seat)} offers a rematch.",))
+            offers = "offer" if event.seat == getattr(view, "me", None) else "offers"
+            return LogLine(parts=(f"{_who(view, event.seat)} {offers} a rematch.",))
         case RematchAnswered():
             answer = "accepts" if event.accept else "declines"
             if event.seat == getattr(view, "me", None):

@@ -166,6 +166,9 @@ class LobbyScreen:
             out.append(("", ""))
             out.append(("class:hint", f"   {self.message}"))
         out.append(("", ""))
+        problem = str(getattr(self.handle, "link_problem", "") or "")
+        if problem and not host:
+            out.append(("class:hint", f" {problem}; trying again (q: stop)"))
         out.append(("keys", self._keys(asks, host)))
         if self.ascii:
             out = [(style, asciify(text)) for style, text in out]

@@ -57,16 +57,17 @@ def test_rematch_after_a_resumed_match_starts_a_new_match(tmp_path: Path,
         screen = play_by_keys(again, r"Match over: .* r: rematch")
         assert "running" in again.status()
         again.keys("r")
-        # The next match: dealt afresh, both at 0 points, the old result gone.
+        # The next match: dealt afresh, both at 0 points (the log keeps the old result).
         screen = again.wait(r"points +0 +0", 90)
-        assert "Match over" not in screen
+        assert "Match 2 begins" in screen and "You offer a rematch." in screen
         again.wait(r"Stock +3[01] cards", 90)
         assert "running" in again.status(), again.screen()
     finally:
         again.stop()
 
 
-def test_a_host_pressing_r_waits_for_the_rematch_and_says_so(tmp_path: Path) -> None:
+def test_a_host_pressing_r_offers_the_rematch_and_the_next_match_begins(tmp_path: Path
+                                                                         ) -> None:
     port = free_port()
     host = Term(term_name("rematch-host"), "100x30",
                 [sys.executable, "-m", "p2pgin", "host", "--name", "Hostess", "--listen",
@@ -83,10 +84,12 @@ def test_a_host_pressing_r_waits_for_the_rematch_and_says_so(tmp_path: Path) -> 
         bot_joins()
         play_by_keys(host, r"Match over: .* r: rematch")
         host.keys("r")
-        host.wait(r"Rematch: waiting for bot-easy to join again", 60)
-        bot_joins()  # NB: only now, or the rematch could begin before the screen is read
+        # v2: the rematch is offered at the table; the bot, still seated, accepts it
+        screen = host.wait(r"Match 2 begins", 60)
+        assert "You offer a rematch." in screen and "bot-easy accepts the rematch." in screen
         screen = host.wait(r"points +0 +0", 90)
         assert "Hostess vs bot-easy" in screen
+        assert "rematch offered: waiting" not in screen  # the wait it announced is over
     finally:
         host.stop()
         for bot in bots:
