@@ -1,9 +1,10 @@
 """The ``lan`` fixture: a two-host virtual LAN (../shared/tools/lanlab) for real-network tests.
 
 Every test that takes ``lan`` gets hosts ``h1`` (10.77.0.1) and ``h2`` (10.77.0.2) with
-faults cleared. The lab is private to this pytest process (its own ``LANLAB_PREFIX``),
-created once per session and removed at the end. Without root, or where the machine
-cannot make namespaces, those tests are skipped with lanlab's own reason.
+faults cleared; ``lan3`` adds ``h3`` (10.77.0.3). The lab is private to this pytest
+process (its own ``LANLAB_PREFIX``), created once per session and removed at the end.
+Without root, or where the machine cannot make namespaces, those tests are skipped with
+lanlab's own reason.
 
 Processes started in the lab run the project's Python with the repository on
 ``PYTHONPATH``; any still running when a test ends are killed. The helpers live in
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 from lanfix import LANLAB, Lan, lanlab_check
 
-__all__ = ["lan", "lan_lab"]
+__all__ = ["lan", "lan3", "lan_lab"]
 
 
 @pytest.fixture(scope="session")
@@ -45,5 +46,13 @@ def lan_lab() -> Iterator[Lan]:
 def lan(lan_lab: Lan) -> Iterator[Lan]:
     """The lab with hosts h1 and h2, faults cleared; test processes killed afterwards."""
     lan_lab.reset()
+    yield lan_lab
+    lan_lab.kill_all()
+
+
+@pytest.fixture
+def lan3(lan_lab: Lan) -> Iterator[Lan]:
+    """The lab with hosts h1, h2 and h3, faults cleared; test processes killed afterwards."""
+    lan_lab.reset(hosts=3)
     yield lan_lab
     lan_lab.kill_all()

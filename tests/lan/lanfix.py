@@ -71,10 +71,11 @@ class Lan:
                 proc.wait(timeout=10)
         self._procs.clear()
 
-    def reset(self) -> None:
-        """Kill leftover test processes and bring the lab back to two clean hosts."""
+    def reset(self, hosts: int = 2) -> None:
+        """Kill leftover test processes and bring the lab back to ``hosts`` clean hosts
+        (h1..hN: cables in, no delay or loss)."""
         self.kill_all()
-        self.lanlab("up", "2")
+        self.lanlab("up", str(hosts))
 
 
 def lanlab_check(*args: str) -> tuple[bool, str]:
