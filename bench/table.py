@@ -28,8 +28,8 @@ out). Measured per table (keys end in ``_<game>_<seats>``):
   part of that time spent on frames that added no entry (copies, control frames);
   ``accept_us_by_type`` is the median per entry type (``shuffle``, ``deal``, ``move``,
   ``share``...; frames that added one entry): the work per entry without the mix of
-  types; ``frames_per_hand`` (received by all seats together) and ``entries_per_hand``
-  (log entries) say how many;
+  types, and ``accept_ratio_by_type`` against two seats'; ``frames_per_hand`` (received
+  by all seats together) and ``entries_per_hand`` (log entries) say how many;
 * ``crypto_share``: the part of the timed hands' wall time spent inside libsodium (every
   ``nacl.bindings`` call: shuffle and strip proofs and their checks, signatures, the
   link's records; all seats, one process, so calls never overlap);
@@ -251,6 +251,10 @@ async def _run(hands: int, tables: list[tuple[str, int]]) -> dict[str, Any]:
                 ratio = what.replace("_us", "") + "_ratio"
                 out[f"{ratio}_{game}_{seats}"] = (out[f"{what}_{game}_{seats}"]
                                                   / out[f"{what}_{base}"])
+            mine, theirs = out[f"accept_us_by_type_{game}_{seats}"], out[
+                f"accept_us_by_type_{base}"]
+            out[f"accept_ratio_by_type_{game}_{seats}"] = {
+                kind: round(mine[kind] / theirs[kind], 3) for kind in mine if kind in theirs}
     return out
 
 
@@ -306,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "within" if max(r, a, e) <= 1.5 else "OVER"
             print(f"work at {game} for {seats} against {BASE[game]} for 2: per received frame "
                   f"{r:.2f}x, per accepted entry {a:.2f}x, all receive work per entry "
-                  f"{e:.2f}x ({verdict} the 1.5x target)")
+                  f"{e:.2f}x ({verdict} the 1.5x target); per entry of each type "
+                  + ", ".join(f"{kind} {x:.2f}x" for kind, x in
+                              result[f"accept_ratio_by_type_{k}"].items()))
     return 0
 
 
