@@ -1,9 +1,10 @@
-"""The ``p2pgin`` command: argparse, wiring, ``asyncio.run``.
+"""The ``p2pgin`` command: argparse, and the wiring of one seat.
 
-This is the one place where the layers are assembled: identity and data directory
-(:mod:`p2pgin.log`), the sans-IO session (:mod:`p2pgin.session`), the TCP pump
-(:mod:`p2pgin.net.peer`), discovery, and a front end for the local player (the console,
-a bot, or the hidden scripted ``--agent random`` used by tests and benchmarks).
+This is the one place where the layers are assembled: the identity and data directory
+(:mod:`p2pgin.log`), the sans-IO session (:mod:`p2pgin.session`), the
+:class:`~p2pgin.net.node.Node` that pumps it over private links, LAN discovery, and who
+plays the seat (the console, a computer agent, or the hidden scripted ``--agent random``
+of tests and benchmarks). :mod:`p2pgin.seat` runs what this module assembles.
 
 Each subcommand is one small ``_cmd_*`` function registered in :data:`COMMANDS`.
 Other modules add theirs through :data:`EXTENSIONS`: a module listed there defines
@@ -20,25 +21,40 @@ import json
 import os
 import random
 import re
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
-    import asyncio
-
     from p2pgin.localbot import LocalBot
+    from p2pgin.log.identity import Identity
     from p2pgin.net.discovery import Interface
-    from p2pgin.session.session import AcceptRulesPolicy
+    from p2pgin.net.node import Deadlines, Node
+    from p2pgin.seat import Front
+    from p2pgin.session.lobby import AcceptPolicy
 
-__all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "build_parser", "main"]
+__all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "GAMES", "build_parser", "main"]
 
 #: TCP port a host listens on by default.
 DEFAULT_PORT: Final = 7531
 #: Modules that add subcommands: each defines ``register(subparsers) -> None``.
 EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify")
+#: The games a table plays (``--game``) and the table size each is played at (None:
+#: any size from two to six).
+GAMES: Final[dict[str, int | None]] = {"gin": 2, "gin3": 3, "team_gin": 4, "rummy": None}
+#: The game ``--players N`` means when no ``--game`` is given.
+_GAME_FOR_PLAYERS: Final = {2: "gin", 3: "gin3", 4: "team_gin", 5: "rummy", 6: "rummy"}
+#: Rummy's variations: option -> field of its rules object.
+RUMMY_VARIATIONS: Final = {
+    "multiple_melds": "lay down more than one meld per turn",
+    "aces_high_or_low": "an ace may end a run (Q K A) as well as start it",
+    "discard_any_card": "the card taken from the discard pile may be discarded at once",
+    "discard_final_card": "going out needs a discard of the last card",
+    "shuffle_stock": "the discard pile is shuffled (proven) into a new stock",
+    "reverse_scoring": "everyone scores their own cards; lowest total wins",
+    "rummy_doubles": "going out in one turn scores double",
+}
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -47,9 +63,6 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 _QUIET: list[bool] = [False]
-#: Seconds the connection and an agent get to wind down once either side stopped.
-#: (The console is never cut short at match end: it stays until the player leaves it.)
-_WIND_DOWN = 10.0
 
 
 def _say(text: str) -> None:
@@ -65,6 +78,22 @@ class NoTerminal(Exception):
     """The full-screen console was asked for, but stdin is not a terminal."""
 
 
+class BadOptions(ValueError):
+    """Options that name no table p2pgin can play; the message says which and why."""
+
+
+class ResumeError(Exception):
+    """An unfinished match that cannot be continued; the message says why."""
+
+
+def _front_kind(args: argparse.Namespace) -> str:
+    """``console`` (a person), ``agent`` (a computer or a script) or ``watch``. NB:
+    nothing is imported (``play`` asks before it starts its bots)."""
+    if getattr(args, "agent", None) is not None or getattr(args, "command", "") == "bot":
+        return "agent"
+    return "watch" if getattr(args, "command", "") == "watch" else "console"
+
+
 def _need_terminal(args: argparse.Namespace) -> None:
     """Refuse, before starting anything, to open the full-screen console without a
     terminal to read keys from (``p2pgin play < /dev/null``): prompt_toolkit would fail
@@ -73,7 +102,7 @@ def _need_terminal(args: argparse.Namespace) -> None:
     Raises:
         NoTerminal: the console would run and stdin is not a terminal.
     """
-    if getattr(args, "plain", False) or _front_end(args)[0] != "console":
+    if getattr(args, "plain", False) or _front_kind(args) == "agent":
         return
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 
@@ -86,7 +115,7 @@ def _ask_name_on_first_run(args: argparse.Namespace) -> None:
     """The first time a person plays (no identity yet, no ``--name``), ask the name other
     players will see, offering the login name; Enter keeps it. Only at a terminal, and
     only for the console: a bot or a script keeps the default."""
-    if getattr(args, "name", None) is not None or _front_end(args)[0] != "console":
+    if getattr(args, "name", None) is not None or _front_kind(args) == "agent":
         return
     if not (sys.stdin is not None and sys.stdin.isatty()):
         return
@@ -108,22 +137,82 @@ def _ask_name_on_first_run(args: argparse.Namespace) -> None:
     args.name = typed or default
 
 
-def _rules(args: argparse.Namespace) -> Any:
-    """The rules this side proposes: a rematch's are the last match's (``match_rules``),
-    else the preset and options of the command line."""
-    from p2pgin.engine.rules import Rules
+def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
+    """The table this side proposes: ``(game, seats, rules in wire form)``.
 
-    if getattr(args, "match_rules", None) is not None:
-        return args.match_rules
-    if getattr(args, "rules_json", None):
-        return Rules.from_dict(json.loads(args.rules_json))
+    Raises:
+        BadOptions: a game, table size or rule option that does not fit (named).
+    """
+    from p2pgin.engine.games import GameSpecError, make_game
 
-    overrides: dict[str, Any] = {}
+    game, players = getattr(args, "game", None), getattr(args, "players", None)
+    if game is None:
+        game = _GAME_FOR_PLAYERS.get(players or 2, "gin")
+    fixed = GAMES.get(game)
+    if players is None:
+        players = fixed or 2
+    if fixed is not None and players != fixed:
+        raise BadOptions(f"{_game_words(game)} is played by {fixed}, not {players} (for "
+                         f"{players} players: --game {_GAME_FOR_PLAYERS.get(players, 'rummy')})")
+    rules = _rules(args, game)
+    try:
+        make_game(game, rules, players)
+    except GameSpecError as exc:
+        raise BadOptions(str(exc)) from None
+    return game, players, rules
+
+
+def _game_words(game: str) -> str:
+    return {"gin": "gin", "gin3": "three-player gin", "team_gin": "team gin",
+            "rummy": "Rummy"}.get(game, game)
+
+
+def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    """The rules of ``game`` this side proposes, in wire form: ``--rules-json`` (a
+    rematch's, or the local bots' of ``play``), else the preset and its options.
+
+    Raises:
+        BadOptions: an unknown preset, or an option the game does not have.
+    """
+    raw = getattr(args, "rules_json", None)
+    if raw:
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise BadOptions(f"--rules-json is not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise BadOptions("--rules-json must be a JSON object")
+        return value
+    preset = getattr(args, "rules", None)
+    target = getattr(args, "target", None)
+    chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
+    if game == "rummy":
+        from p2pgin.engine.rummy import RummyRules
+        from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
+
+        if getattr(args, "big_gin", False):
+            raise BadOptions("--big-gin is a gin option; Rummy has none")
+        overrides: dict[str, Any] = {v: True for v in chosen}
+        if target:
+            overrides["target"] = target
+        try:
+            return dict(RummyRules.preset(preset or "basic", **overrides).to_dict())
+        except RummyRulesError as exc:
+            raise BadOptions(str(exc)) from None
+    if chosen:
+        raise BadOptions(f"--{chosen[0].replace('_', '-')} is a Rummy variation; "
+                         f"{_game_words(game)} has none")
+    from p2pgin.engine.rules import Rules, RulesError
+
+    gin: dict[str, Any] = {}
     if getattr(args, "big_gin", False):
-        overrides["big_gin"] = True
-    if getattr(args, "target", None):
-        overrides["target"] = args.target
-    return Rules.preset(getattr(args, "rules", "standard") or "standard", **overrides)
+        gin["big_gin"] = True
+    if target:
+        gin["target"] = target
+    try:
+        return dict(Rules.preset(preset or "standard", **gin).to_dict())
+    except (RulesError, ValueError) as exc:
+        raise BadOptions(str(exc)) from None
 
 
 def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -168,16 +257,6 @@ def _parse_target(target: str) -> tuple[str, int]:
                         "code") from None
 
 
-def _seed(args: argparse.Namespace) -> int:
-    seed = getattr(args, "seed", None)
-    return seed if seed is not None else secrets.randbits(64)
-
-
-def _is_bot(args: argparse.Namespace) -> bool:
-    """A computer opponent says so in its hello: only such a peer may grant take-backs."""
-    return getattr(args, "command", "") == "bot"
-
-
 def _secret_source(args: argparse.Namespace) -> random.Random:
     """Where a session draws its secrets (hello nonce, toss and deck seeds).
 
@@ -189,443 +268,155 @@ def _secret_source(args: argparse.Namespace) -> random.Random:
     return random.SystemRandom() if seed is None else random.Random(seed)
 
 
-class _Match:
-    """One match being played: the peer (which holds the session and its game files)
-    and the local identity (it seals the transcript)."""
-
-    def __init__(self, peer: Any, identity: Any) -> None:
-        self.peer = peer
-        self.identity = identity
-
-    @property
-    def files(self) -> Any:
-        """The game files of the peer's current match (a match resumed by identity
-        replaces the new one the peer started with)."""
-        return self.peer.store
-
-    @property
-    def session(self) -> Any:
-        """The peer's current session (a host may start over before the hellos)."""
-        return self.peer.session
+def _is_bot(args: argparse.Namespace) -> bool:
+    """A computer player says so in its signed hello (only such a seat may be asked for
+    a take-back; statistics count each bot level apart)."""
+    return getattr(args, "command", "") == "bot" or getattr(args, "agent", None) == "bot"
 
 
-def _check_peer_factory(current: Callable[[], Any]) -> Callable[[Any], Any]:
-    """Known-peers check of the peer's hello key (warns loudly on a changed key)."""
+def _loopback(address: str) -> bool:
+    """Whether ``address`` is this machine only (127.0.0.0/8, ::1, localhost)."""
+    return address.startswith("127.") or address in ("::1", "localhost")
+
+
+def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
+    """Who plays this side, for ``resume`` to give the seat back to the same player. NB:
+    ``play``'s ``--level`` is the opponents', so a person's side records no level."""
+    if _front_kind(args) != "agent":
+        return {"kind": "person"}
+    if getattr(args, "agent", None) == "random":
+        return {"kind": "random", "delay": getattr(args, "delay", 0.0) or 0.0}
+    return {"kind": "bot", "level": getattr(args, "level", None) or "normal",
+            "delay": getattr(args, "delay", 0.0) or 0.0}
+
+
+def _deadlines(args: argparse.Namespace) -> Deadlines:
+    """How long this seat waits for the others. A person is told and decides; a computer
+    ends the wait itself (after ``--abandon-after``, default 15 minutes for a person it
+    plays and a minute for a machine step), so a silent seat never hangs it."""
+    from p2pgin.net.node import Deadlines
+
+    after = getattr(args, "abandon_after", None)
+    if _front_kind(args) == "agent":
+        return Deadlines(person=after or 900.0, step=after or 60.0, auto_end=True)
+    return Deadlines(person=after or 120.0, step=after or 30.0)
+
+
+def _known_peers() -> Callable[[str, bytes], Any]:
+    """The known-peers check of each seat's identity key (a changed key is flagged)."""
     from p2pgin.log.identity import KnownPeers, PeerStatus
 
     known = KnownPeers()
 
-    def check(hello: Any) -> Any:
-        session = current()
-        entry = session.hellos[1 - session.me]
-        raw = bytes.fromhex(entry.body["key"])
-        result = known.check(hello.name, raw)
+    def check(name: str, key: bytes) -> Any:
+        result = known.check(name, key)
         if result.status is PeerStatus.NEW:
-            known.remember(hello.name, raw)
+            known.remember(name, key)
         return result
 
     return check
 
 
-def _make_match(
-    session: Any,
-    meta: dict[str, Any],
-    identity: Any,
-    store: Any = None,
-    abandon_after: float | None = None,
-    fresh_session: Callable[[], Any] | None = None,
-    resume_match: Callable[[bytes, Any], Any] | None = None,
-) -> _Match:
-    from p2pgin.net.gamefile import GameFiles
-    from p2pgin.net.peer import Peer
-
-    holder: list[Any] = []
-
-    def current() -> Any:
-        return holder[0].session if holder else session  # the peer is being built
-
-    files = GameFiles(meta, current_session=lambda: current().view.session_id, store=store)
-    peer = Peer(session, files, identity=identity, check_peer=_check_peer_factory(current),
-                abandon_after=abandon_after, fresh_session=fresh_session,
-                resume_match=resume_match)
-    holder.append(peer)
-    return _Match(peer, identity)
+def _machine_lines(args: argparse.Namespace) -> bool:
+    """``event:`` and ``RESULT`` lines: for -v and the hidden scripted agents."""
+    return bool(getattr(args, "verbose", False)) or getattr(args, "agent", None) is not None
 
 
-def _resume_by_identity(args: argparse.Namespace, identity: Any, role: str,
-                        address: tuple[str, int] | None = None) -> Callable[[bytes, Any], Any]:
-    """The peer's hook that resumes, instead of the new match, the latest unfinished
-    match played as ``role`` with the player a new link proved (the host matches the
-    joiner's hello too: a fresh hello from the same player is a new match). ``address``
-    (joiner): where that host is now, remembered for ``resume``."""
-    from p2pgin.log.errors import LogError
-    from p2pgin.log.store import GameStore
-    from p2pgin.net.gamefile import GameFiles, find_unfinished_with, read_meta
-    from p2pgin.session import ProtocolError, Session
+def _front(args: argparse.Namespace, *, lobby_lines: list[str] | None = None) -> Front:
+    """Who plays this seat: a computer (``bot``, ``--agent``) or the console."""
+    from p2pgin.seat import Front
 
-    def resume(key: bytes, hello: Any) -> tuple[Any, Any] | None:
-        game = find_unfinished_with(role, key, hello)
-        if game is None:
-            return None
-        try:
-            store = GameStore(game)
-            session = Session.restore(identity, list(store.entries), store.read_secrets(),
-                                      accept_rules=_rules_policy(args))
-        except (OSError, LogError, ProtocolError) as exc:
-            _say(f"cannot resume {game}: {exc}; playing a new match instead")
-            return None
-        meta = read_meta(game)
-        if role == "host":
-            meta.update(listen=args.listen, port=args.port)
-        elif address is not None:
-            meta.update(host=address[0], port=address[1])
-        files = GameFiles(meta, store=store)
-        files.write_meta()
-        other = session.view.names[1 - session.me]
-        _say(f"{other} is back: resuming the unfinished match saved in {game}")
-        return session, files
+    seed = getattr(args, "seed", None)
+    rng = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(64))
+    if _front_kind(args) == "agent":
+        from p2pgin.agents import RandomPlayer, bot_chooser
 
-    return resume
-
-
-def _result_line(match: _Match) -> dict[str, Any]:
-    view = match.session.view
-    out: dict[str, Any] = {
-        "session_id": view.session_id,
-        "me": view.me,
-        "stage": view.stage,
-        "game_file": str(match.files.path) if match.files.path else None,
-        "error": str(match.peer.error) if match.peer.error else None,
-        "evidence": [str(p) for p in match.peer.evidence],
-    }
-    if view.match is not None:
-        out["scores"] = list(view.match.scores)
-        out["winner"] = view.match.winner
-        out["hands"] = len(view.match.hands)
-        with contextlib.suppress(Exception):
-            out["totals"] = list(view.match.result().totals)
-    return out
-
-
-def _front_end(args: argparse.Namespace) -> tuple[str, Callable[..., Any]]:
-    """(kind, factory) of what plays for the local player. NB: nothing is imported
-    until the factory is called (``play`` asks for the kind before it starts its bot)."""
-    agent = getattr(args, "agent", None)
-    level = getattr(args, "level", None)
-    rng = random.Random(_seed(args))
-    if agent == "random":
-        def random_player() -> Any:
-            from p2pgin.agents import RandomPlayer
-
-            return RandomPlayer(rng)
-
-        return "agent", random_player
-    if getattr(args, "command", "") == "bot" or (agent == "bot" and level):
-        def bot() -> Any:
-            from p2pgin.agents import bot_chooser
-
-            return bot_chooser(level or "normal", rng)
-
-        return "agent", bot
-    return "console", lambda: None
-
-
-async def _drive(
-    match: _Match,
-    args: argparse.Namespace,
-    connect: Any,
-    ready: asyncio.Future[None] | None = None,
-) -> int:
-    """Run the connection and the local player's front end until the match ends.
-
-    ``ready`` (host side) completes once listening: the console starts after that, so the
-    address and join codes are printed before the full screen takes the terminal.
-    """
-    import asyncio
-
-    from p2pgin.agents import run_agent
-    from p2pgin.session import ProtocolError
-
-    kind, factory = _front_end(args)
-    peer = match.peer
-    conn = asyncio.ensure_future(connect)
-    lifeline = (asyncio.ensure_future(_lifeline(peer, args))
-                if getattr(args, "until_stdin_closes", False) else None)
-
-    # NB: the machine lines (``event: ...``, ``RESULT {json}``) are for -v and the hidden
-    # scripted agents of tests and benchmarks; ``p2pgin bot`` tells a person what happens.
-    machine = bool(args.verbose) or getattr(args, "agent", None) is not None
-
-    def on_event(event: Any) -> None:
-        name = type(event).__name__
-        if machine and (name in ("PeerHello", "LinkUp", "LinkDown", "LinkFailed", "PeerError",
-                                 "CheatDetected", "MatchEnded", "AuditDone") or args.verbose):
-            _say(f"event: {name} {_short(event)}")
-        if name == "PeerHello" and peer.peer_info is not None:
-            _say(peer.peer_info.message)
-        elif not machine and name == "CheatDetected":
-            _say(f"CHEAT: the other player broke the rule '{event.rule}'")
-        elif not machine and name == "AuditDone" and not event.ok:
-            _say(f"hand {event.hand_no} NOT verified: {event.detail}")
-
-    if kind == "agent":
-        player = asyncio.ensure_future(
-            run_agent(peer, factory(), delay=getattr(args, "delay", 0.0) or 0.0,
-                      on_event=on_event)
-        )
-    else:
-        player = asyncio.ensure_future(_run_console(peer, args, conn, ready))
-    wound_up = False
-    try:
-        done, _ = await asyncio.wait({conn, player}, return_when=asyncio.FIRST_COMPLETED)
-        if conn in done and conn.exception() is not None:
-            peer.give_up(f"cannot play: {conn.exception()}")  # e.g. the port is taken
-        if player in done and not peer.done:
-            if kind == "console" and player.exception() is None:
-                # The person quit mid-match (the console warned that this abandons it).
-                try:
-                    peer.abandon("the player quit")
-                except ProtocolError:  # nothing began yet
-                    peer.give_up("quit")
-            else:
-                peer.give_up("the local player stopped")
-        await asyncio.wait({conn}, timeout=_WIND_DOWN)
-        view = match.session.view
-        if kind == "console" and conn.done() and not player.done() and view.me == 0 and (
-                _declined(match)):
-            # NB: the joiner declined this host's rules: nothing to read on a closed
-            # table; the host goes back to waiting, saying so (see _again).
-            args.peer_declined = view.names[1] or "the other player"
-            player.cancel()
-        elif kind == "console" and conn.done() and not player.done():
-            # NB: the match-end screen (scores, statistics, rematch key) stays until the
-            # person leaves it; the game file and transcript are stored first, so closing
-            # the terminal there loses nothing.
-            _wind_up(match)
-            wound_up = True
-            await player
+        choose: Callable[[Any], Any]
+        if getattr(args, "agent", None) == "random":
+            choose = RandomPlayer(rng)
         else:
-            await asyncio.wait({player}, timeout=_WIND_DOWN)
-    finally:
-        if lifeline is not None:
-            lifeline.cancel()
-        for task in (conn, player):
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        for task in (conn, player):
-            if task.done() and not task.cancelled() and task.exception() is not None:
-                raise task.exception()  # type: ignore[misc]
-    finished = match.peer.finished
-    if not wound_up:
-        _wind_up(match)
-    if machine:
-        _say("RESULT " + json.dumps(_result_line(match), sort_keys=True))
-    elif kind == "agent":
-        _say(_outcome_line(match))
-    elif not finished and match.files.path is not None:
-        _say(f"The match is saved in {match.files.path}; continue it with: p2pgin resume")
-    match.files.close()
-    return 0 if finished and match.peer.error is None else 1
+            choose = bot_chooser(getattr(args, "level", None) or "normal", rng)
+        # NB: a computer accepts every rematch a person offers (computers never offer)
+        return Front(kind="agent", choose=choose, delay=getattr(args, "delay", 0.0) or 0.0,
+                     rematches=10**6)
+    if _front_kind(args) == "watch" and getattr(args, "agent", None) is not None:
+        return Front(kind="watch")
 
+    async def console(node: Node) -> Any:
+        return await _run_console(node, args, lobby_lines)
 
-async def _lifeline(peer: Any, args: argparse.Namespace) -> None:
-    """``--until-stdin-closes`` (the bot of ``p2pgin play``): the player's process holds
-    the other end of our stdin, so its end of file means that process is gone, however
-    it ended. Then stop without a record: the game file stays resumable, and ``p2pgin
-    resume`` starts this bot again on it."""
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    gone = loop.create_future()
-
-    class Lifeline(asyncio.Protocol):
-        def connection_lost(self, exc: Exception | None) -> None:
-            if not gone.done():
-                gone.set_result(None)
-
-    # NB: a duplicate of fd 0, so closing the pipe transport leaves stdin itself open.
-    pipe = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
-    transport, _ = await loop.connect_read_pipe(Lifeline, pipe)
-    try:
-        await gone
-        args.lifeline_cut = True
-        if not peer.done:
-            peer.give_up("the player's program ended")
-    finally:
-        transport.close()
-
-
-def _outcome_line(match: _Match) -> str:
-    """How a bot's match ended, for the person who runs ``p2pgin bot``."""
-    view = match.session.view
-    names = view.names
-    if view.stage == "match_over" and view.match is not None and view.match.over:
-        totals = view.match.result().totals
-        winner = view.match.winner
-        who = names[winner] if winner is not None else "nobody"
-        return f"match over: {who} won, {totals[0]} to {totals[1]} ({names[0]} first)"
-    if match.peer.error is not None:
-        return f"the match stopped: {match.peer.error}"
-    return f"the match ended before its end ({view.waiting_for or view.stage})"
-
-
-def _declined(match: _Match) -> bool:
-    """Whether the match ended with the joiner declining the host's rules (the last entry
-    of the game file)."""
-    store = match.files.store
-    entries: Sequence[Any] = store.entries if store is not None else ()
-    return bool(entries) and entries[-1].type == "decline"
-
-
-def _wind_up(match: _Match) -> None:
-    """The connection is over: mark the game file finished (or not) and save the
-    transcript of a finished or abandoned match."""
-    if match.files.path is not None:
-        match.files.write_meta(finished=match.peer.finished)
-    if _transcript_result(match) is not None:
-        path = _save_transcript(match)
-        _say(f"transcript saved: {path}")
-
-
-def _transcript_result(match: _Match) -> dict[str, Any] | None:
-    """The result a transcript of this match claims: the engine's match result when the
-    match is over, ``{}`` when the log ends in an abandonment (ours or the peer's);
-    None when there is nothing to prove (no game file, or the match merely stopped)."""
-    store = match.files.store
-    if store is None:
-        return None
-    view = match.session.view
-    if view.stage == "match_over" and view.match is not None and view.match.over:
-        result: dict[str, Any] = view.match.result().to_dict()
-        return result
-    entries = store.entries
-    if len(entries) > 2 and entries[-1].type == "abandon":
-        return {}
-    return None
-
-
-def _save_transcript(match: _Match) -> Path:
-    """Write the match's self-proving transcript under the data directory, sealed with
-    this player's identity key, and count a finished match in the statistics.
-
-    A finished match carries its result; an abandoned one the empty result (``p2pgin
-    verify`` reports it as abandoned).
-    """
-    import time
-
-    from p2pgin.log.entry import Chain
-    from p2pgin.log.transcript import (
-        TRANSCRIPT_SUFFIX,
-        Transcript,
-        transcripts_dir,
-        write_transcript,
-    )
-    from p2pgin.report import seal_transcript
-    from p2pgin.stats import record_view
-
-    result = _transcript_result(match)
-    assert result is not None, "nothing to save"
-    view = match.session.view
-    chain = Chain.replay(match.files.store.entries)
-    transcript = Transcript.from_chain(
-        chain,
-        names=view.names,
-        rules=view.rules.to_dict(),
-        result=result,
-        meta={"saved": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "me": view.me},
-    )
-    if match.identity is not None:
-        transcript = seal_transcript(transcript, match.identity.signing_key, view.me)
-    path = transcripts_dir() / f"{view.session_id}{TRANSCRIPT_SUFFIX}"
-    write_transcript(path, transcript)
-    if result:
-        # idempotent per session: the console may have counted it
-        record_view(view, take_backs=match.session.take_backs,
-                    opponent_bot=_opponent_is_bot(match.session))
-    return path
-
-
-def _opponent_is_bot(session: Any) -> bool:
-    """Whether the opponent's signed hello says it is a computer opponent."""
-    hello = session.hellos[1 - session.view.me]
-    return bool(hello is not None and hello.body.get("bot"))
-
-
-def _short(event: Any) -> str:
-    text = repr(event)
-    return text if len(text) < 300 else text[:297] + "..."
+    return Front(kind="watch" if _front_kind(args) == "watch" else "console",
+                 run_console=console)
 
 
 def _load_console() -> None:
     """Import the console's modules (see ``_run_console``)."""
     import p2pgin.ui.app
-    import p2pgin.ui.lobby  # noqa: F401
+    import p2pgin.ui.lobby
+    import p2pgin.ui.lobby_screen  # noqa: F401
 
 
-async def _run_console(
-    handle: Any, args: argparse.Namespace, conn: asyncio.Future[Any],
-    ready: asyncio.Future[None] | None,
-) -> None:
+async def _run_console(node: Node, args: argparse.Namespace,
+                       lobby_lines: list[str] | None) -> Any:
+    """The console over ``node`` (a host first shows where to find the table, until it
+    forms); returns when the person leaves it."""
     import asyncio
 
     # NB: the console's modules (prompt_toolkit above all: a good part of the start) load
-    # in a thread, so meanwhile the event loop answers the peer: the handshake, coin toss
-    # and shuffle go on while they load (on the other core, the peer's share of them).
+    # in a thread, so meanwhile the event loop answers the other seats: the handshake,
+    # coin toss and shuffle go on while they load.
     await asyncio.to_thread(_load_console)
-    from p2pgin.ui import run_console, run_waiting_screen
+    from p2pgin.seat import match_notes
+    from p2pgin.ui import run_console, run_lobby_screen
 
     ascii = True if args.ascii else None
-    if ready is not None:
-        await asyncio.wait({ready, conn}, return_when=asyncio.FIRST_COMPLETED)
-        if conn.done():
-            return
-        if not args.plain:
-            # The host waits for a player on a screen showing where to find it.
-            joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-            def check() -> None:
-                if handle.peer_info is not None and not joined.done():
-                    joined.set_result(None)
-
-            handle.on_change(check)
-            check()
-            title = getattr(args, "waiting_note", "") or "Waiting for a player"
-            if not await run_waiting_screen(list(args.lobby_lines), joined, ascii=ascii,
-                                            title=title,
-                                            announced=getattr(args, "lan_announced", False)):
-                return  # the person stopped hosting
-    from p2pgin.stats import record_view
-
+    if node.session.machine is None:
+        # NB: every seat and a spectator see the lobby until the table forms: the seats
+        # filling, the host's game and rules (a joiner accepts or declines them there)
+        view = node.view
+        title = (f"Waiting for players: {_game_words(view.game)}, {view.seats} seats"
+                 if lobby_lines is not None and view.seats > 2 else
+                 "Waiting for a player" if lobby_lines is not None else "")
+        if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
+                                      title=title, plain=bool(args.plain),
+                                      announced=getattr(args, "lan_announced", False)):
+            return "stopped"  # the person stopped hosting, declined, or the lobby closed
     _QUIET[0] = not args.plain
     try:
-        result = await run_console(
-            handle, plain=bool(args.plain), ascii=ascii,
+        return await run_console(
+            node, plain=bool(args.plain), ascii=ascii,
             four_colour=bool(getattr(args, "four_colour", False)),
             mouse=bool(getattr(args, "mouse", False)),
-            # NB: read once, at match end: counts the match (once per session) and
-            # shows the totals against this opponent.
-            match_notes=lambda: record_view(handle.view, take_backs=handle.session.take_backs,
-                                            opponent_bot=_opponent_is_bot(handle.session)),
             notices=getattr(args, "notices", ()),
-        )
+            match_notes=None if node.session.me is None else lambda: match_notes(node))
     finally:
         _QUIET[0] = False
-    args.rematch_requested = result == "rematch"
-    if args.rematch_requested:
-        # NB: the next match is a rematch: the same rules (those the host set and this
-        # player accepted, whatever this side proposed), against the same opponent.
-        view = handle.view
-        args.match_rules = view.rules
-        args.rematch_of = view.names[1 - view.me]
+
+
+async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
+               start: Callable[[], Any], *, lobby_lines: list[str] | None = None) -> int:
+    """Run the seat (:func:`p2pgin.seat.run_seat`) with this command line's front."""
+    from p2pgin.seat import REMATCH_WAIT, SeatRun, run_seat
+
+    run = SeatRun(node=node, identity=identity, front=_front(args, lobby_lines=lobby_lines),
+                  start=start, say=_say, machine_lines=_machine_lines(args),
+                  verbose=bool(getattr(args, "verbose", False)),
+                  lifeline=bool(getattr(args, "until_stdin_closes", False)),
+                  # NB: a scripted seat (tests, benchmarks) never offers a rematch
+                  rematch_wait=0.0 if getattr(args, "agent", None) == "random"
+                  else REMATCH_WAIT)
+    try:
+        return await run_seat(run)
+    finally:
+        args.lifeline_cut = run.lifeline_cut
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
+                    lobby_lines: list[str],
                     interfaces: Sequence[Interface] | None = None) -> Any:
     """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
     join code of every LAN address the host listens on, announced or not (the other
-    player types it when discovery cannot help). Sets ``args.lan_announced``.
+    players type it when discovery cannot help). Sets ``args.lan_announced``.
     Returns the announcer (to close).
 
     Args:
@@ -655,129 +446,515 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     for source in lan:
         with contextlib.suppress(JoinCodeError):
             line = f"join code for {source}:{port}: {encode_join_code(source, port)}"
-            args.lobby_lines.append(line)
+            lobby_lines.append(line)
             _say(line)
     args.lan_announced = bool(lan) and not args.no_announce
     if args.no_announce:
         how = "the address or the join code" if lan else "the address"
-        args.lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
+        lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
     return announcer
 
 
-def _loopback(address: str) -> bool:
-    """Whether ``address`` is this machine only (127.0.0.0/8, ::1, localhost)."""
-    return address.startswith("127.") or address in ("::1", "localhost")
+# --------------------------------------------------------------------------- one seat
 
 
-async def _host_match(args: argparse.Namespace, role: str) -> int:
-    """Listen (host/bot) and play one match; used by host, bot and play's server side."""
-    import asyncio
-
+async def _host(args: argparse.Namespace) -> int:
+    """Host a new table on ``--listen:--port`` and play it (host, bot and play's bot)."""
+    from p2pgin.log.gamefile import TableFiles
     from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.session import HOST, Session
+    from p2pgin.net.node import Node
+    from p2pgin.session import Session
 
+    game, seats, rules = _table(args)
     identity = load_or_create_identity(args.name)
-    rng = _secret_source(args)
+    session = Session.host(identity, seats=seats, game=game, rules=rules, name=identity.name,
+                           rng=_secret_source(args), bot=_is_bot(args),
+                           port=args.port or None)
+    session.allow_spectators = bool(getattr(args, "allow_watch", False))
+    files = TableFiles({"role": "host", "seat": 0, "game": game, "seats": seats,
+                        "agent": _agent_meta(args), "announce": not args.no_announce,
+                        "allow_watch": session.allow_spectators})
+    node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
+                check_peer=_known_peers())
+    lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
+    _say(lobby_lines[0])
+    announcers: list[Any] = []
 
-    def new_session() -> Any:
-        return Session.create(identity, role=HOST, name=identity.name, rules=_rules(args),
-                              rng=rng, bot=_is_bot(args))
-
-    meta = {"role": "host", "listen": args.listen, "port": args.port, "agent": _agent_meta(args),
-            "announce": not args.no_announce}
-    resume = (_resume_by_identity(args, identity, "host")
-              if role == "host" and not getattr(args, "new", False) else None)
-    match = _make_match(new_session(), meta, identity, abandon_after=args.abandon_after,
-                        fresh_session=new_session, resume_match=resume)
-    args.lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]
-    _say(args.lobby_lines[0])
-    announcers: list[asyncio.Task[Any]] = []
-    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def listening(port: int) -> None:
-        meta["port"] = port
-        match.files.meta["port"] = port
-        args.port = port
-        _say(f"listening on {args.listen}:{port}")
-        args.lobby_lines.append(f"listening on {args.listen} port {port}")
-        waiting = _unfinished_count("host") if resume is not None else 0
-        if waiting:
-            line = (f"{waiting} unfinished match(es) you hosted: the other player resumes "
-                    "theirs by joining (--new: always a new match)")
-            _say(line)
-            args.lobby_lines.append(line)
+    async def start() -> None:
+        port = await node.listen(args.listen, args.port)
+        files.meta["listen"] = f"{args.listen}:{port}"
+        _say(f"listening on {args.listen}:{port}")  # NB: the local bot's parent reads it
+        lobby_lines.append(f"listening on {args.listen} port {port}")
+        if seats > 2:
+            lobby_lines.append(f"a table of {seats}: {_game_words(game)}; it starts when "
+                               "every seat is taken")
         if _loopback(args.listen):
-            # NB: nobody on the LAN can reach it: no beacon, no join code (and the bot of
-            # ``p2pgin play`` spends no time looking for network interfaces).
+            # NB: nobody on the LAN can reach it: no beacon, no join code.
             args.lan_announced = False
-            args.lobby_lines.append(f"only a player on this machine can join: p2pgin join "
-                                    f"{args.listen}:{port}")
-            ready.set_result(None)
+            lobby_lines.append(f"only a player on this machine can join: p2pgin join "
+                               f"{args.listen}:{port}")
             return
-        task = asyncio.ensure_future(_announce(args, port, identity))
-        task.add_done_callback(lambda _: None if ready.done() else ready.set_result(None))
-        announcers.append(task)
+        announcers.append(await _announce(args, port, identity, lobby_lines))
 
     try:
-        return await _drive(match, args, match.peer.serve(args.listen, args.port,
-                                                          on_listening=listening), ready)
+        return await _run(args, node, identity, start, lobby_lines=lobby_lines)
     finally:
-        for task in announcers:
+        for announcer in announcers:
             with contextlib.suppress(Exception):
-                await (await task).close()
+                await announcer.close()
 
 
-async def _join_match(args: argparse.Namespace, host: str, port: int,
-                      fingerprint: str | None = None, bot: LocalBot | None = None) -> int:
-    """Join ``host:port`` and play one match; with ``bot`` (``p2pgin play``), the local
-    bot's port, once it listens, is the one joined."""
+async def _join(args: argparse.Namespace, host: str, port: int, *,
+                bots: _LocalBots | None = None) -> int:
+    """Take a seat at the table hosted at ``host:port``; with ``bots`` (``p2pgin
+    play``), at the table of the local bots, once their host listens."""
     import asyncio
 
+    from p2pgin.log.gamefile import TableFiles
     from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.session import JOIN, Session
+    from p2pgin.net.node import Node
+    from p2pgin.session import Session
 
     identity = load_or_create_identity(args.name)
-    session = Session.create(identity, role=JOIN, name=identity.name, rules=_rules(args),
-                             rng=_secret_source(args), bot=_is_bot(args),
-                             accept_rules=_rules_policy(args))
-    meta: dict[str, Any] = {"role": "join", "host": host, "port": port,
-                            "agent": _agent_meta(args)}
-    if bot is not None:
-        meta["local_bot"] = {"level": args.level, "delay": args.bot_delay}
-    resume = (_resume_by_identity(args, identity, "join", (host, port))
-              if getattr(args, "command", "") == "join" and not getattr(args, "new", False)
-              else None)
-    match = _make_match(session, meta, identity, abandon_after=args.abandon_after,
-                        resume_match=resume)
+    proposed = _table(args)
+    session = Session.join(identity, name=identity.name, rng=_secret_source(args),
+                           bot=_is_bot(args), accept_rules=_rules_policy(args),
+                           proposed=(proposed[0], proposed[2]))
+    meta: dict[str, Any] = {"role": "join", "agent": _agent_meta(args)}
+    if bots is not None:
+        meta["local_bots"] = bots.meta()
+    files = TableFiles(meta)
+    node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
+                check_peer=_known_peers())
+    listen = "127.0.0.1" if _loopback(host) else args.listen
 
-    async def connect() -> None:
+    async def start() -> None:
+        # NB: every seat listens: the seats after it at the table connect to it.
+        mine = await node.listen(listen, args.port)
+        session.listening_on(mine)
+        files.meta["listen"] = f"{listen}:{mine}"
         where = port
-        if bot is not None:
-            # NB: the bot started before this process loaded its layers; the console
-            # opens meanwhile (the game file, and so its metadata, comes after the hellos).
-            where = await asyncio.to_thread(bot.port)
-            match.files.meta["port"] = where
+        if bots is not None:
+            where = await asyncio.to_thread(bots.host_port)
+        files.meta["addresses"] = [f"{host}:{where}"]
         _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
-        await match.peer.connect(host, where, give_up_after=args.give_up_after,
-                                 fingerprint=fingerprint)
+        node.dial(host, where, give_up_after=args.give_up_after)
+        if bots is not None:
+            await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
 
-    return await _drive(match, args, connect())
+    return await _run(args, node, identity, start)
 
 
-def _rules_policy(args: argparse.Namespace) -> AcceptRulesPolicy:
-    """How a joiner takes the host's rules: a person is asked when they differ from the
-    rules they proposed (``--rules``, default standard); a program accepts them."""
+def _rules_policy(args: argparse.Namespace) -> AcceptPolicy:
+    """How a joiner takes the host's table: a person is asked when the game or rules
+    differ from those proposed (``--game``, ``--rules``...; default two-player gin,
+    standard rules); a program accepts them."""
     from p2pgin.session import IF_SAME
 
-    return IF_SAME if _front_end(args)[0] == "console" else True
+    return IF_SAME if _front_kind(args) == "console" else True
 
 
-def _agent_meta(args: argparse.Namespace) -> dict[str, Any]:
-    """Who plays this side, for ``resume`` to restart the same player. NB: ``play``'s
-    ``--level`` is the opponent's, so a person's side records no level."""
-    level = getattr(args, "level", None) if _front_end(args)[0] == "agent" else None
-    return {"agent": getattr(args, "agent", None), "level": level,
-            "delay": getattr(args, "delay", 0.0)}
+async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
+    """Watch the table hosted at ``host:port`` (the host must allow spectators)."""
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.net.node import Node
+    from p2pgin.session import Session
+
+    identity = load_or_create_identity(args.name)
+    session = Session.watch(identity, name=identity.name)
+    node = Node(session, None, identity=identity.signing_key, deadlines=_deadlines(args),
+                check_peer=_known_peers())
+
+    async def start() -> None:
+        _say(f"watching {host}:{port} as {identity.name}")
+        node.dial(host, port, give_up_after=args.give_up_after)
+
+    return await _run(args, node, None, start)
+
+
+async def _resume(args: argparse.Namespace, game: Path) -> int:
+    """Restore the seat's session from ``game`` and reconnect: listen where this seat
+    listened (its hello says where), and dial every seat before it at its last known
+    address (``--host-at`` overrides the host's); each link must prove that seat's key."""
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.gamefile import TableFiles, read_meta, read_table
+    from p2pgin.log.identity import load_or_create_identity
+    from p2pgin.log.store import GameStore
+    from p2pgin.net.node import Node
+    from p2pgin.session import ProtocolError, Session
+
+    meta = read_meta(game)
+    try:
+        hellos, entries = read_table(game)
+        store = GameStore(game)
+        secrets = store.read_secrets()
+    except (OSError, LogError) as exc:
+        raise ResumeError(f"{game}: cannot read it ({exc})") from None
+    identity = load_or_create_identity()
+    try:
+        session = Session.restore(identity, hellos, entries, secrets,
+                                  rng=_secret_source(args))
+    except ProtocolError as exc:
+        store.close()
+        raise ResumeError(f"{game}: {exc}") from None
+    machine = session.machine
+    assert machine is not None and session.me is not None
+    session.allow_spectators = bool(meta.get("allow_watch"))
+    files = TableFiles(meta, store=store)
+    node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
+                check_peer=_known_peers())
+    me, seating = session.me, machine.seating
+    addresses = [str(a) for a in meta.get("addresses") or ()]
+    addresses += [""] * (seating.seats - len(addresses))
+    if getattr(args, "host_at", None):
+        addresses[0] = args.host_at
+    listen_host, _, listen_port = str(meta.get("listen") or "").rpartition(":")
+    listen_host = args.listen or listen_host or ("0.0.0.0" if me == 0 else "127.0.0.1")
+    port = args.port if args.port is not None else (
+        int(listen_port) if listen_port.isdigit() else (seating.ports[me] or 0))
+
+    async def start() -> None:
+        try:
+            mine = await node.listen(listen_host, port)
+        except OSError as exc:
+            if me == 0 or port == 0:
+                raise
+            # NB: a seat after mine may not reach me directly now: the host relays.
+            _say(f"port {port} is taken ({exc.strerror}); listening on another port")
+            mine = await node.listen(listen_host, 0)
+        files.write_meta(listen=f"{listen_host}:{mine}")
+        _say(f"listening on {listen_host}:{mine}")  # NB: a resumed local bot's parent reads it
+        for seat in range(me):
+            host, _, text = addresses[seat].rpartition(":")
+            if host and text.isdigit():
+                _say(f"reconnecting to {seating.names[seat]} at {host}:{text}")
+                node.dial(host, int(text), expect=bytes(seating_key(seating, seat)),
+                          give_up_after=args.give_up_after)
+        if me > 0 and not any(addresses[s] for s in range(me)):
+            _say("the game file does not say where the other seats are: waiting for them "
+                 "to connect")
+
+    return await _run(args, node, identity, start)
+
+
+def seating_key(seating: Any, seat: int) -> bytes:
+    """The identity key seat ``seat``'s hello signs with."""
+    from p2pgin.log.entry import hello_key
+
+    return bytes(hello_key(seating.hellos[seat]))
+
+
+# --------------------------------------------------------------------------- local bots
+
+
+class _LocalBots:
+    """The computer opponents of ``p2pgin play``: bot 0 hosts the table, the player and
+    the other bots join it. Each bot is its own peer process (see :mod:`p2pgin.localbot`)."""
+
+    def __init__(self, args: argparse.Namespace, game: str, seats: int,
+                 rules: dict[str, Any]) -> None:
+        from p2pgin.localbot import LocalBot
+
+        self.args, self.seats = args, seats
+        options = ["--game", game, "--players", str(seats), "--rules-json", json.dumps(rules)]
+        self.host = LocalBot.new_table(level=args.level, delay=args.bot_delay, options=options)
+        self.others: list[LocalBot] = []
+
+    def meta(self) -> list[dict[str, Any]]:
+        """What the player's game file records so ``resume`` can start them again."""
+        return [{"index": n, "level": self.args.level, "delay": self.args.bot_delay}
+                for n in range(self.seats - 1)]
+
+    def host_port(self) -> int:
+        return self.host.port()
+
+    def seat_the_others(self, address: str) -> None:
+        """Start the bots after the first, each joining the table at ``address``."""
+        from p2pgin.localbot import LocalBot
+
+        for index in range(1, self.seats - 1):
+            self.others.append(LocalBot.join_table(index=index, level=self.args.level,
+                                                   delay=self.args.bot_delay,
+                                                   address=address))
+
+    def discard(self) -> None:
+        """End bots nobody joined (the player resumes an old match instead)."""
+        self.host.discard()
+
+    def stop(self) -> None:
+        for bot in [self.host, *self.others]:
+            bot.stop()
+
+
+def _resume_local_bots(game: Path, meta: dict[str, Any]) -> tuple[list[LocalBot], str]:
+    """Start ``play``'s bots again on their own saved games: the host first (on a new
+    loopback port), then the others joining it there. Returns them and the host's address.
+
+    Raises:
+        ResumeError: a bot's side of the match was never saved.
+    """
+    from p2pgin.localbot import LocalBot, LocalBotError, bot_game_file, local_bots_of
+
+    home = _data_dir()
+    session_id = str(meta.get("session_id") or game.stem)
+    bots = sorted(local_bots_of(meta), key=lambda b: int(b["index"]))
+    for bot in bots:
+        if not bot_game_file(home, session_id, int(bot["index"])).exists():
+            raise ResumeError(f"{game.name}: a computer opponent's side of this match was "
+                              "never saved, so it cannot go on; p2pgin play --new starts a "
+                              "new match")
+    levels = ", ".join(f"bot-{b.get('level', '?')}" for b in bots)
+    _say(f"starting {levels} again on their saved games")
+    started: list[LocalBot] = []
+    try:
+        first = bots[0]
+        host = LocalBot.resume(home, bot_game_file(home, session_id, 0), index=0,
+                               delay=first.get("delay"))
+        started.append(host)
+        address = f"127.0.0.1:{host.port()}"
+        for bot in bots[1:]:
+            index = int(bot["index"])
+            started.append(LocalBot.resume(home, bot_game_file(home, session_id, index),
+                                           index=index, delay=bot.get("delay"),
+                                           host_at=address))
+    except LocalBotError as exc:
+        for process in started:
+            process.stop()
+        raise ResumeError(str(exc)) from None
+    return started, address
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _data_dir() -> Path:
+    from p2pgin.log.identity import data_dir
+
+    return data_dir()
+
+
+def _unfinished(role: str, where: str = "", fingerprint: str = "") -> Path | None:
+    """The latest unfinished game this user played as ``role`` (not one of ``play``'s),
+    with the host at ``where`` or of ``fingerprint`` when given."""
+    from p2pgin.localbot import local_bots_of
+    from p2pgin.log.gamefile import find_unfinished, read_meta
+
+    for game in find_unfinished():
+        meta = read_meta(game)
+        if meta.get("role") != role or local_bots_of(meta):
+            continue
+        if role == "host":
+            return game
+        addresses = meta.get("addresses") or [""]
+        if where and addresses and addresses[0] == where:
+            return game
+        if fingerprint and _host_fingerprint(game) == fingerprint:
+            return game
+    return None
+
+
+def _host_fingerprint(game: Path) -> str | None:
+    """The fingerprint of the host's identity key in a game file (its first line)."""
+    from p2pgin.log.entry import Entry, hello_key
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.identity import fingerprint
+
+    try:
+        with game.open("rb") as f:
+            return fingerprint(bytes(hello_key(Entry.from_bytes(f.readline().rstrip(b"\n")))))
+    except (OSError, LogError, ValueError):
+        return None
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    """Host a table on the LAN and wait for the players to join (--players N, --game).
+    An unfinished table you hosted is resumed first, unless --new: the players who sat
+    at it resume theirs by joining again."""
+    import asyncio
+
+    _table(args)  # NB: bad options are said before anything starts
+    _need_terminal(args)
+    _ask_name_on_first_run(args)
+    if not args.new:
+        game = _unfinished("host")
+        if game is not None:
+            _say(f"an unfinished table you hosted is saved in {game}: resuming it (--new "
+                 "hosts a new table instead)")
+            if args.port == DEFAULT_PORT:
+                args.port = None  # NB: where it listened before
+            args.listen = None if args.listen == "0.0.0.0" else args.listen
+            return _resume_game(args, game)
+    return asyncio.run(_host(args))
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    """Join a table by address, join code, or LAN discovery. An unfinished match with
+    the same host (the same address, or the identity discovery found) is resumed unless
+    you ask for a new one."""
+    import asyncio
+
+    target = args.target_host
+    if target is not None:
+        _parse_target(target)  # NB: a mistyped join code is said first
+    _table(args)  # ... and options that make no table
+    _need_terminal(args)
+    _ask_name_on_first_run(args)
+    if target is None:
+        found = asyncio.run(_discover(args))
+        if found is None:
+            if getattr(args, "picker_cancelled", False):
+                _say("no game joined: the list was closed")
+                return 1
+            return 2
+        host, port, fp = found
+    else:
+        (host, port), fp = _parse_target(target), ""
+    if not args.new:
+        game = _unfinished("join", f"{host}:{port}", fp)
+        if game is not None:
+            _say(f"an unfinished match with {host}:{port} is saved in {game}: resuming it "
+                 "(--new starts another match instead)")
+            args.host_at = f"{host}:{port}"
+            args.listen, args.port = None, None
+            return _resume_game(args, game)
+    return asyncio.run(_join(args, host, port))
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    """Watch a table as a spectator (the host must allow it: host --allow-watch): every
+    public card, the scores and each shuffle's proof; nothing you do changes the game."""
+    import asyncio
+
+    target = args.target_host
+    if target is not None:
+        _parse_target(target)
+    _need_terminal(args)
+    if target is None:
+        found = asyncio.run(_discover(args))
+        if found is None:
+            return 2
+        host, port, _ = found
+    else:
+        host, port = _parse_target(target)
+    return asyncio.run(_watch(args, host, port))
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    """A computer player as an ordinary peer: hosts a table (--players N, --game) or takes
+    a seat (--join), match after match. It is another player than you: its own key, name
+    (default bot-LEVEL), game files and statistics, under the data directory's bot/
+    folder."""
+    import asyncio
+
+    from p2pgin.localbot import bot_home
+
+    _table(args)
+    if not args.until_stdin_closes:  # NB: a person started it: say so before loading
+        _say(f"p2pgin bot, level {args.level}: starting")
+    # NB: the whole process is the bot, so its data directory is set once, for every layer.
+    home = bot_home(_data_dir(), args.bot_index)
+    os.environ["P2PGIN_HOME"] = str(home)
+    if args.until_stdin_closes:
+        # NB: play's bots have no terminal: what goes wrong goes to a log a person can read
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        log = os.open(home / "bot.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.dup2(log, 2)
+        os.close(log)
+    if args.name is None:
+        args.name = f"bot-{args.level}"
+    played, status = 0, 0
+    while args.matches is None or played < args.matches:
+        if played and args.seed is not None:
+            args.seed += 1  # NB: a new table needs a new hello nonce, hence a new session id
+        if args.join:
+            host, port = _parse_target(args.join)
+            if args.port == DEFAULT_PORT:
+                args.port = 0  # NB: a seat listens for the seats after it on any free port
+            status = asyncio.run(_join(args, host, port))
+        else:
+            status = asyncio.run(_host(args))
+        played += 1
+        if getattr(args, "lifeline_cut", False):
+            break  # the player's program that started this bot is gone
+    return status
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    """Play against computer opponents on this machine (--players N fills the other seats
+    with bots, --game picks the game): each bot is a separate peer over loopback TCP
+    (nothing leaves the machine) and holds only its own cards. An unfinished match of
+    play goes on unless --new."""
+    game, seats, rules = _table(args)
+    _need_terminal(args)
+    who = f"bot-{args.level}" if seats == 2 else f"{seats - 1} bots ({args.level})"
+    _say(f"p2pgin: {_game_words(game)} against {who} on this machine...")
+    from p2pgin.localbot import unfinished_play
+
+    found = None if args.new else unfinished_play(_data_dir())
+    if found is not None:
+        game_file, _meta = found
+        _say(f"an unfinished match against the computer is saved in {game_file}: resuming "
+             "it (--new starts another match instead)")
+        args.notices = ["Your unfinished match against the computer goes on (p2pgin play "
+                        "--new starts a new one)."]
+        args.port = None  # NB: where this seat listened before, if it is free
+        return _resume_game(args, game_file)
+    # NB: the bots start first of all: they load their layers while this process loads
+    # its own (and while a first-time player types a name).
+    bots = _LocalBots(args, game, seats, rules)
+    _ask_name_on_first_run(args)
+    import asyncio
+
+    try:
+        return asyncio.run(_join(args, "127.0.0.1", 0, bots=bots))
+    finally:
+        bots.stop()
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    """Continue an unfinished match from its game file: reconnect to the other seats (or
+    start play's computer opponents again) and play on."""
+    from p2pgin.log.gamefile import find_unfinished
+
+    if getattr(args, "game", None):
+        game = Path(args.game)
+        if not game.exists():
+            raise ResumeError(f"{game}: no such game file (p2pgin games lists them)")
+    else:
+        games = find_unfinished()
+        if not games:
+            _say("no unfinished game to resume")
+            return 2
+        game = games[0]
+    _say(f"resuming {game}")  # NB: at once (the layers load after)
+    return _resume_game(args, game)
+
+
+def _resume_game(args: argparse.Namespace, game: Path) -> int:
+    """Resume ``game``: give the seat back to whoever played it (a person, or the same
+    computer), starting ``play``'s bots again first."""
+    import asyncio
+
+    from p2pgin.localbot import local_bots_of
+    from p2pgin.log.gamefile import read_meta
+
+    meta = read_meta(game)
+    agent = meta.get("agent") or {}
+    if getattr(args, "agent", None) is None and agent.get("kind") in ("bot", "random"):
+        args.agent = agent["kind"]
+        args.level = getattr(args, "level", None) or agent.get("level")
+    if getattr(args, "delay", None) is None:
+        args.delay = float(agent.get("delay") or 0.0)
+    _need_terminal(args)
+    bots: list[LocalBot] = []
+    if local_bots_of(meta):
+        bots, address = _resume_local_bots(game, meta)
+        args.host_at = address
+    try:
+        return asyncio.run(_resume(args, game))
+    finally:
+        for bot in bots:
+            bot.stop()
 
 
 async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
@@ -789,7 +966,7 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
 
     listener = await DiscoveryListener.start(port=args.discovery_port or DISCOVERY_PORT)
     try:
-        if _front_end(args)[0] == "console" and not args.plain and not args.first:
+        if _front_kind(args) != "agent" and not args.plain and not args.first:
             from p2pgin.ui import pick_game
 
             picked = await pick_game(listener.games, ascii=True if args.ascii else None)
@@ -818,368 +995,6 @@ async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
     return picked.address, picked.port, picked.fingerprint
 
 
-# --------------------------------------------------------------------------- commands
-
-
-def _again(args: argparse.Namespace, run: Callable[[], int]) -> int:
-    """Run a match, and again while the console asks for a rematch (or, hosting, while
-    the players who join decline the rules: the host waits for another one). A host's
-    waiting screen then says why it waits (``args.waiting_note``)."""
-    while True:
-        args.rematch_requested = False
-        args.peer_declined = ""
-        status = run()
-        if args.peer_declined:
-            args.waiting_note = (f"{args.peer_declined} declined your rules: waiting for "
-                                 "another player")
-        elif args.rematch_requested:
-            who = getattr(args, "rematch_of", "") or "the other player"
-            args.waiting_note = f"Rematch: waiting for {who} to join again"
-        else:
-            return status
-        _say(args.waiting_note)
-        if args.seed is not None:
-            args.seed += 1  # a new match needs a new session id
-
-
-def _host_fingerprint(game: Path) -> str | None:
-    """The fingerprint of the host's identity key in a game file (its first line: the
-    file starts with the host's hello; only that line is read)."""
-    from p2pgin.log.errors import LogError
-    from p2pgin.log.identity import fingerprint
-    from p2pgin.net.gamefile import read_hello_keys
-
-    try:
-        ((_, key),) = read_hello_keys(game, 1)
-    except (OSError, LogError):
-        return None
-    return fingerprint(key)
-
-
-def _unfinished_join(host: str, port: int, fingerprint: str | None = None) -> Path | None:
-    """The latest unfinished game this user joined with the same host, if any: the same
-    host identity (``fingerprint``, as a LAN beacon announces it; the host may have a
-    new address) or else the same address and port. (A host found at another address by
-    address alone is recognised by its identity once the link proves it, see
-    :func:`_resume_by_identity`.)"""
-    from p2pgin.net.gamefile import find_unfinished, read_meta
-
-    for game in find_unfinished():
-        meta = read_meta(game)
-        if meta.get("role") != "join":
-            continue
-        if fingerprint and _host_fingerprint(game) == fingerprint:
-            return game
-        try:
-            same_port = bool(port) and int(meta.get("port") or 0) == port
-        except (TypeError, ValueError):
-            continue  # NB: port 0 is "any free port": nobody can come back to it
-        if same_port and meta.get("host") == host:
-            return game
-    return None
-
-
-def _unfinished_count(role: str) -> int:
-    """How many unfinished games this user played as ``role``."""
-    from p2pgin.net.gamefile import find_unfinished, read_meta
-
-    return sum(1 for game in find_unfinished() if read_meta(game).get("role") == role)
-
-
-def _resume_instead(args: argparse.Namespace, host: str, port: int,
-                    fingerprint: str | None = None) -> bool:
-    """Joiner: point ``args.game`` at an unfinished match with this host (unless
-    ``--new``); a host found again by its fingerprint at a new address is reconnected
-    there."""
-    if getattr(args, "new", False):
-        return False
-    game = _unfinished_join(host, port, fingerprint)
-    if game is None:
-        return False
-    _say(f"an unfinished match ({host}:{port}) is saved in {game}: resuming it "
-         "(--new starts another match instead)")
-    args.game = str(game)
-    args.resume_address = (host, port)
-    return True
-
-
-def _cmd_host(args: argparse.Namespace) -> int:
-    """Host a match on the LAN and wait for a player to join. A player with whom you
-    have an unfinished hosted match resumes it by connecting (recognised by their
-    identity key, whatever port you host on now); anyone else gets a new match."""
-    import asyncio
-
-    _need_terminal(args)
-    _ask_name_on_first_run(args)
-    return _again(args, lambda: asyncio.run(_host_match(args, "host")))
-
-
-def _cmd_join(args: argparse.Namespace) -> int:
-    """Join a host by address, join code, or LAN discovery. An unfinished match with
-    the same host is resumed (the same address, the fingerprint discovery found, or the
-    identity the host proves when you connect) unless you ask for a new one."""
-    import asyncio
-
-    target = args.target_host
-    if target is not None:
-        _parse_target(target)  # NB: a mistyped join code is said first
-    _need_terminal(args)
-    _ask_name_on_first_run(args)
-    if target is None:
-        found = asyncio.run(_discover(args))
-        if found is None:
-            if getattr(args, "picker_cancelled", False):
-                _say("no game joined: the list was closed")
-                return 1
-            return 2
-        host, port, fp = found
-    else:
-        (host, port), fp = _parse_target(target), None
-    if _resume_instead(args, host, port, fp):
-        return _cmd_resume(args)
-    return _again(args, lambda: asyncio.run(_join_match(args, host, port, fp)))
-
-
-def _cmd_bot(args: argparse.Namespace) -> int:
-    """A computer opponent as an ordinary peer: serves (or joins) match after match. It is
-    another player than you: its own key, name (default bot-LEVEL), game files and
-    statistics, under the data directory's bot/ folder."""
-    import asyncio
-
-    if not args.until_stdin_closes:  # NB: a person started it: say so before loading
-        _say(f"p2pgin bot, level {args.level}: starting")
-    # NB: the whole process is the bot, so its data directory is set once, for every layer.
-    os.environ["P2PGIN_HOME"] = str(_bot_home())
-    if args.name is None:
-        args.name = f"bot-{args.level}"
-    played = 0
-    status = 0
-    while args.matches is None or played < args.matches:
-        if played and args.seed is not None:
-            args.seed += 1  # NB: a new match needs a new hello nonce, hence a new session id
-        if args.join:
-            host, port = _parse_target(args.join)
-            status = asyncio.run(_join_match(args, host, port))
-        else:
-            status = asyncio.run(_host_match(args, "bot"))
-        played += 1
-        if getattr(args, "lifeline_cut", False):
-            break  # the player's program that started this bot is gone
-    return status
-
-
-def _cmd_play(args: argparse.Namespace) -> int:
-    """Play against a computer opponent on this machine: it runs as a separate peer over
-    loopback TCP (nothing leaves the machine) and holds only its own cards. An unfinished
-    match against a bot of the same level goes on (unless --new)."""
-    _need_terminal(args)
-    _say(f"p2pgin: a match against bot-{args.level} on this machine...")
-    # NB: the bot starts first of all: it loads its layers while this process loads its
-    # (and while a first-time player types a name).
-    bots = [_start_bot(args)]
-    _ask_name_on_first_run(args)
-    if not args.new:
-        from p2pgin.localbot import unfinished_play
-
-        found = unfinished_play(_data_dir())
-        if found is not None:
-            game, level = found
-            if level == args.level:
-                bots.pop().discard()  # nobody knows its port: it holds no game
-                _say(f"an unfinished match against bot-{level} is saved in {game}: resuming "
-                     "it (--new starts another match instead)")
-                args.game = str(game)
-                args.notices = [f"Your unfinished match against bot-{level} goes on "
-                                "(p2pgin play --new starts a new one)."]
-                return _cmd_resume(args)
-            args.notices = [f"An unfinished match against bot-{level} is saved; p2pgin "
-                            "resume continues it."]
-            _say(args.notices[0])
-    return _again(args, lambda: _play_once(args, bots.pop() if bots else None))
-
-
-def _start_bot(args: argparse.Namespace) -> LocalBot:
-    """A bot peer hosting one match of ``play`` (loopback only, announcing nothing), with
-    the rules asked for (a rematch: the last match's)."""
-    from p2pgin.localbot import LocalBot
-
-    if getattr(args, "match_rules", None) is not None:
-        rules = ["--rules-json", json.dumps(args.match_rules.to_dict())]
-    else:
-        rules = ["--rules", args.rules] if args.rules else []
-        if args.big_gin:
-            rules += ["--big-gin"]
-        if args.target:
-            rules += ["--target", str(args.target)]
-    return LocalBot.new_match(level=args.level, delay=args.bot_delay, rules=rules)
-
-
-def _play_once(args: argparse.Namespace, bot: LocalBot | None = None) -> int:
-    """Join a bot peer (``bot``, or a new one) and play one match."""
-    import asyncio
-
-    bot = bot if bot is not None else _start_bot(args)
-    try:
-        return asyncio.run(_join_match(args, "127.0.0.1", 0, bot=bot))
-    finally:
-        bot.stop()
-
-
-def _data_dir() -> Path:
-    from p2pgin.log.identity import data_dir
-
-    return data_dir()
-
-
-def _bot_home() -> Path:
-    """Where a computer opponent of this user keeps its identity, games and statistics."""
-    from p2pgin.log.identity import data_dir
-
-    return data_dir() / "bot"
-
-
-def _cmd_resume(args: argparse.Namespace) -> int:
-    """Restart the unfinished match from its game file and reconnect; a rematch asked for
-    at its end is a new match with the same opponent and rules."""
-    import asyncio
-
-    args.rematch_requested = False
-    status = asyncio.run(_resume(args))
-    if not getattr(args, "rematch_requested", False):
-        return status
-    return _rematch_after_resume(args)
-
-
-def _rematch_after_resume(args: argparse.Namespace) -> int:
-    """The rematch the console asked for at the end of a resumed match: as ``host``,
-    ``join`` (and ``play``) start the next match after one of theirs, but from what the
-    game file's metadata says (``args.resumed``): host again on the same port, or join
-    the same host again."""
-    import asyncio
-
-    meta: dict[str, Any] = getattr(args, "resumed", {})
-    role = meta.get("role")
-    if args.seed is not None:
-        args.seed += 1  # a new match needs a new session id
-    local = getattr(args, "local_bot", None)
-    if local is not None:  # ``p2pgin play``: a new bot of the same level
-        args.level = str(local.get("level") or "normal")
-        args.bot_delay = float(local.get("delay") or 0.0)
-        args.agent = None  # NB: resume took the level as this side's; it is the bot's
-        args.rules, args.big_gin, args.target = None, False, None
-        _say(f"rematch: a new match against bot-{args.level}")
-        return _again(args, lambda: _play_once(args))
-    if getattr(args, "no_announce", None) is None:
-        args.no_announce = not meta.get("announce", False)
-    if role == "host":
-        args.listen = meta.get("listen") or "0.0.0.0"
-        args.port = int(meta.get("port") or DEFAULT_PORT)
-        _say(f"rematch: hosting again on port {args.port}")
-        return _again(args, lambda: asyncio.run(_host_match(args, "host")))
-    if role == "join" and meta.get("host") and meta.get("port"):
-        host, port = str(meta["host"]), int(meta["port"])
-        _say(f"rematch: joining {host}:{port} again")
-        return _again(args, lambda: asyncio.run(_join_match(args, host, port)))
-    _say("no rematch: the game file does not say where the other player is")
-    return 2
-
-
-async def _resume(args: argparse.Namespace) -> int:
-    """Continue the unfinished match of ``args.game`` (default: the latest one)."""
-    import asyncio
-
-    from p2pgin.localbot import LocalBotError, local_bot_of
-    from p2pgin.net.gamefile import find_unfinished, read_meta
-
-    if getattr(args, "game", None):
-        game = Path(args.game)
-    else:
-        games = find_unfinished()
-        if not games:
-            _say("no unfinished game to resume")
-            return 2
-        game = games[0]
-    _say(f"resuming {game}")  # NB: at once (the layers load after)
-    meta = read_meta(game)
-    agent = meta.get("agent") or {}
-    if args.agent is None and agent.get("agent"):
-        args.agent = agent["agent"]
-    if getattr(args, "level", None) is None and agent.get("level"):
-        args.level = agent["level"]
-        args.agent = args.agent or "bot"
-    if getattr(args, "delay", None) is None:
-        args.delay = float(agent.get("delay") or 0.0)
-    _need_terminal(args)
-    bot = _restart_local_bot(game, meta)
-    try:
-        if bot is not None:
-            try:
-                args.resume_address = ("127.0.0.1", await asyncio.to_thread(bot.port))
-            except LocalBotError as exc:
-                raise ResumeError(str(exc)) from None
-            args.local_bot = local_bot_of(game, meta, _data_dir())
-        return await _resume_from(game, meta, args)
-    finally:
-        if bot is not None:
-            await asyncio.to_thread(bot.stop)
-
-
-def _restart_local_bot(game: Path, meta: dict[str, Any]) -> LocalBot | None:
-    """A match of ``p2pgin play``: start its bot again on the bot's own game file (it
-    listens on a new loopback port: the player's side goes there).
-
-    Raises:
-        ResumeError: the bot's side of the match was never saved (the player's process
-            ended between writing its own game file and the bot's first entry).
-    """
-    from p2pgin.localbot import LocalBot, bot_game_file, local_bot_of
-
-    local = local_bot_of(game, meta, _data_dir())
-    if local is None:
-        return None
-    bot_game = bot_game_file(_data_dir(), str(meta.get("session_id", "")))
-    if not bot_game.exists():
-        raise ResumeError(f"{game.name}: the computer opponent's side of this match was "
-                          "never saved, so it cannot go on; p2pgin play starts a new match")
-    _say(f"starting bot-{local.get('level', '?')} again on its saved game")
-    return LocalBot.resume(_data_dir(), bot_game, delay=local.get("delay"))
-
-
-class ResumeError(Exception):
-    """An unfinished match that cannot be continued; the message says why."""
-
-
-async def _resume_from(game: Path, meta: dict[str, Any], args: argparse.Namespace) -> int:
-    """Restore the session from ``game`` and play on (``_resume``'s second half)."""
-    from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.log.store import GameStore
-    from p2pgin.session import Session
-
-    store = GameStore(game)
-    identity = load_or_create_identity()
-    session = Session.restore(identity, list(store.entries), store.read_secrets(),
-                              accept_rules=_rules_policy(args))
-    match = _make_match(session, meta, identity, store=store,
-                        abandon_after=args.abandon_after)
-    args.resumed = meta
-    if meta.get("role") == "host":
-        listen = getattr(args, "listen", None) or meta.get("listen") or "0.0.0.0"
-        port = int(meta["port"]) if getattr(args, "port", None) is None else args.port
-        args.listen = listen
-
-        def listening(p: int) -> None:
-            _say(f"listening on {listen}:{p}")
-
-        return await _drive(match, args, match.peer.serve(listen, port, on_listening=listening))
-    address = getattr(args, "resume_address", None)
-    if address is not None and (address[0], address[1]) != (meta.get("host"), meta.get("port")):
-        # The same host (by its identity) answers at a new address: go there, and remember.
-        meta["host"], meta["port"] = address
-        match.files.write_meta(host=address[0], port=address[1])
-    return await _drive(match, args, match.peer.connect(str(meta["host"]), int(meta["port"]),
-                                                        give_up_after=args.give_up_after))
-
-
 # --------------------------------------------------------------------------- parser
 
 
@@ -1191,8 +1006,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                    help=argparse.SUPPRESS)
-    # The bot of ``p2pgin play``: its stdin is a pipe from the player's process (see
-    # ``_lifeline``).
+    # The bots of ``p2pgin play``: stdin is a pipe from the player's process (see
+    # ``p2pgin.seat._lifeline``).
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -1206,14 +1021,36 @@ def _console_opts(p: argparse.ArgumentParser) -> None:
                    help="click cards to select them, the stock or discard pile to draw")
 
 
-def _rules_opts(p: argparse.ArgumentParser, note: str = "") -> None:
-    p.add_argument("--rules", default="standard", metavar="PRESET",
-                   help="rule preset: standard, classic or oklahoma" + note)
+def _table_opts(p: argparse.ArgumentParser, note: str = "") -> None:
+    """The game, the table size and the rules (what a host proposes)."""
+    p.add_argument("--game", choices=list(GAMES), default=None,
+                   help="gin (2 players), gin3 (3), team_gin (4) or rummy (2 to 6); "
+                        "default: the game for --players" + note)
+    p.add_argument("--players", type=_players, default=None, metavar="N",
+                   help="seats at the table, 2 to 6 (default: the game's; gin: 2)")
+    p.add_argument("--rules", default=None, metavar="PRESET",
+                   help="rule preset: standard, classic or oklahoma (gin); basic, straight "
+                        "or traditional (Rummy)")
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
     p.add_argument("--target", type=_positive, default=None, metavar="POINTS",
-                   help="the match is won at this many points (default: the preset's, 100)")
-    # Every option at once (a rematch's bot plays the last match's rules).
+                   help="the match is won at this many points (default: the preset's)")
+    rummy = p.add_argument_group("Rummy variations (combine any)")
+    for name, help_text in RUMMY_VARIATIONS.items():
+        rummy.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true",
+                           help=help_text)
+    # Every option at once (the local bots of play, a rematch).
     p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
+
+
+def _players(text: str) -> int:
+    """A table size: 2 to 6 (``--players``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 2 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a table has 2 to 6 seats, not {value}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -1240,55 +1077,79 @@ def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
     _discovery_opt(p)
 
 
+def _seat_listen_opts(p: argparse.ArgumentParser) -> None:
+    """Where a joining seat listens for the seats after it (every seat connects to every
+    other)."""
+    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+                   help="address this seat accepts the other seats on (default: all)")
+    p.add_argument("--port", type=int, default=0,
+                   help="port this seat accepts the other seats on (default: any free)")
+
+
+def _target_opts(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
+                   help=f"the host to {what}; none: pick from hosts found on the LAN")
+    p.add_argument("--first", action="store_true", help="take the first host discovered")
+    p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
+    _discovery_opt(p)
+
+
 def _agent_delay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
 
 
-def _new_opt(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--new", action="store_true",
-                   help="start a new match even if one with this peer is unfinished")
-
-
 def _configure_host(p: argparse.ArgumentParser) -> None:
-    _new_opt(p)
+    p.add_argument("--new", action="store_true",
+                   help="host a new table even if one you hosted is unfinished")
+    p.add_argument("--allow-watch", action="store_true",
+                   help="let spectators watch (p2pgin watch): they see only public cards")
     _listen_opts(p, DEFAULT_PORT)
-    _rules_opts(p, " (the host's rules stand)")
+    _table_opts(p, " (the host's table stands)")
     _agent_delay(p)
 
 
 def _configure_join(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
-                   help="the host to join; none: pick from hosts found on the LAN")
-    p.add_argument("--first", action="store_true", help="join the first host discovered")
-    p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
-    _new_opt(p)
-    _discovery_opt(p)
-    _rules_opts(p, " you ask for (the host's rules stand; when they differ you are asked "
+    _target_opts(p, "join")
+    p.add_argument("--new", action="store_true",
+                   help="start a new match even if one with this host is unfinished")
+    _seat_listen_opts(p)
+    _table_opts(p, " you ask for (the host's stand; when they differ you are asked "
                    "to accept them)")
     _agent_delay(p)
+
+
+def _configure_watch(p: argparse.ArgumentParser) -> None:
+    _target_opts(p, "watch")
 
 
 def _configure_bot(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
                    help="strength (default normal)")
-    # A bot is nobody's waiting player: a peer gone for 5 minutes forfeits, and it serves on.
-    p.set_defaults(abandon_after=300.0)
-    p.add_argument("--join", metavar="HOST[:PORT]", help="join this host instead of serving")
-    p.add_argument("--matches", type=int, default=None, help="exit after N matches")
+    p.add_argument("--join", metavar="HOST[:PORT]", help="take a seat at this host's table "
+                                                         "instead of hosting")
+    p.add_argument("--matches", type=int, default=None,
+                   help="exit after N tables (default: serve on); at each it accepts "
+                        "every rematch offered")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                    help="seconds to wait before each move")
+    p.add_argument("--allow-watch", action="store_true",
+                   help="let spectators watch the tables it hosts")
+    # Which of play's bots this is (its own identity under the player's bot/ folder).
+    p.add_argument("--bot-index", type=int, default=0, help=argparse.SUPPRESS)
     _listen_opts(p, DEFAULT_PORT)
-    _rules_opts(p, " (when hosting; joining, it accepts the host's)")
+    _table_opts(p, " (when hosting; joining, it accepts the host's)")
 
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new", action="store_true",
-                   help="start a new match even if one against this bot level is unfinished")
+                   help="start a new match even if one against the computer is unfinished")
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
-                   help="the computer opponent's strength (default normal)")
+                   help="the computer opponents' strength (default normal)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                   help="seconds the computer opponent waits per move (default 0.6)")
-    _rules_opts(p)
+                   help="seconds a computer opponent waits per move (default 0.6)")
+    p.set_defaults(listen="127.0.0.1", port=0)
+    _table_opts(p)
+    _agent_delay(p)
 
 
 def _configure_resume(p: argparse.ArgumentParser) -> None:
@@ -1296,18 +1157,20 @@ def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=["easy", "normal", "hard"], default=None,
                    help=argparse.SUPPRESS)
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
-    # A host's side on another address or port than it had (the bot of ``p2pgin play``
-    # resumes on a free loopback port: the old one may be taken).
+    # Where to listen and where the host is now (play's bots resume on new loopback
+    # ports: the old ones may be taken).
     p.add_argument("--listen", default=None, help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--host-at", default=None, help=argparse.SUPPRESS)
 
 
 #: name -> (help, configure(parser), handler)
 COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Handler]]] = {
-    "play": ("play against a computer opponent on this machine", _configure_play, _cmd_play),
-    "host": ("host a match on the LAN", _configure_host, _cmd_host),
-    "join": ("join a match on the LAN", _configure_join, _cmd_join),
-    "bot": ("run a computer opponent as a LAN peer", _configure_bot, _cmd_bot),
+    "play": ("play against computer opponents on this machine", _configure_play, _cmd_play),
+    "host": ("host a table on the LAN", _configure_host, _cmd_host),
+    "join": ("join a table on the LAN", _configure_join, _cmd_join),
+    "watch": ("watch a table as a spectator", _configure_watch, _cmd_watch),
+    "bot": ("run a computer player as a LAN peer", _configure_bot, _cmd_bot),
     "resume": ("continue an interrupted match", _configure_resume, _cmd_resume),
 }
 
@@ -1318,9 +1181,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="p2pgin",
-        description="Peer-to-peer Gin Rummy over a LAN, dealt by mental poker. With no "
-                    "command, p2pgin plays against the computer on this machine (as "
-                    "p2pgin play).",
+        description="Peer-to-peer Gin Rummy and Rummy over a LAN, dealt by mental poker. "
+                    "With no command, p2pgin plays against the computer on this machine "
+                    "(as p2pgin play).",
         epilog="p2pgin COMMAND --help says more about a command.",
     )
     parser.add_argument("--version", action="version", version=f"p2pgin {__version__}")
@@ -1356,7 +1219,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
-    except (NoTerminal, ResumeError, BadTarget) as exc:
+    except (NoTerminal, ResumeError, BadTarget, BadOptions) as exc:
         print(f"p2pgin: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,9 +1,11 @@
-"""The computer opponent of ``p2pgin play``: a second process on this machine.
+"""The computer opponents of ``p2pgin play``: processes on this machine, one per seat.
 
-Why a process: the bot is a peer like any other (its own key, its own game file under
+Why a process: a bot is a peer like any other (its own key, its own game file under
 the data directory's ``bot/`` folder, only its own cards), reached over loopback TCP.
-This module starts it (a new match, or :meth:`LocalBot.resume` of its side of an
-unfinished one) and tells the player's side its port.
+The first bot hosts the table; the player and the other bots join it (each bot has its
+own identity: seats at one table must be different keys, so bot N > 1 lives in
+``bot/botN/``). This module starts them (a new table, or :meth:`LocalBot.resume` of a
+bot's side of an unfinished one) and tells the player's side where the host listens.
 
 How it starts: on Linux the player's process forks once it has loaded the layers both
 sides need (session, engine, network; the player needs them anyway), and the child runs
@@ -38,43 +40,42 @@ import time
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
-__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "local_bot_of",
-           "unfinished_play"]
+__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home",
+           "local_bots_of", "unfinished_play"]
 
-#: The bot's data directory inside the player's.
+#: The bots' data directory inside the player's.
 BOT_DIR: Final = "bot"
-#: Seconds the bot gets to end by itself once the player's side is done.
+#: Seconds a bot gets to end by itself once the player's side is done.
 _STOP_WAIT: Final = 5.0
 
 
 class LocalBotError(Exception):
-    """The bot process could not be started or ended before it listened."""
+    """A bot process could not be started, or ended before it listened."""
 
 
-def bot_game_file(home: Path, session_id: str) -> Path:
-    """The bot's game file of session ``session_id`` under the player's data dir ``home``."""
-    return home / BOT_DIR / "games" / f"{session_id}.log"
+def bot_home(home: Path, index: int = 0) -> Path:
+    """The data directory of the player's bot number ``index`` (0: the one that hosts
+    ``play``'s table) under the player's data directory ``home``."""
+    base = home / BOT_DIR
+    return base if index == 0 else base / f"bot{index + 1}"
 
 
-def local_bot_of(game: Path, meta: dict[str, Any], home: Path) -> dict[str, Any] | None:
-    """``{"level", "delay"}`` of the local bot the player's game file ``game`` (with its
-    metadata ``meta``; ``home`` the player's data directory) was played against with
-    ``p2pgin play``; None for any other game. Games saved before the metadata said so are
-    recognised by the bot's own game file of the same session."""
-    local = meta.get("local_bot")
-    if isinstance(local, dict):
-        return local
-    if meta.get("role") != "join" or meta.get("host") != "127.0.0.1":
-        return None
-    bot_game = bot_game_file(home, str(meta.get("session_id") or game.stem))
-    if not bot_game.exists():
-        return None
-    agent = _meta_of(bot_game).get("agent") or {}
-    return {"level": agent.get("level") or "normal", "delay": agent.get("delay") or 0.0}
+def bot_game_file(home: Path, session_id: str, index: int = 0) -> Path:
+    """Bot ``index``'s game file of session ``session_id`` (``home``: the player's)."""
+    return bot_home(home, index) / "games" / f"{session_id}.log"
+
+
+def local_bots_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bots ``p2pgin play`` started for the game file of metadata ``meta``:
+    ``[{"index", "level", "delay"}, ...]`` (index 0 hosts), empty for any other game."""
+    bots = meta.get("local_bots")
+    if not isinstance(bots, list):
+        return []
+    return [b for b in bots if isinstance(b, dict) and isinstance(b.get("index"), int)]
 
 
 def _meta_of(game: Path) -> dict[str, Any]:
-    """A game file's ``.peer.json`` (as :func:`p2pgin.net.gamefile.read_meta`, which this
+    """A game file's ``.peer.json`` (as :func:`p2pgin.log.gamefile.read_meta`, which this
     module does not import: it loads the log layer)."""
     try:
         value = json.loads(game.with_suffix(".peer.json").read_text(encoding="utf-8"))
@@ -83,9 +84,10 @@ def _meta_of(game: Path) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def unfinished_play(home: Path) -> tuple[Path, str] | None:
+def unfinished_play(home: Path) -> tuple[Path, dict[str, Any]] | None:
     """The latest unfinished match of ``p2pgin play`` under the player's data directory
-    ``home`` whose bot can be started again (its game file exists), with the bot's level.
+    ``home`` whose bots can all be started again (their game files exist), with its
+    metadata.
 
     Only the standard library is used: ``p2pgin play`` asks before it starts anything.
     """
@@ -93,15 +95,15 @@ def unfinished_play(home: Path) -> tuple[Path, str] | None:
     for meta_file in (home / "games").glob("*.peer.json"):
         game = meta_file.with_name(meta_file.name.removesuffix(".peer.json") + ".log")
         meta = _meta_of(game)
-        if meta.get("finished") or not game.exists():
+        bots = local_bots_of(meta)
+        if meta.get("finished") or not bots or not game.exists():
             continue
-        local = local_bot_of(game, meta, home)
-        if local is not None and bot_game_file(home, game.stem).exists():
-            found.append((game.stat().st_mtime, game, str(local.get("level") or "normal")))
+        if all(bot_game_file(home, game.stem, b["index"]).exists() for b in bots):
+            found.append((game.stat().st_mtime, str(game), meta))
     if not found:
         return None
-    _, game, level = max(found)
-    return game, level
+    _, game_name, meta = max(found, key=lambda item: item[0])
+    return Path(game_name), meta
 
 
 class _ForkedBot:
@@ -183,9 +185,10 @@ def _preload() -> None:
     """Load what the bot runs before forking, so the child has it (the player's side
     loads the same layers anyway)."""
     import p2pgin.agents
+    import p2pgin.log.gamefile
     import p2pgin.log.identity
-    import p2pgin.net.gamefile
-    import p2pgin.net.peer
+    import p2pgin.net.node
+    import p2pgin.seat
     import p2pgin.session  # noqa: F401
 
 
@@ -219,25 +222,43 @@ class LocalBot:
         self._reader.start()
 
     @classmethod
-    def new_match(cls, *, level: str, delay: float, rules: list[str]) -> LocalBot:
-        """A bot hosting one new match on a free loopback port, announcing nothing.
+    def new_table(cls, *, level: str, delay: float, options: list[str]) -> LocalBot:
+        """Bot 0, hosting one new table on a free loopback port, announcing nothing.
 
-        ``rules``: its rule options as on the command line (``--rules oklahoma`` ...).
+        ``options``: its game and rule options as on the command line (``--game rummy
+        --players 4 --rules basic`` ...).
         """
         argv = ["bot", "--level", level, "--listen", "127.0.0.1", "--port", "0",
                 "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls([*argv, *rules])
+        return cls([*argv, *options])
 
     @classmethod
-    def resume(cls, home: Path, game: Path, *, delay: float | None = None) -> LocalBot:
-        """The bot's side of an unfinished match (its game file ``game``), listening on a
-        free loopback port (the old one may be taken by now)."""
-        argv = ["resume", str(game), "--listen", "127.0.0.1", "--port", "0"]
+    def join_table(cls, *, index: int, level: str, delay: float, address: str) -> LocalBot:
+        """Bot ``index`` (>= 1) taking a seat at the table hosted at ``address`` (``p2pgin
+        bot --bot-index`` finds its own data directory under the player's)."""
+        argv = ["bot", "--level", level, "--join", address, "--listen", "127.0.0.1",
+                "--matches", "1", "--name", f"bot-{level}-{index + 1}", "--bot-index",
+                str(index)]
+        if delay:
+            argv += ["--delay", str(delay)]
+        return cls(argv)
+
+    @classmethod
+    def resume(cls, home: Path, game: Path, *, index: int = 0, delay: float | None = None,
+               host_at: str | None = None) -> LocalBot:
+        """Bot ``index``'s side of an unfinished table (its game file ``game``). The host
+        (index 0) listens on a free loopback port (the old one may be taken by now); the
+        others dial the host at ``host_at``."""
+        argv = ["resume", str(game), "--listen", "127.0.0.1"]
+        if index == 0:
+            argv += ["--port", "0"]
+        if host_at is not None:
+            argv += ["--host-at", host_at]
         if delay is not None:
             argv += ["--delay", str(delay)]
-        return cls(argv, home / BOT_DIR)  # NB: resume reads the bot's data directly
+        return cls(argv, bot_home(home, index))  # NB: resume reads the bot's data directly
 
     def _read(self) -> None:
         stdout = self.proc.stdout

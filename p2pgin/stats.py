@@ -1,46 +1,60 @@
-"""Local statistics: what this user played, won and how, per opponent.
+"""Local statistics: what this user played, how each match ended for them, per opponent.
 
-An opponent is its key fingerprint; a computer opponent (its hello says ``bot``) is its
-fingerprint *and* its name, because every level of this user's bots plays with the one
-key of the data directory's ``bot/`` folder: ``bot-easy`` and ``bot-hard`` are counted
-apart (:func:`opponent_key`).
+Every number comes from a verified record (protocol v2): a transcript is checked by
+:mod:`p2pgin.verify` before it is counted, and the counting reads the hands, outcomes
+and ending the match machine proved, never the header's claims.
 
-Kept in ``data_dir()/stats.json`` as one summary per game, keyed by session id, so
-recording the same game twice (from the console at match end and again from its
-transcript) changes nothing. Totals are computed from the summaries when asked.
+* **Opponents.** An opponent is its key fingerprint; a computer opponent (its signed
+  hello says ``bot``) is its fingerprint *and* its name, because every level of a
+  user's bots plays with the one key of the data directory's ``bot/`` folder:
+  ``bot-easy`` and ``bot-hard`` are counted apart (:func:`opponent_key`). At a table of
+  three or more, each other seat is an opponent of the match; in team gin the other
+  team's two seats are (the partner is not).
+* **Results.** A finished match is *won* (team gin: your team won; Rummy's tie in
+  reverse scoring: a shared win) or *lost*; at a table of three or more a match not won
+  is also *placed* (2nd, 3rd, ... by the totals). A match that ended early (abandoned,
+  a seat timed out, an accusation, crossed endings, a false claim) is neither: it is
+  counted as *ended* with its kind and who the verified ending holds at fault (you,
+  that opponent, or someone else at the table). The hands such a match completed
+  before it ended count as hands played.
+* **Hands.** Hands you played (three-player gin: not those you sat out) and won (team
+  gin: your team's hand); the gin counts (gins, undercuts, knocks, deadwood at a knock)
+  come from your own gin game of each hand.
+* **Take-backs** granted by a computer opponent are counted, with the matches they
+  mark ("take-backs 2 (in 1 match)").
 
-Sources: :func:`record_match` / :func:`record_view` (the console or the CLI at match
-end, from the session's own ``MatchState``; ``record_view`` also returns the lines to
-show), :func:`record_game` (a finished transcript, verified first), and
-:func:`sync_transcripts` (every saved transcript not yet counted; ``p2pgin stats``
-calls it, so games saved by any path are counted).
+Kept in ``data_dir()/stats.json``: one summary per match, keyed ``<session>#<match>``
+(a rematch is another match of the same log), and per transcript counted the head it
+had, so counting again changes nothing and ``p2pgin stats`` re-verifies only new or
+grown transcripts (:func:`sync_transcripts`). A version-1 file (two-player gin,
+protocol v1) is read and carried over.
+
+The CLI records a finished or ended match with :func:`record_transcript`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from p2pgin.engine.hand import HandResult
-from p2pgin.engine.match import MatchState
-from p2pgin.log.canonical import JsonValue, canonical_dumps, canonical_loads
-from p2pgin.log.errors import CanonicalError, LogError
-from p2pgin.log.identity import IDENTITY_FILE, atomic_write, data_dir
-from p2pgin.log.transcript import Transcript, iter_transcripts, read_transcript
+from p2pgin.log.identity import atomic_write, data_dir
+
+if TYPE_CHECKING:
+    from p2pgin.log.transcript import Transcript
+    from p2pgin.verify.report import Report
 
 __all__ = [
     "STATS_FILE",
-    "GameSummary",
+    "MatchSummary",
     "StatsError",
     "Totals",
-    "load_games",
-    "local_player",
+    "load_matches",
     "opponent_key",
-    "record_game",
-    "record_match",
-    "record_view",
+    "opponent_lines",
+    "record_transcript",
     "stats_lines",
     "summarize",
     "sync_transcripts",
@@ -48,67 +62,17 @@ __all__ = [
 ]
 
 STATS_FILE: Final = "stats.json"
+STATS_VERSION: Final = 2
+#: The names ``p2pgin bot`` and ``p2pgin play`` give their bots (a version-1 summary
+#: has no bot flag: these names stand for it).
+_BOT_NAMES: Final = frozenset({"bot-easy", "bot-normal", "bot-hard"})
+_GIN_GAMES: Final = frozenset({"gin", "gin3", "team_gin"})
+_ORDINAL: Final = {2: "2nd", 3: "3rd"}
 
 
 class StatsError(ValueError):
-    """A statistics file or a game that cannot be counted (corrupt, unverified)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameSummary:
-    """One finished match from the local player's side."""
-
-    session: str
-    date: str
-    opponent: str
-    opponent_fingerprint: str
-    won: bool
-    hands: int
-    hands_won: int
-    gins: int  # gins and big gins by me
-    undercuts: int  # my undercuts of the opponent's knock
-    undercut: int  # times my knock was undercut
-    knocks: int  # hands I ended by knocking with deadwood (gin not included)
-    knock_deadwood: int  # sum of my deadwood at those knocks
-    points: tuple[int, int]  # match totals: mine, theirs
-    take_backs: int = 0  # take-backs granted by the computer opponent: marks the match
-    opponent_bot: bool = False  # the opponent's hello said it is a computer opponent
-
-    def to_dict(self) -> dict[str, JsonValue]:
-        """JSON form stored in ``stats.json``."""
-        return {"session": self.session, "date": self.date, "opponent": self.opponent,
-                "opponent_fingerprint": self.opponent_fingerprint, "won": self.won,
-                "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
-                "undercuts": self.undercuts, "undercut": self.undercut,
-                "knocks": self.knocks, "knock_deadwood": self.knock_deadwood,
-                "points": list(self.points), "take_backs": self.take_backs,
-                "opponent_bot": self.opponent_bot}
-
-    @classmethod
-    def from_dict(cls, obj: Any) -> GameSummary:
-        """Strictly read a stored summary. (A summary stored before the bot flag was kept
-        takes a bot's default name, ``bot-easy`` / ``bot-normal`` / ``bot-hard``, as the
-        flag.)
-
-        Raises:
-            StatsError: not a summary.
-        """
-        try:
-            fields = {**obj, "points": (obj["points"][0], obj["points"][1])}
-            if "opponent_bot" not in fields:
-                fields["opponent_bot"] = obj["opponent"] in _BOT_NAMES
-            return cls(**fields)
-        except (TypeError, KeyError, IndexError) as exc:
-            raise StatsError(f"not a game summary: {exc}") from None
-
-    @property
-    def opponent_key(self) -> str:
-        """Whom this game counts against (see :func:`opponent_key`)."""
-        return opponent_key(self.opponent_fingerprint, self.opponent, self.opponent_bot)
-
-
-#: The names ``p2pgin bot`` and ``p2pgin play`` give their bots.
-_BOT_NAMES: Final = frozenset({"bot-easy", "bot-normal", "bot-hard"})
+    """A statistics file or a match that cannot be counted (corrupt, unverified, not
+    over, or it is unknown which seat is yours)."""
 
 
 def opponent_key(fingerprint: str, name: str, bot: bool) -> str:
@@ -117,218 +81,426 @@ def opponent_key(fingerprint: str, name: str, bot: bool) -> str:
     return f"{fingerprint} {name}" if bot else fingerprint
 
 
-def summarize(
-    *,
-    session: str,
-    me: int,
-    names: Sequence[str],
-    fingerprints: Sequence[str],
-    results: Iterable[HandResult],
-    match: MatchState,
-    date: str = "",
-    take_backs: int = 0,
-    opponent_bot: bool = False,
-) -> GameSummary:
-    """The summary of a finished match for player ``me`` (``take_backs``: how many the
-    computer opponent granted; such a match is marked as played with take-backs;
-    ``opponent_bot``: the opponent's hello said it is a computer opponent)."""
-    them = 1 - me
-    hands = list(results)
-    mine = [r for r in hands if r.winner == me]
-    knocks = [r for r in hands if r.knocker == me and r.kind in ("knock", "undercut")]
-    totals = match.result().totals
-    return GameSummary(
-        session=session, date=date, opponent=names[them],
-        opponent_fingerprint=fingerprints[them], won=match.winner == me,
-        hands=len(hands), hands_won=len(mine),
-        gins=sum(r.kind in ("gin", "big_gin") for r in mine),
-        undercuts=sum(r.kind == "undercut" for r in mine),
-        undercut=sum(r.kind == "undercut" and r.winner == them for r in hands),
-        knocks=len(knocks), knock_deadwood=sum(r.knocker_deadwood for r in knocks),
-        points=(totals[me], totals[them]), take_backs=take_backs,
-        opponent_bot=opponent_bot,
-    )
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchSummary:
+    """One match of a log from the side of seat ``me``.
+
+    ``result``: ``won``, ``lost`` or ``ended``; ``place`` (at a table of three or more
+    playing each for themselves): 1 for a win, else the rank by the totals (ties share
+    the better place); ``ending``: the kind of an ending
+    (``abandon``, ``timeout``, ``accuse``, ``crossed``, ``refuted``), ``culprit`` the
+    seat it holds at fault.
+    """
+
+    session: str
+    match_no: int
+    date: str
+    game: str
+    me: int
+    names: tuple[str, ...]
+    fingerprints: tuple[str, ...]
+    bots: tuple[bool, ...]
+    result: str
+    place: int | None = None
+    ending: str = ""
+    culprit: int | None = None
+    hands: int = 0
+    hands_won: int = 0
+    gins: int = 0  # gins and big gins by me
+    undercuts: int = 0  # my undercuts of a knock
+    undercut: int = 0  # times my knock was undercut
+    knocks: int = 0  # my knocks with deadwood (gin not included)
+    knock_deadwood: int = 0  # the sum of my deadwood at those knocks
+    points: int = 0  # my total (team gin: my team's)
+    take_backs: int = 0  # take-backs granted by a computer opponent
+
+    @property
+    def key(self) -> str:
+        """``<session>#<match>``: what makes a summary unique."""
+        return f"{self.session}#{self.match_no}"
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    def opponents(self) -> tuple[int, ...]:
+        """The seats playing against ``me`` (team gin: the other team)."""
+        if self.game == "team_gin" and self.seats == 4:
+            return tuple(s for s in range(4) if s % 2 != self.me % 2)
+        return tuple(s for s in range(self.seats) if s != self.me)
+
+    def opponent_key(self, seat: int) -> str:
+        """Whom this match counts against at ``seat`` (see :func:`opponent_key`)."""
+        return opponent_key(self.fingerprints[seat], self.names[seat], self.bots[seat])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form stored in ``stats.json``."""
+        out = asdict(self)
+        for name in ("names", "fingerprints", "bots"):
+            out[name] = list(out[name])
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> MatchSummary:
+        """Strictly read a stored summary.
+
+        Raises:
+            StatsError: not a summary.
+        """
+        try:
+            known = {f.name for f in fields(cls)}
+            if not isinstance(obj, dict) or set(obj) - known:
+                raise TypeError("unknown fields")
+            data = {**obj, **{name: tuple(obj[name]) for name in ("names", "fingerprints",
+                                                                  "bots")}}
+            return cls(**data)
+        except (TypeError, KeyError) as exc:
+            raise StatsError(f"not a match summary: {exc}") from None
+
+    @classmethod
+    def from_v1(cls, session: str, obj: Any) -> MatchSummary:
+        """A version-1 summary (two-player gin, protocol v1) carried over.
+
+        Raises:
+            StatsError: not a version-1 summary.
+        """
+        try:
+            bot = obj.get("opponent_bot", obj["opponent"] in _BOT_NAMES)
+            won = bool(obj["won"])
+            return cls(
+                session=session, match_no=1, date=str(obj.get("date", "")), game="gin",
+                me=0, names=("", str(obj["opponent"])),
+                fingerprints=("", str(obj["opponent_fingerprint"])), bots=(False, bool(bot)),
+                result="won" if won else "lost",
+                hands=int(obj["hands"]), hands_won=int(obj["hands_won"]),
+                gins=int(obj["gins"]), undercuts=int(obj["undercuts"]),
+                undercut=int(obj["undercut"]), knocks=int(obj["knocks"]),
+                knock_deadwood=int(obj["knock_deadwood"]), points=int(obj["points"][0]),
+                take_backs=int(obj.get("take_backs", 0)))
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError) as exc:
+            raise StatsError(f"not a version-1 game summary: {exc}") from None
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def _gin_games(result: Any) -> tuple[Any, ...]:
+    """A gin-family hand result's seated games (``SeatedResult``-like: ``hand`` and
+    ``seats``); a two-player result is its own game at seats 0 and 1."""
+    games = getattr(result, "games", None)
+    if games is not None:
+        return tuple(games)
+    game = getattr(result, "game", None)
+    if game is not None:
+        return (game,)
+    if hasattr(result, "knocker_deadwood"):
+        from p2pgin.engine.gin_common import SeatedResult
+
+        return (SeatedResult(result, (0, 1)),)
+    return ()
+
+
+def _hand_players(result: Any, seats: int) -> tuple[int, ...]:
+    players = getattr(result, "players", None)
+    return tuple(players) if players is not None else tuple(range(seats))
+
+
+def _hand_won(result: Any, me: int, game: str) -> bool:
+    if game == "team_gin":
+        return getattr(result, "team", None) == me % 2
+    return getattr(result, "winner", None) == me
+
+
+def _place(me: int, totals: Sequence[int], low_wins: bool) -> int:
+    mine = totals[me]
+    return 1 + sum(1 for t in totals if (t < mine if low_wins else t > mine))
+
+
+def summarize(report: Report, me: int, *, date: str = "") -> list[MatchSummary]:
+    """Every match of a verified record from seat ``me``'s side: each finished match,
+    and the last one if an ending (or a refuted claim) ended it.
+
+    Raises:
+        StatsError: the record does not verify, or ``me`` is not a seat.
+    """
+    if not report.ok:
+        why = report.failure.detail if report.failure else report.status.value
+        raise StatsError(f"the record does not prove a finished or ended match ({why})")
+    seats = len(report.seats)
+    if not 0 <= me < seats:
+        raise StatsError(f"seat {me} is not a seat of this table of {seats}")
+    game = report.game
+    base: dict[str, Any] = {"session": report.session, "date": date, "game": game, "me": me,
+            "names": tuple(s.name for s in report.seats),
+            "fingerprints": tuple(s.fingerprint for s in report.seats),
+            "bots": tuple(s.bot for s in report.seats)}
+    ending = report.ending
+    refuted = report.refuted
+    last = report.matches[-1].match_no if report.matches else 0
+    out = []
+    for match in report.matches:
+        counts: dict[str, Any] = {"hands": 0, "hands_won": 0, "gins": 0, "undercuts": 0,
+                                  "undercut": 0, "knocks": 0, "knock_deadwood": 0,
+                                  "take_backs": 0}
+        for number in match.hands:
+            hand = report.hand(number)
+            if hand is None:
+                continue
+            counts["take_backs"] += hand.take_backs
+            result = hand.result
+            if result is None or me not in _hand_players(result, seats):
+                continue
+            counts["hands"] += 1
+            counts["hands_won"] += _hand_won(result, me, game)
+            for seated in _gin_games(result):
+                if me not in seated.seats:
+                    continue
+                r, mine = seated.hand, seated.seats.index(me)
+                counts["gins"] += r.winner == mine and r.kind in ("gin", "big_gin")
+                counts["undercuts"] += r.winner == mine and r.kind == "undercut"
+                counts["undercut"] += r.knocker == mine and r.kind == "undercut"
+                if r.knocker == mine and r.kind in ("knock", "undercut"):
+                    counts["knocks"] += 1
+                    counts["knock_deadwood"] += r.knocker_deadwood
+        outcome = match.outcome
+        if outcome is not None:
+            totals = tuple(outcome.totals)
+            winners = tuple(outcome.winners)
+            won = me in winners
+            low_wins = bool(getattr(outcome, "reverse", False))
+            # NB: a place says more than won/lost only at a table of three or more
+            place = (None if seats == 2 or game == "team_gin" else
+                     1 if won else max(2, _place(me, totals, low_wins)))
+            out.append(MatchSummary(**base, match_no=match.match_no,
+                                    result="won" if won else "lost", place=place,
+                                    points=totals[me], **counts))
+        elif match.match_no == last and (ending is not None or refuted is not None):
+            kind = ending.kind.value if ending is not None else "refuted"
+            culprit = (ending.culprit if ending is not None
+                       else refuted.seat if refuted is not None else None)
+            out.append(MatchSummary(**base, match_no=match.match_no, result="ended",
+                                    ending=kind, culprit=culprit, **counts))
+    if not report.matches and (ending is not None or refuted is not None):
+        # NB: ended before the coin toss finished: no match started, the ending stands
+        kind = ending.kind.value if ending is not None else "refuted"
+        culprit = ending.culprit if ending is not None else (
+            refuted.seat if refuted is not None else None)
+        out.append(MatchSummary(**base, match_no=1, result="ended", ending=kind,
+                                culprit=culprit))
+    return out
+
+
+# --------------------------------------------------------------------------- the file
+
+
+@dataclass(slots=True)
+class _Store:
+    matches: dict[str, MatchSummary] = field(default_factory=dict)
+    #: per transcript counted (by session): its head, and why it was not counted ("")
+    files: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _path(home: Path | None) -> Path:
-    return (home if home is not None else data_dir()) / STATS_FILE
+    return (home if home is not None else data_dir(create=False)) / STATS_FILE
 
 
-def load_games(home: Path | None = None) -> dict[str, GameSummary]:
-    """Every counted game by session id (empty when nothing was recorded yet).
+def _load(home: Path | None) -> _Store:
+    path = _path(home)
+    if not path.exists():
+        return _Store()
+    try:
+        obj = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise StatsError(f"{path}: not a statistics file ({exc})") from None
+    if not isinstance(obj, dict):
+        raise StatsError(f"{path}: not a statistics file")
+    if obj.get("version") == 1 and isinstance(obj.get("games"), dict):
+        return _Store({f"{sid}#1": MatchSummary.from_v1(sid, g)
+                       for sid, g in obj["games"].items()})
+    if obj.get("version") != STATS_VERSION or not isinstance(obj.get("matches"), dict):
+        raise StatsError(f"{path}: not a statistics file of version {STATS_VERSION}")
+    raw = obj.get("files")
+    files: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    matches = {key: MatchSummary.from_dict(m) for key, m in obj["matches"].items()}
+    return _Store(matches, {str(k): dict(v) for k, v in files.items()
+                            if isinstance(v, dict)})
+
+
+def _save(store: _Store, home: Path | None) -> None:
+    path = _path(home)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    data = {"version": STATS_VERSION,
+            "matches": {k: m.to_dict() for k, m in sorted(store.matches.items())},
+            "files": dict(sorted(store.files.items()))}
+    atomic_write(path, json.dumps(data, sort_keys=True, ensure_ascii=False).encode() + b"\n",
+                 mode=0o600)
+
+
+def load_matches(home: Path | None = None) -> dict[str, MatchSummary]:
+    """Every counted match by ``<session>#<match>`` (empty when nothing was counted).
 
     Raises:
         StatsError: the file exists but is not a statistics file.
     """
-    path = _path(home)
-    if not path.exists():
-        return {}
-    try:
-        obj = canonical_loads(path.read_bytes().rstrip(b"\n"))
-    except CanonicalError as exc:
-        raise StatsError(f"{path}: {exc.detail}") from None
-    if not isinstance(obj, dict) or obj.get("version") != 1 or not isinstance(
-            obj.get("games"), dict):
-        raise StatsError(f"{path}: not a statistics file")
-    return {sid: GameSummary.from_dict(g) for sid, g in obj["games"].items()}
+    return _load(home).matches
 
 
-def _save(games: dict[str, GameSummary], home: Path | None) -> None:
-    path = _path(home)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    data = {"version": 1, "games": {sid: g.to_dict() for sid, g in games.items()}}
-    atomic_write(path, canonical_dumps(data) + b"\n", mode=0o600)
+def _seat_of(transcript: Transcript, me: int | str) -> int:
+    players = transcript.players
+    if isinstance(me, int) and not isinstance(me, bool):
+        return me
+    for seat, player in enumerate(players):
+        if me in (player.fingerprint, player.key):
+            return seat
+    raise StatsError(f"{me!r} is not the fingerprint or key of a seat of this match")
 
 
-def _add(summary: GameSummary, home: Path | None) -> bool:
-    games = load_games(home)
-    if summary.session in games:
-        return False
-    games[summary.session] = summary
-    _save(games, home)
-    return True
+def _add(store: _Store, summaries: Iterable[MatchSummary]) -> bool:
+    new = False
+    for summary in summaries:
+        if summary.key not in store.matches:
+            store.matches[summary.key] = summary
+            new = True
+    return new
 
 
-def record_match(
-    *,
-    session: str,
-    me: int,
-    names: Sequence[str],
-    fingerprints: Sequence[str],
-    match: MatchState,
-    date: str = "",
-    home: Path | None = None,
-    take_backs: int = 0,
-    opponent_bot: bool = False,
-) -> bool:
-    """Count a match that just ended (the console's or CLI's own ``MatchState``).
+def record_transcript(transcript: Transcript, me: int | str, home: Path | None = None
+                      ) -> bool:
+    """Verify a transcript and count its matches for the seat ``me`` (a seat number, or
+    that seat's key fingerprint or hex key). Idempotent: a match already counted is not
+    counted again (a rematch in the same log is a new match).
 
     Returns:
-        True when newly counted, False when this session was already counted.
+        True when something was newly counted.
 
     Raises:
-        StatsError: the match is not over.
+        StatsError: the transcript does not verify, ``me`` is not a seat of it, or the
+            statistics file is not one.
     """
-    if not match.over:
-        raise StatsError("only a finished match is counted")
-    summary = summarize(session=session, me=me, names=names, fingerprints=fingerprints,
-                        results=match.hands, match=match, date=date, take_backs=take_backs,
-                        opponent_bot=opponent_bot)
-    return _add(summary, home)
+    from p2pgin.verify.verifier import verify_transcript  # NB: the match machine
 
-
-def record_view(view: Any, *, date: str = "", home: Path | None = None,
-                take_backs: int = 0, opponent_bot: bool = False) -> list[str]:
-    """For the console at match end: count the finished match of a session
-    ``PlayerView`` (once) and return the statistics against this opponent.
-    ``take_backs``: the session's ``take_backs``; ``opponent_bot``: the opponent's hello
-    says it is a computer opponent (the view carries neither).
-
-    Returns:
-        Lines to show; nothing is counted (and the lines say why) if the match is not over.
-    """
-    match = view.match
-    if match is None or not match.over or not view.session_id:
-        return ["Statistics count finished matches only."]
-    try:
-        record_match(session=view.session_id, me=view.me, names=view.names,
-                     fingerprints=view.fingerprints, match=match, date=date, home=home,
-                     take_backs=take_backs, opponent_bot=opponent_bot)
-        them = 1 - view.me
-        return stats_lines(home, opponent=opponent_key(view.fingerprints[them],
-                                                       view.names[them], opponent_bot))
-    except (OSError, StatsError) as exc:
-        return [f"Statistics not updated: {exc}"]
-
-
-def local_player(transcript: Transcript, home: Path | None = None) -> int | None:
-    """Which player of ``transcript`` this user is: the identity key decides, else the
-    header's ``meta.me``; None when neither says."""
-    path = (home if home is not None else data_dir(create=False)) / IDENTITY_FILE
-    if path.exists():
-        try:
-            from p2pgin.log.identity import load_or_create_identity
-
-            key = load_or_create_identity(home=path.parent).public_hex
-        except LogError:
-            key = ""
-        for index, player in enumerate(transcript.players):
-            if player.key == key:
-                return index
-    me = transcript.meta.get("me")
-    return me if type(me) is int and me in (0, 1) else None
-
-
-def record_game(transcript: Transcript, *, me: int | None = None,
-                home: Path | None = None) -> bool:
-    """Verify a finished transcript and count it for player ``me`` (default
-    :func:`local_player`). Idempotent per session id.
-
-    Returns:
-        True when newly counted, False when already counted.
-
-    Raises:
-        StatsError: the transcript does not verify, is not a finished match, or it is
-            unknown which player this user is.
-    """
-    from p2pgin.report import verify_transcript  # NB: heavy (crypto); only when counting
-
-    games = load_games(home)
-    if transcript.session in games:
+    store = _load(home)
+    seat = _seat_of(transcript, me)
+    if store.files.get(transcript.session, {}).get("head") == transcript.head and (
+            not store.files[transcript.session].get("problem")):
         return False
-    if me is None:
-        me = local_player(transcript, home)
-    if me is None:
-        raise StatsError("cannot tell which player of this transcript you are")
     report = verify_transcript(transcript)
-    if not report.ok or report.match is None or not report.match.over:
-        why = report.failure.where if report.failure else report.status
-        raise StatsError(f"transcript does not prove a finished match ({why})")
-    date = transcript.meta.get("saved")
-    hello = next((e for e in transcript.entries if e.is_hello and e.sender == 1 - me), None)
-    summary = summarize(session=transcript.session, me=me, names=report.names,
-                        fingerprints=report.fingerprints,
-                        results=[h.result for h in report.hands], match=report.match,
-                        date=date if isinstance(date, str) else "",
-                        take_backs=sum(h.take_backs for h in report.hands),
-                        opponent_bot=bool(hello is not None and hello.body.get("bot")))
-    return _add(summary, home)
+    saved = transcript.meta.get("saved")
+    summaries = summarize(report, seat, date=saved if isinstance(saved, str) else "")
+    new = _add(store, summaries)
+    store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+    _save(store, home)
+    return new
 
 
-def sync_transcripts(home: Path | None = None,
-                     on_new: Callable[[int], None] | None = None) -> list[tuple[Path, str]]:
-    """Count every saved transcript not counted yet; returns ``(file, problem)`` for those
-    that could not be counted (they are left out, not fatal). ``on_new`` hears how many
-    are new before they are checked (each is verified: a moment per match).
+def _me_in(transcript: Transcript, key: str | None) -> int:
+    """Your seat in a transcript of your data directory: your key's; with no identity
+    yet, the sealer's (the transcripts there are written by their player).
 
-    An abandoned match (its header claims no result) is skipped quietly: statistics count
-    finished matches only, and such a file is no problem (``p2pgin verify`` proves it).
+    Raises:
+        StatsError: you have a key and it is no seat's (someone else's match).
     """
+    if key is None:
+        return transcript.seal.seat
+    for seat, player in enumerate(transcript.players):
+        if player.key == key:
+            return seat
+    raise StatsError("not your match: your identity key is no seat's")
+
+
+def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | None = None
+                     ) -> list[tuple[Path, str]]:
+    """Count every saved transcript not counted yet (or grown since: a rematch); returns
+    ``(file, problem)`` for those that cannot be counted (left out, not fatal; a file
+    that could not be counted is not checked again until it changes). ``on_new`` hears
+    how many will be checked, before the checking starts (each is verified: a moment
+    per match).
+
+    Raises:
+        StatsError: the statistics file is not one.
+    """
+    from p2pgin.log.transcript import iter_transcripts
+    from p2pgin.verify.games import my_key
+
     base = home if home is not None else data_dir(create=False)
-    counted = load_games(home)
+    store = _load(home)
+    todo: list[tuple[Path, str, str]] = []
     problems: list[tuple[Path, str]] = []
-    new = [path for path in iter_transcripts(base / "transcripts") if path.stem not in counted]
-    if new and on_new is not None:
-        on_new(len(new))
-    for path in new:
+    for path in iter_transcripts(base / "transcripts"):
+        session, head = _header_head(path)
+        seen = store.files.get(session or path.stem)
+        if seen is not None and head is not None and seen.get("head") == head:
+            if seen.get("problem"):
+                problems.append((path, seen["problem"]))
+            continue
+        todo.append((path, session or path.stem, head or ""))
+    if not todo:
+        return problems
+    if on_new is not None:
+        on_new(len(todo))
+    from p2pgin.log.errors import LogError
+    from p2pgin.log.transcript import parse_transcript
+    from p2pgin.verify.sniff import Kind, Unreadable, read_record
+    from p2pgin.verify.verifier import verify_transcript
+
+    key = my_key(base)
+    for path, session, head in todo:
         try:
-            transcript = read_transcript(path)
-            if not transcript.result:
-                continue
-            record_game(transcript, home=home)
-        except (OSError, LogError, StatsError) as exc:
-            problems.append((path, str(exc)))
+            data, kind = read_record(path)
+            if kind is not Kind.TRANSCRIPT:
+                raise StatsError("a game file, not a transcript")
+            transcript = parse_transcript(data)
+            report = verify_transcript(transcript)
+            saved = transcript.meta.get("saved")
+            _add(store, summarize(report, _me_in(transcript, key),
+                                  date=saved if isinstance(saved, str) else ""))
+            store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+        except (Unreadable, LogError, StatsError) as exc:
+            why = str(getattr(exc, "detail", "") or exc)
+            why = why[3:] if isinstance(exc, Unreadable) and why.startswith("is ") else why
+            problems.append((path, why))
+            store.files[session] = {"head": head, "problem": why}
+    _save(store, home)
     return problems
+
+
+def _header_head(path: Path) -> tuple[str | None, str | None]:
+    """A transcript's session and head as its header says them (cheap: line 1 only);
+    for a file whose header says neither, None and its size and time (it is checked
+    again once it changes)."""
+    try:
+        with path.open("rb") as f:
+            header = json.loads(f.readline())
+        return str(header["session"]), str(header["head"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    except OSError:
+        return None, None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None, None
+    return None, f"file {stat.st_size} {stat.st_mtime_ns}"
+
+
+# --------------------------------------------------------------------------- totals
 
 
 @dataclass(slots=True, kw_only=True)
 class Totals:
-    """Sums over games (all of them, or one opponent's)."""
+    """Sums over matches (all of them, or one opponent's)."""
 
-    matches: int = 0
+    matches: int = 0  # finished matches
     matches_won: int = 0
+    places: dict[int, int] = field(default_factory=dict)  # place (2, 3, ...) -> matches
+    ended: int = 0  # matches ended early
+    ended_kinds: dict[str, int] = field(default_factory=dict)
+    ended_mine: int = 0  # ... with you at fault
+    ended_theirs: int = 0  # ... with this opponent at fault (overall: any other seat)
+    ended_others: int = 0  # ... with someone else at the table at fault
     hands: int = 0
     hands_won: int = 0
+    gin_matches: int = 0
     gins: int = 0
     undercuts: int = 0
     undercut: int = 0
@@ -337,31 +509,53 @@ class Totals:
     take_backs: int = 0
     marked: int = 0  # matches played with at least one take-back
     names: set[str] = field(default_factory=set)
+    bot: bool = False
 
-    def add(self, g: GameSummary) -> None:
-        """Include one game."""
-        self.matches += 1
-        self.matches_won += g.won
-        self.hands += g.hands
-        self.hands_won += g.hands_won
-        self.gins += g.gins
-        self.undercuts += g.undercuts
-        self.undercut += g.undercut
-        self.knocks += g.knocks
-        self.knock_deadwood += g.knock_deadwood
-        self.take_backs += g.take_backs
-        self.marked += g.take_backs > 0
-        self.names.add(g.opponent)
+    def add(self, m: MatchSummary, opponent: int | None = None) -> None:
+        """Include one match (``opponent``: the seat these totals are about)."""
+        if m.result == "ended":
+            self.ended += 1
+            self.ended_kinds[m.ending] = self.ended_kinds.get(m.ending, 0) + 1
+            if m.culprit == m.me:
+                self.ended_mine += 1
+            elif opponent is None or m.culprit == opponent:
+                self.ended_theirs += 1
+            else:
+                self.ended_others += 1
+        else:
+            self.matches += 1
+            self.matches_won += m.result == "won"
+            if m.result != "won" and m.place is not None:
+                self.places[m.place] = self.places.get(m.place, 0) + 1
+        self.hands += m.hands
+        self.hands_won += m.hands_won
+        self.gin_matches += m.game in _GIN_GAMES
+        self.gins += m.gins
+        self.undercuts += m.undercuts
+        self.undercut += m.undercut
+        self.knocks += m.knocks
+        self.knock_deadwood += m.knock_deadwood
+        self.take_backs += m.take_backs
+        self.marked += m.take_backs > 0
+        if opponent is not None:
+            self.names.add(m.names[opponent])
+            self.bot = self.bot or m.bots[opponent]
 
     @property
     def average_knock_deadwood(self) -> float | None:
         """Mean deadwood at my knocks (gin excluded), None without knocks."""
         return self.knock_deadwood / self.knocks if self.knocks else None
 
-    def to_dict(self) -> dict[str, JsonValue]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form for ``p2pgin stats --json``."""
         avg = self.average_knock_deadwood
         return {"matches": self.matches, "matches_won": self.matches_won,
+                "matches_lost": self.matches - self.matches_won,
+                "places": {str(k): v for k, v in sorted(self.places.items())},
+                "ended": self.ended, "ended_kinds": dict(sorted(self.ended_kinds.items())),
+                "ended_your_fault": self.ended_mine,
+                "ended_their_fault": self.ended_theirs,
+                "ended_someone_elses_fault": self.ended_others,
                 "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
                 "undercuts": self.undercuts, "undercut": self.undercut,
                 "knocks": self.knocks,
@@ -369,25 +563,15 @@ class Totals:
                 "take_backs": self.take_backs, "matches_with_take_backs": self.marked}
 
 
-def totals(games: Iterable[GameSummary]) -> tuple[Totals, dict[str, Totals]]:
-    """Overall totals and totals per opponent (:func:`opponent_key`: a fingerprint, or
-    a computer opponent's fingerprint and level)."""
+def totals(matches: Iterable[MatchSummary]) -> tuple[Totals, dict[str, Totals]]:
+    """Overall totals and totals per opponent (:func:`opponent_key`)."""
     overall = Totals()
     per: dict[str, Totals] = {}
-    for g in games:
-        overall.add(g)
-        per.setdefault(g.opponent_key, Totals()).add(g)
+    for m in matches:
+        overall.add(m)
+        for seat in m.opponents():
+            per.setdefault(m.opponent_key(seat), Totals()).add(m, seat)
     return overall, per
-
-
-def _line(label: str, t: Totals) -> str:
-    avg = t.average_knock_deadwood
-    return (f"{label}: matches {t.matches_won}/{t.matches} won, hands {t.hands_won}/"
-            f"{t.hands} won, gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
-            f"knocks {t.knocks}, avg deadwood at knock "
-            f"{'-' if avg is None else f'{avg:.1f}'}"
-            + (f", take-backs {t.take_backs} (in {_count(t.marked, 'match', 'matches')})"
-               if t.take_backs else ""))
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -395,15 +579,69 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def stats_lines(home: Path | None = None, *, opponent: str | None = None) -> list[str]:
-    """Readable statistics: overall, then per opponent (only ``opponent``'s, an
-    :func:`opponent_key`, when given, e.g. the console at match end)."""
-    overall, per = totals(load_games(home).values())
-    if overall.matches == 0:
+_KIND_WORDS: Final = {"abandon": "abandoned", "timeout": "timed out", "accuse": "accused",
+                      "crossed": "crossed endings", "refuted": "false claims"}
+
+
+def _ended_text(t: Totals, per_opponent: bool) -> str:
+    kinds = ", ".join(f"{_KIND_WORDS.get(k, k)} {n}" for k, n in sorted(t.ended_kinds.items()))
+    faults = [f"you {t.ended_mine}" if t.ended_mine else "",
+              (f"{'them' if per_opponent else 'others'} {t.ended_theirs}"
+               if t.ended_theirs else ""),
+              f"someone else {t.ended_others}" if t.ended_others else ""]
+    return (f", ended early {t.ended} ({kinds}; at fault: "
+            f"{', '.join(f for f in faults if f)})")
+
+
+def _line(label: str, t: Totals, *, per_opponent: bool = True) -> str:
+    text = f"{label}: matches {t.matches_won}/{t.matches} won"
+    if t.places:
+        text += " (" + ", ".join(f"placed {_ORDINAL.get(p, f'{p}th')} {n}"
+                                 for p, n in sorted(t.places.items()) if p > 1) + ")"
+    if t.ended:
+        text += _ended_text(t, per_opponent)
+    text += f", hands {t.hands_won}/{t.hands} won"
+    if t.gin_matches:
+        avg = t.average_knock_deadwood
+        text += (f", gins {t.gins}, undercuts {t.undercuts} (suffered {t.undercut}), "
+                 f"knocks {t.knocks}, avg deadwood at knock "
+                 f"{'-' if avg is None else f'{avg:.1f}'}")
+    if t.take_backs:
+        text += f", take-backs {t.take_backs} (in {_count(t.marked, 'match', 'matches')})"
+    return text
+
+
+def stats_lines(home: Path | None = None, *, opponents: Iterable[str] | None = None
+                ) -> list[str]:
+    """Readable statistics: overall, then per opponent, most played first (only the
+    ``opponents`` given, :func:`opponent_key` values, e.g. the console at match end)."""
+    overall, per = totals(load_matches(home).values())
+    if overall.matches + overall.ended == 0:
         return ["No finished matches counted yet."]
-    out = [_line("All opponents", overall)]
-    for key, t in sorted(per.items(), key=lambda kv: (-kv[1].matches, kv[0])):
-        if opponent is None or key == opponent:
+    from p2pgin.verify.sniff import printable
+
+    wanted = None if opponents is None else set(opponents)
+    out = [_line("All opponents", overall, per_opponent=False)]
+    for key, t in sorted(per.items(), key=lambda kv: (-(kv[1].matches + kv[1].ended),
+                                                      kv[0])):
+        if wanted is None or key in wanted:
             fingerprint = key.split(" ", 1)[0]
-            out.append(_line(f"{', '.join(sorted(t.names))} ({fingerprint})", t))
+            bot = ", a computer player" if t.bot else ""
+            out.append(printable(_line(f"{', '.join(sorted(t.names))} ({fingerprint}{bot})",
+                                       t)))
     return out
+
+
+def opponent_lines(transcript: Transcript, me: int | str, home: Path | None = None
+                   ) -> list[str]:
+    """The statistics against the opponents of ``transcript``'s match (for the console
+    at match end, after :func:`record_transcript`)."""
+    seat = _seat_of(transcript, me)
+    hellos = transcript.hellos
+    keys = []
+    for s, player in enumerate(transcript.players):
+        if s == seat or (transcript.game == "team_gin" and s % 2 == seat % 2):
+            continue
+        bot = s < len(hellos) and hellos[s].body.get("bot") is True
+        keys.append(opponent_key(player.fingerprint, player.name, bot))
+    return stats_lines(home, opponents=keys)

@@ -6,9 +6,12 @@ terminal of a fixed size (tmux, driven by ``../shared/tools/tuishot``), playing 
 real match against a bot peer over loopback TCP with the full protocol. Keys are
 chosen from the console's own key strip, as a person would.
 
-    python tools/screenshots.py [--out docs/screens] [--tuishot PATH]
+    python tools/screenshots.py [--out docs/screens] [--tuishot PATH] [--only two|tables]
 
-Needs tmux. Takes about a minute. Data (identity, game files) goes to a temporary
+The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
+seat) come from ``p2pgin play --game G --players N`` where the command line has it,
+else from ``tests/ui/table_launcher.py`` (the same nodes and console, started by a test
+script). Needs tmux. Takes a few minutes. Data (identity, game files) goes to a temporary
 ``P2PGIN_HOME``; nothing outside it is written except the screenshots.
 """
 
@@ -71,10 +74,92 @@ def play_until_hand_end(term: Term, screen: str, limit: float = 300,
     raise SystemExit("the hand did not end in time:\n" + screen)
 
 
+def table_command(game: str, seats: int, *extra: str) -> list[str]:
+    """The command that opens the console at a table of ``seats`` playing ``game``:
+    ``p2pgin play --game G --players N`` once the command line has it, else the test
+    launcher (real nodes on loopback, the other seats played by agents)."""
+    import subprocess
+
+    py = sys.executable
+    helped = subprocess.run([py, "-m", "p2pgin", "play", "--help"], capture_output=True,
+                            text=True, check=False, cwd=ROOT)
+    if "--players" in helped.stdout and not extra:
+        return [py, "-m", "p2pgin", "play", "--name", "Ann", "--game", game, "--players",
+                str(seats)]
+    return [py, str(ROOT / "tests" / "ui" / "table_launcher.py"), game, str(seats), *extra]
+
+
+def tables(out: Path, env: dict[str, str], tuishot: Path | None) -> None:
+    """The screens of tables of three and four, Rummy, a spectator, the lobby and a
+    silent seat (each from a real run in an 80x24 terminal)."""
+    name = f"shots-t-{os.getpid()}"
+
+    def run(game: str, seats: int, *extra: str) -> Term:
+        return Term(name, "80x24", table_command(game, seats, *extra), env, tuishot)
+
+    term = run("gin3", 3, "--join-after", "3", "--target", "200", "--seed", "4")
+    try:
+        save(out, "lobby", term.wait(r"Seats: 2 of 3 taken"),
+             "the host's lobby: the seats filling, the address, the rules")
+        screen = term.wait(r"Your turn")
+        screen = play_until_draw(term, screen)
+        save(out, "gin3", screen, "three-player gin: every seat, who sits out, my game")
+    finally:
+        term.stop()
+    term = run("gin3", 3, "--seat", "1", "--delay", "1.5", "--target", "200")
+    try:
+        term.wait(r"sit this hand out")
+        save(out, "gin3-out", term.wait(r"takes|draws|discards"),
+             "three-player gin: the seat that deals sits the hand out and watches it")
+    finally:
+        term.stop()
+    term = run("team_gin", 4, "--target", "200", "--seed", "2")
+    try:
+        screen = term.wait(r"Your turn")
+        screen = play_until_draw(term, screen)
+        save(out, "team", screen, "team gin: my game, my partner's game, the team scores")
+    finally:
+        term.stop()
+    term = run("rummy", 4, "--target", "500", "--seed", "3")
+    try:
+        screen = term.wait(r"Your turn")
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (
+                "Melds (a:" in screen and "Enter discard" in screen.splitlines()[-1]):
+            keys = next_keys(screen)
+            screen = term.keys(*keys[:1]) if keys else term.changed(screen, 30)
+        save(out, "rummy", screen, "Rummy for 4: my hand, the pile, every meld, each seat's cards")
+        screen = play_until_hand_end(term, screen)
+        save(out, "rummy-end", term.wait(r"Round 1"), "Rummy: a round's result, seat by seat")
+    finally:
+        term.stop()
+    term = run("team_gin", 4, "--watch", "--delay", "0.4", "--target", "200")
+    try:
+        term.wait(r"WATCHING")
+        save(out, "watch", term.wait(r"to move"), "a spectator: public cards only, no action")
+    finally:
+        term.stop()
+    term = run("gin", 2, "--silent", "1", "--person-deadline", "3")
+    try:
+        screen = term.wait(r"Your turn|has not sent")
+        if "has not sent" not in screen:
+            screen = term.keys(next_keys(screen)[0])
+        save(out, "silent", term.wait(r"has not sent its move"),
+             "a silent seat: who and what it owes; w waits, E ends the match naming it")
+        term.keys("E")
+        term.keys("y")
+        save(out, "ended", term.wait(r"the record names Bob"),
+             "an ending: the headline and what it means (the record is verifiable)")
+    finally:
+        term.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
     parser.add_argument("--tuishot", type=Path, default=find_tuishot())
+    parser.add_argument("--only", choices=("two", "tables"), default=None,
+                        help="only the two-player screens, or only the tables'")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -82,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     for var in ("LC_ALL", "LC_CTYPE", "P2PGIN_ASCII"):
         env.pop(var, None)
     env["LANG"] = "C.UTF-8"  # the same pictures whatever this shell's locale is
+    if args.only != "two":
+        tables(args.out, env, args.tuishot)
+    if args.only == "tables":
+        return 0
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal"]
 

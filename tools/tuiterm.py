@@ -110,6 +110,8 @@ class Term:
 def next_keys(screen: str) -> list[str]:
     """What to press, read off the key strip (the last line) like a person would."""
     strip = screen.rstrip("\n").splitlines()[-1] if screen.strip() else ""
+    if " pick " in strip and "Esc cancel" in strip:
+        return ["1"]  # numbered choices (which meld, where to lay off): the first
     if " p pass" in strip:
         return ["p"]
     if " s stock" in strip:
@@ -120,6 +122,10 @@ def next_keys(screen: str) -> list[str]:
         return ["k", "y"]
     if "Enter lay off" in strip or "Enter declare" in strip:
         return ["Enter"]  # NB: the declaration is shown first, then made
+    if " m meld" in strip:
+        return ["m"]  # Rummy: lay down a meld (a choice follows when there are several)
+    if " a lay off" in strip:
+        return ["a"]  # Rummy: lay a card off onto a meld on the table
     if "Enter discard" in strip:
         return ["h", "Enter"]  # the hint puts the cursor on the card to throw
     return []

@@ -1,6 +1,7 @@
-"""The console: a prompt_toolkit full-screen table, a ``--plain`` text mode, and the
-host's waiting screen and the join picker. ``cli.py`` calls :func:`run_console`,
-:func:`run_waiting_screen` and :func:`pick_game`.
+"""The console: a prompt_toolkit full-screen table, a ``--plain`` text mode, the table's
+lobby, the host's waiting screen and the join picker. ``cli.py`` calls
+:func:`run_lobby_screen`, :func:`run_console`, :func:`run_waiting_screen` and
+:func:`pick_game`.
 
 NB: the names are loaded at first use, so importing a light module of this package
 (``p2pgin.ui.terminal``) does not load prompt_toolkit.
@@ -13,11 +14,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from p2pgin.ui.app import create_console_app, run_console
     from p2pgin.ui.lobby import pick_game, run_waiting_screen
+    from p2pgin.ui.lobby_screen import run_lobby_screen
 
-__all__ = ["create_console_app", "pick_game", "run_console", "run_waiting_screen"]
+__all__ = ["create_console_app", "pick_game", "run_console", "run_lobby_screen",
+           "run_waiting_screen"]
 
 _WHERE = {"create_console_app": "p2pgin.ui.app", "run_console": "p2pgin.ui.app",
-          "pick_game": "p2pgin.ui.lobby", "run_waiting_screen": "p2pgin.ui.lobby"}
+          "pick_game": "p2pgin.ui.lobby", "run_waiting_screen": "p2pgin.ui.lobby",
+          "run_lobby_screen": "p2pgin.ui.lobby_screen"}
 
 
 def __getattr__(name: str) -> Any:

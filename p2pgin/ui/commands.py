@@ -33,10 +33,13 @@ class Command:
     name: str
     card: Card | None = None
     word: str | None = None
+    cards: tuple[Card, ...] = ()  # ``meld 7h 8h 9h``
+    number: int | None = None  # ``layoff 7h 2``: the meld's number
 
 
 # name -> (argument kind, help text). kind: "" none, "card" required card,
-# "card?" optional card, "word" required word from _WORDS[name].
+# "card?" optional card, "word" required word from _WORDS[name], "cards" any number of
+# cards, "card? n?" an optional card and an optional number.
 COMMANDS: dict[str, tuple[str, str]] = {
     "stock": ("", "draw the top card of the stock"),
     "take": ("", "take the top of the discard pile (or the upcard)"),
@@ -44,7 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "discard": ("card", "discard a card: discard 7h"),
     "knock": ("card?", "knock, discarding the card (default: the best one)"),
     "gin": ("card?", "go gin, discarding the card (none for big gin)"),
-    "layoff": ("", "declare your melds and lay off after the other player knocked"),
+    "layoff": ("card? n?", "after a knock: declare and lay off; Rummy: layoff 7h [meld N]"),
+    "meld": ("cards", "Rummy: lay down a meld: meld 7h 8h 9h (none: choose one)"),
     "select": ("card", "move the cursor to a card"),
     "move": ("card", "declaring melds: move a card to its next meld (or deadwood)"),
     "best": ("", "declaring melds: the best declaration again"),
@@ -59,6 +63,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("", "read the score"),
     "sheet": ("", "the score sheet: every hand of the match so far"),
     "log": ("", "read the last moves"),
+    "seats": ("", "read every seat: name, role, cards, points, key"),
+    "melds": ("", "Rummy: read the melds on the table"),
+    "end": ("", "end the match when a seat is silent past its deadline (names it)"),
+    "wait": ("", "keep waiting for a silent seat"),
     "accept": ("", "accept the host's rules (joiner, before the first deal)"),
     "decline": ("", "decline the host's rules"),
     "help": ("", "list the commands"),
@@ -143,6 +151,14 @@ def parse_command(text: str) -> Command:
         except CardParseError as exc:
             raise CommandError(str(exc)) from exc
         return Command(name=name, card=card)
+    if kind == "cards":
+        try:
+            cards = tuple(parse_card(a) for a in args)
+        except CardParseError as exc:
+            raise CommandError(str(exc)) from exc
+        return Command(name=name, cards=cards)
+    if kind == "card? n?":
+        return _card_and_number(name, args)
     if kind == "word":
         choices = _WORDS[name]
         if len(args) != 1:
@@ -154,6 +170,23 @@ def parse_command(text: str) -> Command:
     return Command(name=name)
 
 
+def _card_and_number(name: str, args: list[str]) -> Command:
+    """``layoff [CARD] [N]``: an optional card and an optional meld number, any order."""
+    card: Card | None = None
+    number: int | None = None
+    for arg in args:
+        if arg.isdigit() and number is None:
+            number = int(arg)
+            continue
+        if card is not None:
+            raise CommandError(f"{name} takes a card and a meld number: {name} 7h 2")
+        try:
+            card = parse_card(arg)
+        except CardParseError as exc:
+            raise CommandError(str(exc)) from exc
+    return Command(name=name, card=card, number=number)
+
+
 def command_help() -> list[str]:
     """One line per command with its short forms, for the help overlay and plain mode."""
     shorts: dict[str, list[str]] = {}
@@ -162,7 +195,8 @@ def command_help() -> list[str]:
             shorts.setdefault(name, []).append(alias)
     lines = []
     for name, (kind, text) in COMMANDS.items():
-        arg = {"card": " CARD", "card?": " [CARD]", "word": " WORD"}.get(kind, "")
+        arg = {"card": " CARD", "card?": " [CARD]", "word": " WORD", "cards": " [CARDS]",
+               "card? n?": " [CARD] [N]"}.get(kind, "")
         short = f" ({', '.join(shorts[name])})" if name in shorts else ""
         lines.append(f"{name}{arg}{short}: {text}")
     return lines

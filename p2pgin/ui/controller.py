@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.ui import adapter
+from p2pgin.ui import adapter, rummy
 from p2pgin.ui.arrange import Arrangement, move_card, to_move
 from p2pgin.ui.commands import Command, CommandError, parse_command
 from p2pgin.ui.model import LogLine, Table
@@ -25,6 +25,7 @@ from p2pgin.ui.render import (
     hand_groups,
     hand_order,
     parts_text,
+    seat_sentence,
     sheet_lines,
 )
 from p2pgin.ui.style import card_label
@@ -68,6 +69,9 @@ class Console:
         self._pending_needs_turn = False
         self._pending_quit = False
         self._notes: tuple[str, ...] = ()
+        #: What each numbered choice does while the player picks one (melds, lay-offs).
+        self._choices: list[Callable[[], object]] = []
+        self._ending_seen: object = None
         self.table: Table = self.refresh()
 
     # ------------------------------------------------------------------ state
@@ -75,24 +79,38 @@ class Console:
 
     @property
     def view(self) -> Any:
-        """The handle's view in the shapes the console draws (see ``adapter.gin_view``)."""
+        """The handle's view in the shapes the console acts on: my own gin game at a gin
+        table (``adapter.gin_view``), the session's view otherwise."""
         return adapter.gin_view(self.handle.view)
+
+    def _send(self, move: Any) -> None:
+        """Hand ``move`` (one the view offered) to the handle, as the table's move.
+
+        Raises:
+            whatever ``handle.act`` raises (nothing was sent then).
+        """
+        view = self.view
+        table_move = getattr(view, "table_move", None)
+        self.handle.act(table_move(move) if callable(table_move) else move)
 
     def refresh(self) -> Table:
         """Drain new events and rebuild the table; called after every change."""
         events = list(self.handle.drain_events())
-        view = self.view
+        view = self.handle.view
         self.history.absorb(events, view)
         before = self.table if hasattr(self, "table") else None
+        peers = getattr(self.handle, "peers", None)
         self.table = adapter.build_table(
             view,
             link=str(getattr(self.handle, "link", "connected")),
             peer_info=getattr(self.handle, "peer_info", None),
+            peers=peers if isinstance(peers, dict) else None,
             history=self.history,
             can_undo=self._can_undo(),
             can_hint=self.hinter is not None or adapter.hints_available(),
             lobby=self.lobby,
             evidence=list(getattr(self.handle, "evidence", ()) or ()),
+            overdue=getattr(self.handle, "overdue", None),
         )
         if self.table.match_end is not None and self.match_notes is not None and (
             before is None or before.match_end is None
@@ -125,6 +143,19 @@ class Console:
             self.ui.overlay = "reveal"
         if table.match_end is not None and (before is None or before.match_end is None):
             self.ui.overlay = "match"
+        if table.ending is not None and table.ending is not self._ending_seen:
+            self._ending_seen = table.ending
+            self.ui.overlay = "ending"
+            self._pending = None
+            self.ui.confirm = ""
+            self.ui.arrange = None
+            self._choices = []
+            self.ui.choices = ()
+        if self._choices and not table.my_turn:
+            self._choices = []  # NB: a choice of this turn's moves lapses with the turn
+            self.ui.choices = ()
+            if self.ui.overlay == "choose":
+                self.ui.overlay = ""
         if (self._pending is not None and self._pending_needs_turn and not table.my_turn
                 and "rematch" not in table.actions):
             self._pending = None
@@ -242,6 +273,8 @@ class Console:
         order = ["reveal", "sheet", ""]
         if self.table.match_end is not None:
             order.insert(0, "match")
+        if self.table.ending is not None:
+            order.insert(0, "ending")
         current = self.ui.overlay if self.ui.overlay in order else ""
         self.ui.overlay = order[(order.index(current) + 1) % len(order)]
 
@@ -254,10 +287,15 @@ class Console:
         view = self.view
         move = adapter.find_move(view, kind, position)
         if move is None:
-            self.say(adapter.why_not(self.table, adapter.action_of(kind)), error=True)
+            self.say(adapter.why_not(self.table, adapter.action_of(kind, self.table.game)),
+                     error=True)
             return False
+        return self._play(move)
+
+    def _play(self, move: Any) -> bool:
+        """Send one move the view offered; say why when the handle refuses it."""
         try:
-            self.handle.act(move)
+            self._send(move)
         except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
             self.say(f"not sent: {exc}", error=True)
             return False
@@ -285,6 +323,9 @@ class Console:
         """Enter: discard the card under the cursor, or declare after a knock, or close."""
         if self.ui.overlay:
             self.close_overlay()
+            return
+        if self.choosing:
+            self.choose(1)
             return
         if "layoff" in self.table.actions:
             self.layoff()
@@ -362,16 +403,18 @@ class Console:
         else:
             chosen = adapter.best_of(table, allowed)
         if chosen is None or chosen not in allowed:
-            self.say(f"discarding {self.card_text(chosen) if chosen else 'that'} does not "
+            label = self.card_text(chosen) if chosen is not None else "that"
+            self.say(f"discarding {label} does not "
                      f"leave a {what}", error=True)
             return
-        move = adapter.find_move(self.handle.view, "knock", table.positions.get(chosen))
+        view = self.view
+        move = adapter.find_move(view, "knock", table.positions.get(chosen))
         if move is None:
             self.say(adapter.why_not(table, what), error=True)
             return
         # NB: the engine's melds for this discard are the proposal; m changes them.
         self._arrange(Arrangement.start(what, table.hand, discard=chosen,
-                                        melds=adapter.cards_of(self.handle.view, move.melds)))
+                                        melds=adapter.cards_of(view, move.melds)))
 
     def _arrange(self, arrangement: Arrangement) -> None:
         """Show a declaration (the engine's proposal first) and ask to make it."""
@@ -401,7 +444,7 @@ class Console:
         arrangement = self.ui.arrange
         if arrangement is None:
             return
-        view = self.handle.view
+        view = self.view
         try:
             move = to_move(arrangement, self.table.positions)
         except KeyError:
@@ -419,7 +462,7 @@ class Console:
             return
         self.ui.arrange = None
         try:
-            self.handle.act(move)
+            self._send(move)
         except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
             self.say(f"not sent: {exc}", error=True)
             return
@@ -481,10 +524,14 @@ class Console:
             self.ui.closed_why = "you declined the host's rules (the host is told)"
             self.refresh()
 
-    def layoff(self) -> None:
-        """After the other player knocked: show the engine's best declaration (melds and
-        layoffs) to make, or change first."""
-        view = self.handle.view
+    def layoff(self, card: Card | None = None, meld: int | None = None) -> None:
+        """Gin, after the other player knocked: show the engine's best declaration (melds
+        and layoffs) to make, or change first. Rummy: lay ``card`` (the cursor's) off onto
+        a meld on the table (``meld``: its number, from 1)."""
+        if self.table.game == "rummy":
+            self.lay_off(card, meld)
+            return
+        view = self.view
         move = adapter.find_move(view, "lay_off")
         if move is None:
             self.say(adapter.why_not(self.table, "layoff"), error=True)
@@ -557,18 +604,181 @@ class Console:
             if self._act("rematch"):
                 self.close_overlay()
             return
+        if self.table.stage == "match_over" and self.table.watching != "spectator":
+            # NB: a table's rematch is a session choice any seat may make once the match
+            # is over (not a game move): the others answer it, the log goes on.
+            from p2pgin.session.actions import RematchOffer
+
+            try:
+                self.handle.act(RematchOffer())
+            except Exception:  # a handle without rematches: the caller starts one
+                pass
+            else:
+                self.say("rematch offered: waiting for the other players' answers")
+                self.close_overlay()
+                self.refresh()
+                return
         self.rematch_requested = True
         self.quit_requested = True
 
     def request_quit(self) -> None:
-        """``q``: quit after confirming (immediately when the match is over)."""
-        if self.table.stage in ("match_over", "closed") or self.table.link == "closed":
+        """``q``: quit after confirming (immediately when the match is over, or when
+        watching: a spectator leaves nothing behind)."""
+        if (self.table.stage in ("match_over", "closed") or self.table.link == "closed"
+                or self.table.watching == "spectator" or self.table.ending is not None):
             self.quit_requested = True
             return
         self._ask("Quit the game? The match will be abandoned", self._quit, needs_turn=False)
 
     def _quit(self) -> None:
         self.quit_requested = True
+
+    # ------------------------------------------------------------------ Rummy
+
+    def meld(self, cards: Sequence[Card] = ()) -> None:
+        """``m`` (Rummy): lay down a meld. With ``cards`` (typed), that very meld; else
+        the one meld holding the cursor card, or a choice of the melds the engine offers
+        (those holding the cursor card first)."""
+        if "meld" not in self.table.actions:
+            self.say(adapter.why_not(self.table, "meld"), error=True)
+            return
+        view = self.view
+        options = rummy.meld_choices(view, self.cursor)
+        if cards:
+            wanted = set(cards)
+            exact = [o for o in options if set(o.cards) == wanted]
+            if not exact:
+                shown = " ".join(self.card_text(c) for c in cards)
+                self.say(f"{shown} is not a meld you can lay down now", error=True)
+                return
+            self._play(exact[0].move)
+            return
+        holding = [o for o in options if self.cursor in o.cards]
+        if len(holding) == 1:
+            self._play(holding[0].move)
+            return
+        title = "Lay down which meld?" if holding else (
+            f"{self._cursor_text('That card')} is in no meld; "
+            "lay down which one?")
+        self._offer(title, [(self._label(o.cards), o.move) for o in (holding or options)])
+
+    def lay_off(self, card: Card | None = None, meld: int | None = None) -> None:
+        """``a`` (Rummy): lay ``card`` (the cursor's) off onto a meld on the table;
+        ``meld`` picks the meld by its number when the card fits several."""
+        if "lay" not in self.table.actions:
+            self.say(adapter.why_not(self.table, "lay"), error=True)
+            return
+        if card is not None and not self.select(card):
+            return
+        view = self.view
+        options = rummy.layoff_choices(view, self.cursor)
+        if meld is not None:
+            options = [o for o in options if o.move.meld == meld - 1]
+            if not options:
+                self.say(f"{self._cursor_text('that card')} "
+                         f"does not fit meld {meld}", error=True)
+                return
+        if len(options) == 1:
+            self._play(options[0].move)
+            return
+        if not options:
+            if card is not None:
+                self.say(f"{self.card_text(card)} fits no meld on the table", error=True)
+                return
+            options = rummy.layoff_choices(view, None)
+            title = (f"{self._cursor_text('That card')} fits "
+                     "no meld; lay off which card?")
+        else:
+            title = "Lay it off onto which meld?"
+        self._offer(title, [(self._ascii(o.label), o.move) for o in options])
+
+    def _cursor_text(self, default: str) -> str:
+        return self.card_text(self.cursor) if self.cursor is not None else default
+
+    def _label(self, cards: Sequence[Card]) -> str:
+        return " ".join(self.card_text(c) for c in cards)
+
+    def _ascii(self, text: str) -> str:
+        from p2pgin.ui.style import asciify
+
+        return asciify(text) if self.ui.ascii else text
+
+    def _offer(self, title: str, options: Sequence[tuple[str, Any]]) -> None:
+        """Show numbered choices of moves; a digit (or Enter for the first) plays one."""
+        def play(move: Any) -> Callable[[], object]:
+            return lambda: self._play(move)
+
+        self._choices = [play(move) for _, move in options[:9]]
+        self.ui.choices = (title, *(label for label, _ in options[:9]))
+        self.ui.overlay = "choose"
+
+    @property
+    def choosing(self) -> bool:
+        """True while numbered choices wait for a digit."""
+        return bool(self._choices)
+
+    def choose(self, number: int) -> None:
+        """Pick choice ``number`` (1-based) of the ones shown."""
+        if not 1 <= number <= len(self._choices):
+            self.say(f"no choice {number}: pick 1 to {len(self._choices)}", error=True)
+            return
+        action = self._choices[number - 1]
+        self.cancel_choice(quiet=True)
+        action()
+
+    def cancel_choice(self, *, quiet: bool = False) -> None:
+        """Esc while choosing: nothing is played."""
+        self._choices = []
+        self.ui.choices = ()
+        if self.ui.overlay == "choose":
+            self.ui.overlay = ""
+        if not quiet:
+            self.say("cancelled")
+
+    def accept_or_lay(self) -> None:
+        """``a``: accept the host's rules when they are offered, else (Rummy) lay off."""
+        if "accept" in self.table.actions or self.table.game != "rummy":
+            self.accept_rules()
+        else:
+            self.lay_off()
+
+    # ------------------------------------------------------------------ trust
+
+    def end_match(self) -> None:
+        """``E``: the seat that owes the next step is silent past its deadline: end the
+        match with a signed ending that names it (after confirming)."""
+        note = self.table.overdue
+        if note is None or "end" not in self.table.actions:
+            self.say("nobody is overdue: the match goes on (ending it now is quitting: q)",
+                     error=True)
+            return
+        from p2pgin.ui.trust import owed_words
+
+        self._ask(f"End the match? {note.name} will be named for not sending its "
+                  f"{owed_words(note.owed)}", self._end_silent, needs_turn=False)
+
+    def _end_silent(self) -> None:
+        note = self.table.overdue
+        end = getattr(self.handle, "end_silent", None)
+        if note is None or not callable(end):
+            self.say("this game cannot be ended for silence here", error=True)
+            return
+        from p2pgin.ui.trust import owed_words
+
+        try:
+            end(f"no {owed_words(note.owed)} from {note.name} for {note.waited:.0f} s")
+        except Exception as exc:  # LocalProtocolError: the step arrived meanwhile
+            self.say(f"not ended: {exc}", error=True)
+            self.refresh()
+            return
+        self.refresh()
+
+    def keep_waiting(self) -> None:
+        """``w``: keep waiting for the silent seat (E still ends the match later)."""
+        if self.table.overdue is None:
+            self.say("nobody is overdue")
+            return
+        self.say(f"waiting for {self.table.overdue.name}; E ends the match")
 
     # ------------------------------------------------------------------ commands
 
@@ -590,8 +800,9 @@ class Console:
             "stock": self.draw_stock,
             "take": self.take,
             "pass": self.pass_upcard,
-            "layoff": self.layoff,
             "hint": self.hint,
+            "end": self.end_match,
+            "wait": self.keep_waiting,
             "next": self.next_hand,
             "rematch": self.rematch,
             "undo": self.undo,
@@ -603,6 +814,10 @@ class Console:
             simple[name]()
         elif name == "discard":
             self.discard(command.card)
+        elif name == "layoff":
+            self.layoff(command.card, command.number)
+        elif name == "meld":
+            self.meld(command.cards)
         elif name == "knock":
             self.knock(command.card)
         elif name == "gin":
@@ -628,7 +843,7 @@ class Console:
         elif name == "sheet":
             self.toggle_overlay("sheet")
             return sheet_lines(self.table)
-        elif name in ("status", "hand", "score", "log"):
+        elif name in ("status", "hand", "score", "log", "seats", "melds"):
             return self.read_out(name)
         return [self.ui.message] if self.ui.message else []
 
@@ -648,16 +863,34 @@ class Console:
             return [status_text(t, self.ui, typed=True)]
         if what == "hand":
             lines = []
+            rest = "rest" if t.game == "rummy" else "deadwood"
             for g in hand_groups(t, "melds"):
                 cards = " ".join(self.card_text(c) for c in g.cards)
-                lines.append(f"{'meld' if g.kind == 'meld' else 'deadwood'}: {cards}")
-            lines.append(f"deadwood {t.deadwood}")
+                lines.append(f"{'meld' if g.kind == 'meld' else rest}: {cards}")
+            lines.append(f"count in hand {t.deadwood}" if t.game == "rummy"
+                         else f"deadwood {t.deadwood}")
             return lines
         if what == "score":
-            me, opp = t.me, t.opp
-            return [f"{t.names[me]} {t.scores[me]} points, {t.boxes[me]} boxes; "
-                    f"{t.names[opp]} {t.scores[opp]} points, {t.boxes[opp]} boxes; "
-                    f"target {t.target}"]
+            if t.two_seats and t.me is not None:
+                me, opp = t.me, t.opp
+                return [f"{t.names[me]} {t.scores[me]} points, {t.boxes[me]} boxes; "
+                        f"{t.names[opp]} {t.scores[opp]} points, {t.boxes[opp]} boxes; "
+                        f"target {t.target}"]
+            if t.teams:
+                parts = [f"{team.name} {team.points} points, {team.boxes} boxes"
+                         for team in t.teams]
+            else:
+                parts = [f"{line.name} {line.points} points"
+                         + (f", {line.boxes} boxes" if t.game != "rummy" else "")
+                         for line in t.seat_lines]
+            return ["; ".join(parts) + f"; target {t.target}"]
+        if what == "seats":
+            return [seat_sentence(line) for line in t.seat_lines] or ["No seat is known yet."]
+        if what == "melds":
+            if not t.table_melds:
+                return ["No meld is on the table."]
+            return [f"meld {m.index + 1} ({m.owner_name}'s {m.kind}): "
+                    + " ".join(self.card_text(c) for c in m.cards) for m in t.table_melds]
         return [self.log_text(line) for line in t.log[-8:]]
 
     def log_text(self, line: LogLine) -> str:

@@ -57,7 +57,9 @@ def build_key_bindings(
     shown = Condition(table_shown)
     typing = Condition(command_active) & shown
     confirming = Condition(lambda: console.confirming) & shown
-    playing = shown & ~Condition(command_active) & ~Condition(lambda: console.confirming)
+    choosing = Condition(lambda: console.choosing) & shown & ~Condition(command_active)
+    playing = (shown & ~Condition(command_active) & ~Condition(lambda: console.confirming)
+               & ~Condition(lambda: console.choosing))
 
     def bind(*keys: str, filter: Filter | None = None) -> Callable[
         [Callable[[], None]], Callable[[], None]
@@ -100,10 +102,23 @@ def build_key_bindings(
     bind("n")(console.next_hand)
     bind("r")(console.rematch)
     bind("u")(console.undo)
-    bind("a")(console.accept_rules)
+    bind("a")(console.accept_or_lay)
+    bind("m")(lambda: console.meld())
+    bind("t")(lambda: console.toggle_overlay("melds"))
+    bind("i")(lambda: console.toggle_overlay("seats"))
+    bind("w")(console.keep_waiting)
+    bind("E")(console.end_match)
     bind("x")(console.decline_rules)
     bind("q")(console.request_quit)
     bind("c-c", filter=~typing)(console.request_quit)
+
+    # Numbered choices (which meld, where to lay a card off): a digit picks.
+    for number in range(1, 10):
+        bind(str(number), filter=choosing)(lambda n=number: console.choose(n))  # type: ignore[misc]
+    bind("enter", filter=choosing)(lambda: console.choose(1))
+    for key in ("escape", "n"):
+        bind(key, filter=choosing)(console.cancel_choice)
+    bind("q", filter=choosing)(console.request_quit)
 
     for key in ("y", "Y"):
         bind(key, filter=confirming)(lambda: console.answer(True))

@@ -112,17 +112,26 @@ class ConsoleLayout:
                             title_bar("Table"),
                             Window(text(lambda: render.render_table(
                                 t(), ui, console.click, terminal_size()[0] - SIDE_WIDTH - 1)),
-                                   height=Dimension(min=3, preferred=5, max=5),
-                                   wrap_lines=True),
+                                   height=self._band, wrap_lines=True),
                         ]),
                         Window(width=1, char=vline, style="class:frame"),
                         HSplit([
-                            title_bar("Score"),
+                            DynamicContainer(lambda: title_bar(
+                                "Score" if t().two_seats else "Seats")),
                             Window(text(lambda: render.render_scores(t(), ui)),
-                                   height=Dimension(min=3, preferred=5, max=5)),
+                                   height=self._band),
                         ], width=SIDE_WIDTH),
                     ],
-                    height=Dimension(min=4, preferred=6, max=6),
+                    height=lambda: Dimension.exact(self.band_rows() + 1),
+                ),
+                ConditionalContainer(
+                    HSplit([
+                        title_bar("Other game (your partner's)"),
+                        Window(text(lambda: render.render_other_games(
+                            t(), ui, terminal_size()[0])),
+                               height=lambda: Dimension.exact(self.other_rows() - 1)),
+                    ]),
+                    filter=Condition(lambda: self.other_rows() > 0),
                 ),
                 title_bar("Hand"),
                 self.hand_window,
@@ -179,6 +188,21 @@ class ConsoleLayout:
                                 wrap_lines=True)
         self.root = DynamicContainer(self._pick_root)
 
+    def band_rows(self) -> int:
+        """Rows of the table and seats panels (five; more for a table of five or six)."""
+        return render.seats_panel_rows(self.console.table)
+
+    def _band(self) -> Dimension:
+        rows = self.band_rows()
+        return Dimension(min=3, preferred=rows, max=rows)
+
+    def other_rows(self) -> int:
+        """Rows of the other game's panel (team gin, while I play mine), 0 without one."""
+        table = self.console.table
+        if table.watching or not table.games or table.stage != "play":
+            return 0
+        return 1 + 2 * len(table.games)
+
     def table_shown(self) -> bool:
         """False while the terminal is below the minimum size (the table is not drawn)."""
         columns, rows = terminal_size()
@@ -199,6 +223,7 @@ class ConsoleLayout:
         banner = render.plain_text(render.render_banner(self.console.table, self.console.ui))
         columns = max(1, terminal_size()[0])
         fixed = 17 + min(3, -(-len(banner) // columns))
+        fixed += self.band_rows() - 5 + self.other_rows()
         fixed += 1 if self.console.ui.message else 0
         return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 
@@ -216,14 +241,22 @@ class ConsoleLayout:
             body = render.render_reveal(table, ui)
         elif ui.overlay == "sheet":
             body = render.render_sheet(table, ui)
+        elif ui.overlay == "choose":
+            body = render.render_choices(ui)
+        elif ui.overlay == "ending":
+            body = render.render_ending(table, ui)
+        elif ui.overlay == "melds":
+            body = render.render_melds(table, ui)
+        elif ui.overlay == "seats":
+            body = render.render_seat_list(table, ui)
         elif ui.overlay == "match":
             body = render.render_match_end(table, ui)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)
                 body = [*body, ("", "\n"), *render.render_reveal(table, ui)]
         else:
             body = []
-        frags: StyleAndTextTuples = [*body, ("", "\n\n"),
-                                     ("class:label", " Esc or Enter: close")]
+        close = " Esc: cancel" if ui.overlay == "choose" else " Esc or Enter: close"
+        frags: StyleAndTextTuples = [*body, ("", "\n\n"), ("class:label", close)]
         return self._overlay_cursor.apply(frags, ui.overlay)  # where PgUp/PgDn asked
 
     def scroll_overlay(self, pages: int) -> None:

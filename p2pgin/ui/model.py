@@ -16,12 +16,19 @@ from p2pgin.engine.cards import Card
 __all__ = [
     "ACTIONS",
     "AuditLine",
+    "EndingNote",
+    "GameLine",
     "LogLine",
     "MatchEnd",
+    "OverdueNote",
     "Part",
     "Reveal",
+    "RevealGame",
+    "SeatLine",
     "SheetRow",
     "Table",
+    "TableMeldLine",
+    "TeamLine",
 ]
 
 Part = str | Card
@@ -39,6 +46,9 @@ ACTIONS = (
     "rematch",  # new match, same opponent and rules
     "undo",  # take back the last move (computer opponent only)
     "hint",  # ask the hint strategy
+    "meld",  # Rummy: lay down a meld from the hand
+    "lay",  # Rummy: lay a card off onto a meld on the table
+    "end",  # end the match because the seat that owes the next step is silent
 )
 """Every action the console knows; :attr:`Table.actions` holds those legal now."""
 
@@ -61,51 +71,182 @@ class AuditLine:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Reveal:
-    """End of a hand: both hands grouped, the layoffs, and the engine's explanation.
+class RevealGame:
+    """One two-handed gin game at the end of a hand: both hands grouped and the layoffs.
 
-    ``knocker`` is None for a void hand. Melds are tuples of cards; ``layoffs`` are
-    ``(card, meld_index)`` in the order they were laid onto the knocker's melds.
+    ``seats`` are the seats of the game's players 0 and 1; ``melds`` and ``deadwood`` are
+    indexed like ``seats``; ``knocker`` and ``winner`` are seats (None: a void game).
+    ``layoffs`` are ``(card, meld_index)`` in the order laid onto the knocker's melds.
     """
 
-    hand_no: int
+    label: str = ""  # "" for the only game of a hand, "Game 1: Alice against Bob" else
     kind: str
+    seats: tuple[int, int]
     knocker: int | None
     winner: int | None
     points: int
     melds: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]
     deadwood: tuple[tuple[Card, ...], tuple[Card, ...]]
     layoffs: tuple[tuple[Card, int], ...] = ()
+
+    def player(self, seat: int) -> int:
+        """The game's player number (0 or 1) of ``seat``."""
+        return self.seats.index(seat)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal:
+    """End of a hand: every game's hands (gin), or what each seat was left with (Rummy),
+    and the engine's explanation.
+
+    ``winner`` is the seat that won the hand (a team game: the winning team's lower seat;
+    None: nobody). ``left`` (Rummy) is ``(seat, cards left, count, points)`` per seat that
+    showed its cards; ``points`` what each seat scored this hand, in seat order.
+    """
+
+    hand_no: int
+    kind: str
+    winner: int | None = None
+    games: tuple[RevealGame, ...] = ()
+    left: tuple[tuple[int, tuple[Card, ...], int, int], ...] = ()
+    points: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
+
+    @property
+    def layoffs(self) -> tuple[tuple[Card, int], ...]:
+        """Every game's layoffs, game by game (the order they are shown being laid)."""
+        return tuple(lay for game in self.games for lay in game.layoffs)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetRow:
-    """One hand on the score sheet: what it was, who scored, and the running points."""
+    """One hand on the score sheet: what it was, who scored, and the running points.
+
+    ``running`` has one entry per column of :attr:`Table.sheet_columns` (a seat, or a
+    team in team gin); ``winner`` is the column that scored (None: nobody).
+    """
 
     hand_no: int
-    kind: str  # "knock", "gin", "big_gin", "undercut", "void"
+    kind: str  # "knock", "gin", "big_gin", "undercut", "void", "went out", "blocked"
     winner: int | None
     points: int
-    running: tuple[int, int]  # each player's points after this hand
+    running: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchEnd:
-    """End of the match: the winner and the itemised totals, one line each."""
+    """End of the match: the winners (seats) and the itemised totals, one line each."""
 
-    winner: int | None
-    totals: tuple[int, int]
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
     lines: tuple[str, ...]
     notes: tuple[str, ...] = ()  # e.g. the statistics against this opponent
+
+    @property
+    def winner(self) -> int | None:
+        """The one winning seat (None: none, or several)."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatLine:
+    """One seat of the table as the seats panel shows it."""
+
+    seat: int
+    name: str
+    you: bool = False
+    bot: bool = False
+    role: str = ""  # "deals", "sits out", "watching" ... ("" for nothing to say)
+    turn: bool = False  # this seat owes the next step now
+    cards: int | None = None  # cards in hand (None: none this hand)
+    points: int = 0
+    boxes: int = 0
+    team: int | None = None
+    link_down: bool = False  # the link to this seat is down (another seat's view)
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamLine:
+    """A team of team gin: its name (the partners), seats, points and boxes."""
+
+    name: str
+    seats: tuple[int, ...]
+    points: int = 0
+    boxes: int = 0
+    mine: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameLine:
+    """A two-handed gin game as everyone sees it (public cards only): the other game of
+    a team-gin hand, or the game a spectator (or the seat sitting out) watches."""
+
+    label: str
+    seats: tuple[int, int]
+    names: tuple[str, str]
+    cards: tuple[int, int]
+    to_move: int | None  # a seat
+    stock: int
+    pile_top: Card | None
+    pile: int
+    knock_limit: int | None = None
+    knocker: int | None = None  # a seat
+    knock_kind: str = ""
+    knocker_melds: tuple[tuple[Card, ...], ...] = ()
+    over: bool = False
+    turn: bool = True  # the table's turn is this game's (team gin: one game at a time)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableMeldLine:
+    """A meld on a Rummy table: its number (lay-offs name it), owner and cards."""
+
+    index: int
+    owner: int
+    owner_name: str
+    cards: tuple[Card, ...]
+    kind: str  # "set" | "run"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverdueNote:
+    """The seat that owes the next step stayed silent past its deadline."""
+
+    seat: int
+    name: str
+    owed: str
+    waited: float
+    person: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndingNote:
+    """How the match ended without finishing: the headline and what it means for this
+    player, line by line (who is named, what the record shows)."""
+
+    kind: str
+    headline: str
+    meaning: tuple[str, ...] = ()
+    alarm: bool = False  # a seat broke the rules (or lied about it): shown as an alarm
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Table:
-    """Everything one player's screen shows at one moment (player 0 host, 1 joiner)."""
+    """Everything one player's screen shows at one moment.
 
-    me: int
-    names: tuple[str, str]
+    Every player index here is a **seat** (0 the host). ``me`` is my seat (None: a
+    spectator); ``opp_seat`` the seat I play against in my gin game this hand (None when
+    I play none: Rummy, a spectator, the seat sitting out). At a two-seat gin table the
+    seats are the engine's players, and the two-player fields (``scores``, ``boxes``,
+    ``names``) are what the screen showed before tables of more seats existed.
+    """
+
+    me: int | None
+    names: tuple[str, ...]
+    game: str = "gin"
+    opp_seat: int | None = None
+    watching: str = ""  # "" I hold cards; "spectator"; "sitting out" (gin3, this hand)
     opp_fingerprint: str = ""
     peer_status: str = ""  # "new" | "known" | "CHANGED" | ""
     link: str = "connected"
@@ -114,7 +255,7 @@ class Table:
     phase: str = ""
     hand_no: int = 0
     my_turn: bool = False
-    to_move: int | None = None
+    to_move: int | None = None  # the seat to move in my game (Rummy: at the table)
     opp_cards: int = 10
     stock: int = 0
     pile: tuple[Card, ...] = ()  # bottom first, top last
@@ -133,24 +274,53 @@ class Table:
     knock_cards: frozenset[Card] = frozenset()  # discards that leave a legal knock
     gin_cards: frozenset[Card] = frozenset()  # discards that leave gin
     big_gin: bool = False
-    scores: tuple[int, int] = (0, 0)
-    boxes: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)  # per seat (team gin: each seat its team's)
+    boxes: tuple[int, ...] = (0, 0)
     target: int = 100
     log: tuple[LogLine, ...] = ()
     audits: tuple[AuditLine, ...] = ()
-    cheat: str = ""  # non-empty: a cheat was detected (names the rule and evidence)
+    cheat: str = ""  # non-empty: a seat broke the rules (names the rule and evidence)
     waiting_for: str = ""
     reveal: Reveal | None = None
     match_end: MatchEnd | None = None
     can_undo: bool = False
-    knocker: int | None = None  # who knocked this hand (the layoff phase and after)
+    knocker: int | None = None  # the seat that knocked in my game (the layoff phase on)
     knock_kind: str = ""  # "knock", "gin" or "big_gin" once someone knocked
     knocker_melds: tuple[tuple[Card, ...], ...] = ()  # shown to the defender for layoffs
     rules_text: str = ""  # the match rules in one line (shown when asked to accept them)
     lobby: tuple[str, ...] = ()  # host: address, port, join code while nobody has joined
     sheet: tuple[SheetRow, ...] = ()  # every hand of the match so far, in order
+    sheet_columns: tuple[str, ...] = ()  # the sheet's score columns (seats or teams)
+    seat_lines: tuple[SeatLine, ...] = ()  # every seat of the table
+    teams: tuple[TeamLine, ...] = ()  # team gin
+    games: tuple[GameLine, ...] = ()  # games shown from outside (team gin's other one)
+    table_melds: tuple[TableMeldLine, ...] = ()  # Rummy: the melds on the table
+    overdue: OverdueNote | None = None
+    ending: EndingNote | None = None
+    game_title: str = ""  # "three-player gin", "team gin", "Rummy for 4" ("" for gin)
+    changed_keys: tuple[str, ...] = ()  # seats whose key differs from the one seen before
 
     @property
     def opp(self) -> int:
-        """The opponent's player index."""
-        return 1 - self.me
+        """The seat of my gin game's other player (a two-seat table: ``1 - me``)."""
+        if self.opp_seat is not None:
+            return self.opp_seat
+        return 1 - self.me if self.me in (0, 1) else 1
+
+    @property
+    def seats(self) -> int:
+        """How many seats the table has."""
+        return len(self.names)
+
+    @property
+    def two_seats(self) -> bool:
+        """A two-player gin table: the screen keeps its two-column panels."""
+        return self.game == "gin" and len(self.names) == 2
+
+    def who(self, seat: int | None) -> str:
+        """A seat's name, ``You`` for mine."""
+        if seat is None:
+            return "nobody"
+        if seat == self.me:
+            return "You"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"

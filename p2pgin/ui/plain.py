@@ -30,12 +30,14 @@ class PlainConsole:
                                notices=notices)
         self.console.ui.typed = True
         self.ascii = ascii
-        self._logged = 0
+        self._printed: list[Any] = []  # log lines printed (kept: their ids stay unique)
         self._status = ""
         self._revealed: Any = None
         self._ended: Any = None
         self._audited: set[int] = set()
         self._hand: tuple[Any, ...] = ()
+        self._alarm = ""
+        self._ending: Any = None
 
     def _out(self, lines: list[str]) -> list[str]:
         return [asciify(line) if self.ascii else line for line in lines if line]
@@ -43,15 +45,28 @@ class PlainConsole:
     def intro(self) -> list[str]:
         """The opening lines: who plays whom and how to get help."""
         t = self.console.table
-        # NB: no fingerprint yet means no hello yet; the hello's log line names them later.
-        against = (f" against {t.names[t.opp]} (key {fingerprint_text(t.opp_fingerprint)})"
-                   if t.opp_fingerprint else ", waiting for the opponent")
+        if t.watching == "spectator":
+            first = (f"p2pgin: watching {t.game_title or 'gin'}: "
+                     f"{', '.join(t.names)}. Nothing you type changes the game.")
+        elif not t.two_seats:
+            others = ", ".join(n for s, n in enumerate(t.names) if s != t.me)
+            first = (f"p2pgin: {t.names[t.me or 0]} at {t.game_title or t.game} with "
+                     f"{others}")
+        else:
+            # NB: no fingerprint yet means no hello yet; the hello's log line names them.
+            against = (f" against {t.names[t.opp]} "
+                       f"(key {fingerprint_text(t.opp_fingerprint)})"
+                       if t.opp_fingerprint else ", waiting for the opponent")
+            first = f"p2pgin: {t.names[t.me or 0]}{against}"
         lines = [
-            f"p2pgin: {t.names[t.me]}{against}",
-            "Type help for the commands; hand, status, score and log read the table.",
+            first,
+            "Type help for the commands; hand, status, score, seats and log read the table.",
         ]
-        if t.peer_status == "CHANGED":
+        if t.peer_status == "CHANGED" and t.two_seats:
             lines.append("WARNING: this player's key differs from the one seen before.")
+        elif t.changed_keys:
+            lines.append(f"WARNING: the key of {', '.join(t.changed_keys)} differs from the "
+                         "one seen before.")
         return self._out(lines + self.updates())
 
     def updates(self) -> list[str]:
@@ -59,11 +74,14 @@ class PlainConsole:
         c = self.console
         t = c.refresh()
         lines: list[str] = []
-        log = t.log
-        start = self._logged if self._logged <= len(log) else 0
-        for line in log[start:]:
-            lines.append(parts_text(line.parts, self.ascii))
-        self._logged = len(log)
+        # NB: a log line may be replaced by a fuller one (a stock draw's card arrived, a
+        # shuffle line names one more seat): every line object not printed yet is.
+        printed = {id(line) for line in self._printed}
+        for line in t.log:
+            if id(line) not in printed:
+                lines.append(parts_text(line.parts, self.ascii))
+                self._printed.append(line)
+        del self._printed[:-600]
         if t.reveal is not None and t.reveal != self._revealed:
             self._revealed = t.reveal
             lines += self._reveal_lines()
@@ -73,8 +91,12 @@ class PlainConsole:
         if t.match_end is not None and t.match_end != self._ended:
             self._ended = t.match_end
             lines += list(t.match_end.lines) + list(t.match_end.notes)
-        if t.cheat:
+        if t.cheat and t.cheat != self._alarm:
+            self._alarm = t.cheat
             lines.append(f"ALARM: {t.cheat}")
+        if t.ending is not None and t.ending is not self._ending:
+            self._ending = t.ending
+            lines += list(t.ending.meaning)
         if t.hand != self._hand and t.my_turn:
             self._hand = t.hand
             lines += c.read_out("hand")
@@ -88,12 +110,20 @@ class PlainConsole:
         t = self.console.table
         r = t.reveal
         assert r is not None
-        lines = [f"Hand {r.hand_no} over: {r.kind}."]
-        for player in (0, 1):
-            melds = "; ".join(" ".join(self.console.card_text(c) for c in m)
-                              for m in r.melds[player]) or "none"
-            dead = " ".join(self.console.card_text(c) for c in r.deadwood[player]) or "none"
-            lines.append(f"{t.names[player]}: melds {melds}; deadwood {dead}.")
+        word = "Round" if t.game == "rummy" else "Hand"
+        lines = [f"{word} {r.hand_no} over: {r.kind}."]
+        text = self.console.card_text
+        for game in r.games:
+            if game.label:
+                lines.append(f"{game.label}.")
+            for player, seat in enumerate(game.seats):
+                melds = "; ".join(" ".join(text(c) for c in m)
+                                  for m in game.melds[player]) or "none"
+                dead = " ".join(text(c) for c in game.deadwood[player]) or "none"
+                lines.append(f"{t.names[seat]}: melds {melds}; deadwood {dead}.")
+        for seat, cards, counted, _points in r.left:
+            held = " ".join(text(c) for c in cards) or "no card"
+            lines.append(f"{t.names[seat]}: left {held} = {counted}.")
         lines += list(r.explanation)
         return lines
 
@@ -102,6 +132,16 @@ class PlainConsole:
         if not text.strip():
             return self.updates()
         c = self.console
+        if c.choosing:
+            word = text.strip().lower()
+            if word.isdigit():
+                c.choose(int(word))
+                lines = [c.ui.message] if c.ui.error else []
+                return self._out(lines) + self.updates()
+            if word in ("n", "no", "cancel"):
+                c.cancel_choice()
+                return self._out([c.ui.message]) + self.updates()
+            return self._out([f"Type 1 to {len(c.ui.choices) - 1}, or n to cancel."])
         if c.confirming and c.ui.arrange is not None and text.strip().lower() not in (
                 "y", "yes", "n", "no"):
             # NB: while declaring melds, "move CARD" and "best" change the declaration
@@ -128,11 +168,21 @@ class PlainConsole:
         reply = c.execute(command)
         if c.confirming:
             return self._out(self._question())
-        if c.ui.overlay in ("help", "commands", "reveal", "match"):
+        if c.choosing:
+            return self._out(self._choices())
+        if c.ui.overlay in ("help", "commands", "reveal", "match", "ending", "melds",
+                            "seats"):
             c.close_overlay()
         if c.ui.overlay == "pile":
             c.close_overlay()
         return self._out(reply) + self.updates()
+
+    def _choices(self) -> list[str]:
+        """The numbered choices on offer, with what to type."""
+        c = self.console
+        title, *options = c.ui.choices
+        return [title, *(f"{n}: {label}" for n, label in enumerate(options, start=1)),
+                f"Type 1 to {len(options)}, or n to cancel."]
 
     def _question(self) -> list[str]:
         """The pending question (and a declaration being arranged), with what to type."""

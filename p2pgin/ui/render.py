@@ -20,7 +20,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from p2pgin.engine.cards import Card
 from p2pgin.ui.arrange import Arrangement
 from p2pgin.ui.commands import command_help
-from p2pgin.ui.model import LogLine, Part, Table
+from p2pgin.ui.model import GameLine, LogLine, Part, RevealGame, SeatLine, Table
 from p2pgin.ui.style import (
     CARD_WIDTH,
     asciify,
@@ -134,6 +134,7 @@ class UiState:
     typed: bool = False  # the player types commands (--plain): advice names them, not keys
     closed_why: str = ""  # why the game closed, when this console knows (it declined)
     arrange: Arrangement | None = None  # a declaration being arranged (k, g, a layoff)
+    choices: tuple[str, ...] = ()  # a question and its numbered answers (Rummy melds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,16 +267,22 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     ``width``: the screen's columns (0: no limit). The key fingerprint is what players
     compare, so it is never cut: when the line is too long, the program name goes first,
     then the "(new)"/"(known)" note; last, the key moves to the front (what still does
-    not fit is the end of the names).
+    not fit is the end of the names). A table of more seats names the game and marks
+    a spectator WATCHING (the keys are in the log and the seats read-out).
     """
+    if not table.two_seats:
+        return _title_of_table(table, width)
     # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
     them = table.names[table.opp] if table.opp_fingerprint else "(waiting for the opponent)"
     link_style = "class:banner" if table.link != "connected" else "class:label"
     link = (f" [{_link_text(table.link)}]", link_style)
     hand = (f" hand {table.hand_no}", "class:label") if table.hand_no else None
-    players = (f" {table.names[table.me]} vs {them}", "class:value")
+    if table.watching == "spectator":
+        players = (f" WATCHING {table.names[0]} vs {table.names[1]}", "class:value")
+    else:
+        players = (f" {table.names[table.me or 0]} vs {them}", "class:value")
     key = ((f" key {fingerprint_text(table.opp_fingerprint)}", "class:label")
-           if table.opp_fingerprint else None)
+           if table.opp_fingerprint and table.watching != "spectator" else None)
     changed = table.peer_status.upper() == "CHANGED"
     status = ((" KEY CHANGED!", "class:changed") if changed else
               (f" ({table.peer_status.lower()})", "class:label") if table.peer_status else None)
@@ -292,20 +299,59 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     return frags
 
 
+def _title_of_table(table: Table, width: int) -> StyleAndTextTuples:
+    """The title of a table of three seats or more (or any spectator's): the game, the
+    hand, the seats, and whether I watch."""
+    link_style = "class:banner" if table.link != "connected" else "class:label"
+    word = "round" if table.game == "rummy" else "hand"
+    parts: list[tuple[str, str] | None] = [
+        (" p2pgin", "class:title"),
+        (f" [{_link_text(table.link)}]", link_style),
+        (f" {word} {table.hand_no}", "class:label") if table.hand_no else None,
+        (f" {table.game_title or table.game}", "class:value"),
+    ]
+    if table.watching == "spectator":
+        parts.append((" WATCHING", "class:value"))
+    if table.changed_keys:
+        parts.append((" KEY CHANGED!", "class:changed"))
+    seats = [f"{n} (you)" if s == table.me else n for s, n in enumerate(table.names)]
+    parts.append((f": {', '.join(seats)}", "class:label"))
+    frags: StyleAndTextTuples = []
+    for drop in ((), (0,), (0, len(parts) - 1)):
+        frags = [(style, text) for text, style in
+                 (p for i, p in enumerate(parts) if p and i not in drop)]
+        if not width or fragment_list_width(frags) <= width:
+            return frags
+    return frags
+
+
 def render_banner(table: Table, ui: UiState | None = None) -> StyleAndTextTuples:
-    """The alarm line: a cheat, a changed key, or the link being down; empty when all is well."""
+    """The alarm line: a broken rule, a silent seat, a changed key, the link being down;
+    empty when all is well."""
+    from p2pgin.ui.trust import overdue_text
+
     out = _Out()
     if table.cheat:
         out.add(f" !! CHEAT DETECTED: {table.cheat} ", "class:alarm")
+    elif table.overdue is not None:
+        out.add(f" {overdue_text(table.overdue)}: w wait, E end the match (it names "
+                f"{table.overdue.name}) ", "class:banner")
+    elif table.ending is not None:
+        out.add(f" MATCH ENDED: {table.ending.headline} ", "class:banner")
     elif table.link == "reconnecting":
         out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
                 "class:banner")
     elif table.link == "closed" and table.stage != "match_over" and not (
-            ui is not None and ui.closed_why):
+            ui is not None and ui.closed_why) and table.watching != "spectator":
         # NB: not when this player closed it (declined the rules): nobody is gone then
         out.add(" DISCONNECTED: the other player is gone ", "class:banner")
+    elif table.changed_keys and not table.two_seats:
+        out.add(f" WARNING: the key of {', '.join(table.changed_keys)} differs from the one "
+                "seen before ", "class:alarm")
     elif table.peer_status.upper() == "CHANGED":
         out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
+    elif table.link_problem and table.link == "connected" and not table.two_seats:
+        out.add(f" {table.link_problem} ", "class:banner")
     return out.frags
 
 
@@ -317,12 +363,21 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     than wrap the opponent's line when a long name leaves too little room.
     """
     out = _Out()
-    opp = table.names[table.opp]
-    if table.stage == "handshake" and not table.hand:
+    opp = table.names[table.opp] if table.opp < len(table.names) else "?"
+    if table.stage in ("handshake", "lobby") and not table.hand:
         return _render_lobby(table, out)
+    if table.game == "rummy" and table.stage == "play" and (table.hand or table.watching):
+        return _rummy_table(table, ui, out, width)
+    if table.watching and table.games and table.stage == "play":
+        return _watched_games(table, ui, out, width)
     if not table.hand and table.stage in ("shuffle", "deal", "play"):
-        out.add(" Shuffling and dealing: both players shuffle and encrypt the deck,", "class:label")
-        out.nl().add(" so neither can know or choose the other's cards.", "class:label")
+        who = "every player shuffles" if not table.two_seats else "both players shuffle"
+        out.add(f" Shuffling and dealing: {who} and encrypts the deck,"
+                if not table.two_seats else
+                " Shuffling and dealing: both players shuffle and encrypt the deck,",
+                "class:label")
+        out.nl().add(" so nobody can know or choose another's cards." if not table.two_seats
+                     else " so neither can know or choose the other's cards.", "class:label")
         if table.waiting_for:
             out.nl().add(f" Waiting for {table.waiting_for}", "class:label")
         return out.frags
@@ -385,17 +440,135 @@ def _no_hand(table: Table, out: _Out) -> StyleAndTextTuples:
     """The table panel when no hand is in play."""
     end = table.match_end
     if end is not None:
-        me, opp = end.totals[table.me], end.totals[table.opp]
-        who = ("You won" if end.winner == table.me else
-               f"{table.names[table.opp][:14]} won" if end.winner is not None else "Nobody won")
-        out.add(f" The match is over: {who}, {me} to {opp}.", "class:value").nl()
+        out.add(f" The match is over: {_winners_text(table, end.winners)}, "
+                f"{_totals_text(table, end.totals)}.", "class:value").nl()
         if "rematch" in table.actions:
-            out.add(" r: a rematch (same opponent and rules)", "class:label")
+            out.add(" r: a rematch (same players and rules)", "class:label")
+    elif table.ending is not None:
+        out.add(f" {table.ending.headline}", "class:value").nl()
+        out.add(" e: what it means   q: quit", "class:label")
     elif table.stage in ("hand_over", "audit") and table.hand_no:
         out.add(f" Hand {table.hand_no} is over; the next one is shuffled and dealt next.",
                 "class:label")
     else:
         out.add(" No hand in play.", "class:label")
+    return out.frags
+
+
+def _winners_text(table: Table, winners: Sequence[int]) -> str:
+    """Who won the match, in words (``You won``, ``Bob won``, a team, a shared win)."""
+    if not winners:
+        return "Nobody won"
+    if table.teams:
+        team = next((t for t in table.teams if winners[0] in t.seats), None)
+        if team is not None:
+            return "Your team won" if team.mine else f"{team.name} won"
+    if len(winners) > 1:
+        return " and ".join(table.who(w) for w in winners) + " share the win"
+    who = table.who(winners[0])
+    return "You won" if who == "You" else f"{who[:14]} won"
+
+
+def _totals_text(table: Table, totals: Sequence[int]) -> str:
+    """The match totals in a few words (two seats: ``125 to 40``)."""
+    if table.two_seats and table.me is not None and len(totals) == 2:
+        return f"{totals[table.me]} to {totals[table.opp]}"
+    if table.teams:
+        return " to ".join(str(totals[t.seats[0]]) for t in table.teams)
+    return ", ".join(f"{n[:10]} {totals[s]}" for s, n in enumerate(table.names)
+                     if s < len(totals))
+
+
+def _turn_mark(ascii: bool) -> str:
+    return ">" if ascii else "▶"
+
+
+def _game_lines(out: _Out, game: GameLine, table: Table, ui: UiState, width: int) -> None:
+    """A gin game seen from outside in two lines (three with a knock): the players and
+    their card counts, whose move, then stock, discard and knock limit."""
+    label = f"{game.label}: " if game.label else ""
+    out.add(f" {label}", "class:label")
+    for i, (seat, name) in enumerate(zip(game.seats, game.names, strict=True)):
+        if i:
+            out.add(" vs ", "class:label")
+        mark = (_turn_mark(ui.ascii) if game.to_move == seat and game.turn and not game.over
+                else "")
+        out.add(f"{mark}{table.who(seat) if seat == table.me else name[:12]}", "class:value")
+        out.add(f" ({game.cards[i]})", "class:label")
+    if game.over:
+        out.add("  game over", "class:label")
+    elif game.to_move is not None:
+        when = "to move" if game.turn else "moves next"
+        out.add(f"  {table.who(game.to_move)} {when}", "class:label")
+    out.nl()
+    out.add("   Stock ", "class:label").add(f"{game.stock}", "class:value")
+    out.add("  Discard ", "class:label")
+    if game.pile_top is not None:
+        out.add("[").card(game.pile_top, ui.ascii, pad=False).add("]")
+        out.add(f" pile {game.pile}", "class:label")
+    else:
+        out.add("(empty)", "class:label")
+    if game.knock_limit is not None:
+        out.add("  Knock limit ", "class:label").add(str(game.knock_limit), "class:value")
+    out.nl()
+    if game.knocker is not None and game.knocker_melds:
+        _knocked_melds(out, game.knocker_melds, ui.ascii,
+                       f"   {table.who(game.knocker)} {_knocked(game.knock_kind)}: ", width)
+
+
+def _watched_games(table: Table, ui: UiState, out: _Out, width: int) -> StyleAndTextTuples:
+    """The table panel of a spectator, or of the seat sitting a hand out: every game of
+    the hand, public cards only."""
+    for game in table.games:
+        _game_lines(out, game, table, ui, width)
+    return out.frags
+
+
+def render_other_games(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuples:
+    """Team gin: the other game of the hand (my partner's), public cards only."""
+    out = _Out()
+    if table.watching:
+        return out.frags
+    for game in table.games:
+        _game_lines(out, game, table, ui, width)
+    return out.frags
+
+
+def _rummy_table(table: Table, ui: UiState, out: _Out, width: int) -> StyleAndTextTuples:
+    """Rummy's table: stock, discard pile, and every meld laid down, numbered (a lay-off
+    names the meld's number) with its owner."""
+    on_stock = None
+    out.click(" Stock ", "class:label", on_stock)
+    out.add(f"{table.stock:2d} cards", "class:value")
+    out.add("  Discard ", "class:label")
+    if table.pile:
+        out.add("[").card(table.pile[-1], ui.ascii, pad=False).add("]")
+        out.add(f" pile {len(table.pile)} (v)", "class:label")
+    else:
+        out.add("(empty)", "class:label")
+    out.nl()
+    if not table.table_melds:
+        out.add(" No meld on the table yet.", "class:label")
+        return out.frags
+    out.add(" Melds (a: lay off onto one; t: all):" if not table.watching else
+            " Melds on the table (t: all):", "class:label").nl()
+    used = 0
+    limit = width or 60
+    line = 0
+    for meld in table.table_melds:
+        labels = [card_label(c, ascii=ui.ascii) for c in meld.cards]
+        owner = "you" if meld.owner == table.me else meld.owner_name[:8]
+        text_size = len(f" {meld.index + 1}:{owner}[") + sum(map(len, labels)) + len(labels)
+        if used and used + text_size > limit:
+            line += 1
+            if line >= 3:
+                out.add(" ...", "class:label")
+                break
+            out.nl()
+            used = 0
+        out.add(f" {meld.index + 1}:", "class:label").add(owner, "class:value").add("[")
+        out.cards(list(meld.cards), ui.ascii).add("]")
+        used += text_size
     return out.frags
 
 
@@ -454,9 +627,21 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
     Before the deal (no cards, a rules text) it shows the rules instead, wrapped to
     ``width`` columns (0: the width of the smallest console).
     """
-    if not table.hand and table.stage == "handshake" and table.rules_text:
+    if not table.hand and table.stage in ("handshake", "lobby") and table.rules_text:
         return _render_rules(table, width or MIN_COLUMNS)
     out = _Out()
+    if table.watching == "spectator":
+        out.add(" Watching", "class:value").add(
+            ": you hold no cards and see what every player sees (the public cards).",
+            "class:label").nl()
+        return out.add(" Nothing you press changes the game.", "class:label").frags
+    if table.watching == "sitting out" and not table.hand:
+        playing = [g for g in table.games if not g.over]
+        who = " and ".join(playing[0].names) if playing else "the others"
+        out.add(" You deal this hand and sit it out", "class:value").add(
+            f": {who} play it.", "class:label").nl()
+        return out.add(" You see the public cards and check every step as it arrives.",
+                       "class:label").frags
     if not table.hand:  # NB: no "deadwood 0" of a hand that is not there
         return out.add(" Your hand", "class:value").add(
             "  (no cards: no hand is in play)", "class:label").frags
@@ -471,7 +656,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         groups = hand_groups(table, ui.sort)
         sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
         out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
-        out.add("   deadwood ", "class:label").add(str(table.deadwood), "class:value")
+        counted = "count in hand " if table.game == "rummy" else "deadwood "
+        out.add(f"   {counted}", "class:label").add(str(table.deadwood), "class:value")
         if table.best_after_discard is not None:
             out.add(f" (after best discard: {table.best_after_discard})", "class:label")
     out.nl()
@@ -491,7 +677,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
         width = len(group.cards) * SLOT
-        label = group.label or {"meld": "meld", "deadwood": "deadwood", "hand": ""}[group.kind]
+        rest = "rest" if table.game == "rummy" else "deadwood"
+        label = group.label or {"meld": "meld", "deadwood": rest, "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
@@ -521,11 +708,16 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
 
 
 def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """Running totals, boxes (hands won), the target, and the audit mark of the last hand."""
+    """Running totals, boxes (hands won), the target, and the audit mark of the last hand.
+
+    Two seats: a column per player. A bigger table: a row per seat (its role this hand
+    and, in Rummy, its cards; the seat to move marked), team gin a row per team."""
+    if not table.two_seats:
+        return render_seats(table, ui)
     out = _Out()
-    me, opp = table.me, table.opp
+    me, opp = (table.me if table.me is not None else 0), table.opp
     # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
-    them = table.names[opp] if table.opp_fingerprint else "opponent"
+    them = table.names[opp] if table.opp_fingerprint or table.watching else "opponent"
     a, b = table.names[me][:10], them[:10]
     out.add(f" {'':7}{a:>11}{b:>11}", "class:label").nl()
     out.add(f" {'points':7}", "class:label")
@@ -533,6 +725,11 @@ def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
     out.add(f" {'boxes':7}", "class:label")
     out.add(f"{table.boxes[me]:>11}{table.boxes[opp]:>11}", "class:value").nl()
     out.add(f" target {table.target}", "class:label").nl()
+    _audit_mark(out, table, ui)
+    return out.frags
+
+
+def _audit_mark(out: _Out, table: Table, ui: UiState) -> None:
     if table.audits:
         last = table.audits[-1]
         if last.ok:
@@ -540,14 +737,92 @@ def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
             out.add(f" {mark} deal verified (hand {last.hand_no})", "class:verified")
         else:
             out.add(f" !! hand {last.hand_no} NOT verified", "class:alarm")
+
+
+def seats_panel_rows(table: Table) -> int:
+    """Rows the seats panel needs (the panel grows for a table of five or six)."""
+    if table.two_seats:
+        return 5
+    if table.teams:
+        return 5
+    return max(5, len(table.seat_lines) + 2)
+
+
+def _seat_label(line: SeatLine, ui: UiState, width: int) -> str:
+    """The seat's name in ``width`` columns after its turn mark: ``(you)`` on mine, ``*``
+    on a computer's, ``!`` while its link is down (the marks survive a long name)."""
+    mark = _turn_mark(ui.ascii) if line.turn else " "
+    tail = (" (you)" if line.you else "") + ("*" if line.bot and not line.you else "") + (
+        "!" if line.link_down else "")
+    name = line.name[:max(1, width - 1 - len(tail))] + tail
+    return f"{mark}{name}"[:width].ljust(width)
+
+
+def render_seats(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """The seats panel of a table of three or more (and a spectator's): a row per seat
+    with its role, cards and points (team gin: per team), the seat to move marked."""
+    out = _Out()
+    if table.teams:
+        out.add(f" {'team':<16}{'points':>7}{'boxes':>6}", "class:label").nl()
+        for team in table.teams:
+            name = (team.name + (" (you)" if team.mine else ""))[:16]
+            out.add(f" {name:<16}", "class:value" if team.mine else "")
+            out.add(f"{team.points:>7}{team.boxes:>6}", "class:value").nl()
+        playing = " ".join(f"{_turn_mark(ui.ascii)}{line.name[:10]}"
+                           for line in table.seat_lines if line.turn)
+        out.add(f" target {table.target}", "class:label")
+        if playing:
+            out.add(f"  {playing} to play", "class:label")
+        out.nl()
+        _audit_mark(out, table, ui)
+        return out.frags
+    rummy = table.game == "rummy"
+    # NB: 30 columns: mark and name 14, cards 6, points 6, boxes 4 (Rummy: none).
+    out.add(f" {'seat':<13}{'cards':>6}{'points':>7}" + ("" if rummy else " bx"),
+            "class:label").nl()
+    for line in table.seat_lines:
+        style = "class:value" if line.you else ""
+        out.add(_seat_label(line, ui, 14), style)
+        held = {"deals, sits out": "out", "deals next": "next"}.get(line.role, "")
+        if not held:
+            held = "-" if line.cards is None else str(line.cards)
+        out.add(f"{held:>6}", "class:label")
+        out.add(f"{line.points:>6}", "class:value")
+        if not rummy:
+            out.add(f"{line.boxes:>4}", "class:value")
+        out.nl()
+    out.add(f" target {table.target}", "class:label")
+    if any(line.bot for line in table.seat_lines):
+        out.add("  *computer", "class:label")
     return out.frags
+
+
+def seat_sentence(line: SeatLine) -> str:
+    """One seat read out for ``:seats`` and ``--plain``."""
+    parts = [f"seat {line.seat}: {line.name}"]
+    if line.you:
+        parts[0] += " (you)"
+    if line.bot:
+        parts.append("a computer")
+    if line.role:
+        parts.append(line.role)
+    if line.turn:
+        parts.append("to play now")
+    if line.cards is not None:
+        parts.append(f"{line.cards} cards")
+    parts.append(f"{line.points} points")
+    if line.link_down:
+        parts.append("link down")
+    if line.fingerprint and not line.you:
+        parts.append(f"key {fingerprint_text(line.fingerprint)}")
+    return ", ".join(parts)
 
 
 def render_log(table: Table, ui: UiState, rows: int) -> StyleAndTextTuples:
     """The last ``rows`` events; the opponent's latest move is highlighted and marked ``>``."""
     out = _Out()
     lines = table.log[-rows:] if rows > 0 else ()
-    latest_opp = _latest_opponent_line(table.log, table.opp)
+    latest_opp = _latest_opponent_line(table.log, table.me)
     for i, line in enumerate(lines):
         if i:
             out.nl()
@@ -556,15 +831,17 @@ def render_log(table: Table, ui: UiState, rows: int) -> StyleAndTextTuples:
             style = "class:log.latest"
             out.add(">", style)
         else:
-            style = "class:log.opponent" if line.player == table.opp else "class:log"
+            other = line.player is not None and line.player != table.me
+            style = "class:log.opponent" if other else "class:log"
             out.add(" ")
         _parts(out, line.parts, ui.ascii, style)
     return out.frags
 
 
-def _latest_opponent_line(log: Sequence[LogLine], opp: int) -> LogLine | None:
+def _latest_opponent_line(log: Sequence[LogLine], me: int | None) -> LogLine | None:
+    """The latest move of any other seat (the one to look at after looking away)."""
     for line in reversed(log):
-        if line.player == opp:
+        if line.player is not None and line.player != me:
             return line
     return None
 
@@ -574,25 +851,40 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
 
     ``typed`` words the advice for typed commands (``--plain``) instead of keys.
     """
-    opp = table.names[table.opp]
+    from p2pgin.ui.trust import overdue_text
+
+    opp = table.names[table.opp] if table.opp < len(table.names) else "the other player"
+    if ui.choices:
+        how = (f"type 1 to {len(ui.choices) - 1}, or n to cancel" if typed else
+               "a digit picks, Enter the first, Esc cancels")
+        return f"{ui.choices[0]} ({how})"
     if ui.confirm and ui.arrange is not None:
         return f"{ui.confirm} (Enter: yes, n: no)" if not typed else f"{ui.confirm}"
     if ui.confirm:
         return f"{ui.confirm} (y/n)"
     if table.cheat:
         return f"Game stopped: {table.cheat}"
+    if table.ending is not None:
+        leave = "Type quit." if typed else "e: what it means, q: quit"
+        return f"The match ended: {table.ending.headline} {leave}"
+    if table.overdue is not None:
+        how = "type wait, or end to end the match" if typed else "w: wait, E: end the match"
+        return f"{overdue_text(table.overdue)}. {how}"
     if table.stage == "closed":
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
         why = why or ui.closed_why
         leave = "Type quit." if typed else "q: quit"
         return f"The game is closed{': ' + why if why else ''}. {leave}"
     if "accept_rematch" in table.actions:
+        offering = opp if table.two_seats else "A player"
         if typed:
-            return f"{opp} offers a rematch (same rules). Type rematch to accept or decline."
-        return f"{opp} offers a rematch (same rules). r: accept, x: decline"
+            return (f"{offering} offers a rematch (same rules). Type rematch to accept or "
+                    "decline.")
+        return f"{offering} offers a rematch (same rules). r: accept, x: decline"
     if table.match_end is not None:
-        won = table.match_end.winner == table.me
-        who = "You won" if won else f"{opp} won"
+        who = _winners_text(table, table.match_end.winners)
+        if table.watching == "spectator":
+            return f"Match over: {who}. {'Type quit.' if typed else 'q: quit'}"
         if typed:
             return f"Match over: {who}. Type rematch for another match, or quit."
         return f"Match over: {who}. r: rematch, q: quit"
@@ -601,9 +893,13 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
             return "Hand over. Type next for the next hand." if typed else "Hand over. n: next hand"
         return f"Hand over. Waiting for {table.waiting_for or opp}"
     if "accept" in table.actions:
+        # NB: a joiner's lobby view names nobody yet: the host's hello is all it holds.
+        host = "The host" if table.me is None or not table.opp_fingerprint else opp
+        game = f"{table.game_title} for {table.seats}, " if table.game_title else ""
         if typed:
-            return f"{opp} proposes these rules: {table.rules_text}. Type accept or decline."
-        return f"{opp} proposes the rules shown above. a: accept, x: decline"
+            return (f"{host} proposes {game}these rules: {table.rules_text}. Type accept "
+                    "or decline.")
+        return f"{host} proposes {game}the rules shown above. a: accept, x: decline"
     if table.link in ("reconnecting", "connecting"):
         if table.link_problem:  # NB: on the status line, not only in the log
             leave = "type quit to stop" if typed else "q: stop"
@@ -611,11 +907,28 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return "Waiting for the connection..."
     if typed and not table.my_turn and table.stage in ("handshake", "shuffle", "deal"):
         return "Setting up: the players shuffle and deal..."  # one line, not one per step
+    if table.watching == "spectator":
+        mover = table.who(table.to_move) if table.to_move is not None else ""
+        if table.stage == "play" and mover:
+            return f"Watching: {mover} to move"
+        return f"Watching: waiting for {table.waiting_for.removeprefix('the ') or 'the table'}"
+    if table.watching == "sitting out" and table.stage == "play":
+        movers = [g for g in table.games if g.to_move is not None and not g.over]
+        mover = table.who(movers[0].to_move) if movers else "the players"
+        return f"You sit this hand out: {mover} to move"
+    if table.game == "rummy":
+        return _rummy_status(table, ui, typed)
     if not table.my_turn:
         if table.stage == "play" and table.to_move == table.opp:
             return f"{opp}'s turn"
         if table.stage == "play" and table.to_move == table.me:
             return "Your card is on its way (both players must unlock it)..."
+        if table.stage == "play" and table.link_problem:
+            return f"{table.link_problem}; the match waits for it"
+        if table.stage == "play" and table.to_move is None and table.games:
+            movers = [g for g in table.games if g.to_move is not None and not g.over]
+            if movers:
+                return f"Your game is over; {table.who(movers[0].to_move)} to move in the other"
         wait = table.waiting_for or f"{opp} to move"
         return f"Waiting for {wait.removeprefix('the ')}"
     acts = table.actions
@@ -646,6 +959,33 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     return "Your turn"
 
 
+def _rummy_status(table: Table, ui: UiState, typed: bool) -> str:
+    if not table.my_turn:
+        if table.stage == "play" and table.to_move is not None:
+            if table.to_move == table.me:
+                return "Your card is on its way (every player must unlock it)..."
+            return f"{table.who(table.to_move)}'s turn"
+        wait = table.waiting_for or "the other players"
+        return f"Waiting for {wait.removeprefix('the ')}"
+    acts = table.actions
+    top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else "?"
+    if "stock" in acts:
+        if typed:
+            return (f"Your turn: type s to draw from the stock, or take to take {top} from "
+                    "the discard pile")
+        return f"Your turn: draw from the stock (s) or take {top} (d)"
+    offers = []
+    if "meld" in acts:
+        offers.append("meld CARDS" if typed else "m: meld")
+    if "lay" in acts:
+        offers.append("layoff CARD" if typed else "a: lay off")
+    if typed:
+        also = f" ({', '.join(offers)})" if offers else ""
+        return f"Your turn: discard a card (d CARD){also}"
+    also = f"; {', '.join(offers)}" if offers else ""
+    return f"Your turn: Enter discards the card under the cursor{also}"
+
+
 def render_status(table: Table, ui: UiState) -> StyleAndTextTuples:
     """The status line; a pending message (or error) follows the turn text."""
     out = _Out()
@@ -665,6 +1005,8 @@ def render_message(ui: UiState) -> StyleAndTextTuples:
 
 def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     """``(key, what)`` pairs for the keys that do something right now."""
+    if ui.choices:
+        return [(f"1-{len(ui.choices) - 1}", "pick"), ("Enter", "the first"), ("Esc", "cancel")]
     if ui.confirm and ui.arrange is not None:
         return [("Enter", "declare"), ("m", "move card"), ("←→" if not ui.ascii else "<- ->",
                                                            "card"),
@@ -675,6 +1017,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         return [("Esc", "close"), ("PgDn/PgUp", "scroll"), ("q", "quit")]
     acts = table.actions
     keys: list[tuple[str, str]] = []
+    if "end" in acts:
+        keys += [("w", "wait"), ("E", "end match")]
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else ""
     if "pass" in acts:
         keys += [("d", f"take {top}"), ("p", "pass")]
@@ -685,6 +1029,10 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
             keys.append(("d", f"take {top}"))
     if "discard" in acts:
         keys.append(("Enter", "discard"))
+    if "meld" in acts:
+        keys.append(("m", "meld"))
+    if "lay" in acts:
+        keys.append(("a", "lay off"))
     if "knock" in acts:
         keys.append(("k", "knock"))
     if "gin" in acts:
@@ -697,7 +1045,7 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("n", "next hand"))
     if "accept_rematch" in acts:
         keys += [("r", "accept rematch"), ("x", "decline")]
-    elif "rematch" in acts:
+    elif "rematch" in acts and table.watching != "spectator":
         keys.append(("r", "rematch"))
     if "undo" in acts:
         keys.append(("u", "take back"))
@@ -705,6 +1053,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("h", "hint"))
     # The rest always works; the strip drops these from the end when it is too narrow.
     keys += [("?", "help"), ("q", "quit")]
+    if table.ending is not None:
+        keys.append(("e", "ending"))
     if table.hand:
         arrows = "<- ->" if ui.ascii else "←→"
         keys.append((arrows, "move"))
@@ -713,9 +1063,13 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("e", "result"))
     elif table.sheet:
         keys.append(("e", "sheet"))
+    if table.table_melds:
+        keys.append(("t", "melds"))
     if table.hand:
         keys.append(("o", "sort"))
     keys.append(("v", "pile"))
+    if not table.two_seats:
+        keys.append(("i", "seats"))
     return keys
 
 
@@ -744,6 +1098,9 @@ HELP_KEYS = (
     ("o / v / e", "sort (melds, rank, suit) / discard pile / result, score sheet"),
     ("n / r", "next hand / rematch when offered"),
     ("u", "take back your last move (computer opponent only)"),
+    ("m / a", "Rummy: lay down a meld / lay a card off onto a meld (t: all melds)"),
+    ("w / E", "a seat is silent past its deadline: wait / end the match (names it)"),
+    ("i", "every seat: name, role, cards, points, key"),
     (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
     ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
     ("q", "quit (asks first)"),
@@ -809,42 +1166,36 @@ def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Ca
 
 
 def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """End of hand: both hands grouped, layoffs marked ``+``, and the scoring explanation."""
+    """End of hand: every game's hands grouped, layoffs marked ``+``, and the scoring
+    explanation (Rummy: what each seat was left with)."""
     out = _Out()
     r = table.reveal
     if r is None:
         return out.add(" No hand has ended yet.", "class:label").frags
-    out.add(f" Hand {r.hand_no}: {r.kind}", "class:title").nl()
-    # ``ui.layoffs_shown`` (set by the running app) lays the layoffs one by one.
-    count = len(r.layoffs) if ui.layoffs_shown is None else ui.layoffs_shown
-    shown, pending = r.layoffs[:count], r.layoffs[count:]
-    order = [r.knocker, 1 - r.knocker] if r.knocker is not None else [table.me, table.opp]
-    for player in order:
-        assert player is not None
-        role = ""
-        if r.knocker is not None:
-            went = {"gin": "gin", "big_gin": "big gin"}.get(r.kind, "knocked")
-            role = f" ({went})" if player == r.knocker else " (defends)"
-        out.add(f" {table.names[player]}{role}:", "class:value").nl()
-        dead = list(r.deadwood[player])
-        lay: Sequence[tuple[Card, int]] = ()
-        to_lay_off: list[Card] = []
-        if r.knocker is not None and player == r.knocker:
-            lay = shown
-        elif r.knocker is not None:
-            # NB: cards not laid off yet (while the layoffs are shown) are listed apart:
-            # the deadwood and its total are already those of the scoring lines below.
-            to_lay_off = [c for c, _ in pending]
-        _meld_line(out, r.melds[player], dead, ui.ascii, lay, to_lay_off)
-        out.nl()
-    if r.layoffs and r.knocker is not None:
-        out.add(f" Laid off by {table.names[1 - r.knocker]}, in order:", "class:label")
-        for i, (card, index) in enumerate(shown):
-            out.add(f" {i + 1}) ")
-            out.card(card, ui.ascii, "class:layoff", pad=False).add(f" on meld {index + 1}")
-        if pending:
-            out.add(" ...", "class:label")
-        out.nl()
+    if table.game == "rummy":
+        what = "blocked" if r.winner is None else f"{table.who(r.winner)} went out"
+        out.add(f" Round {r.hand_no}: {what}", "class:title").nl()
+    else:
+        out.add(f" Hand {r.hand_no}: {r.kind}", "class:title").nl()
+    # ``ui.layoffs_shown`` (set by the running app) lays the layoffs one by one, game by
+    # game in the order the reveal lists them.
+    budget = len(r.layoffs) if ui.layoffs_shown is None else ui.layoffs_shown
+    for game in r.games:
+        count = max(0, min(budget, len(game.layoffs)))
+        budget -= count
+        _reveal_game(out, table, ui, game, count)
+    if r.left:
+        for seat, cards, counted, _points in r.left:
+            out.add(f" {table.names[seat]}:", "class:value")
+            if cards:
+                out.add(" left ", "class:label").cards(list(cards), ui.ascii)
+            else:
+                out.add(" no card left", "class:label")
+            out.add(f" = {counted}", "class:label").nl()
+        scored = [(s, p) for s, p in enumerate(r.points) if p]
+        if scored:
+            out.add(" Scores: " + ", ".join(f"{table.names[s]} +{p}" for s, p in scored),
+                    "class:value").nl()
     out.add(" Scoring", "class:title").nl()
     for line in r.explanation:
         # NB: wrapped at word boundaries here; the window would cut words at its edge.
@@ -863,26 +1214,85 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
+def _reveal_game(out: _Out, table: Table, ui: UiState, game: RevealGame, count: int) -> None:
+    """One gin game's end: the knocker's hand first, layoffs laid ``count`` so far."""
+    if game.kind == "void" and game.label:
+        out.add(f" {game.label}: void (the stock ran down; nobody scores)", "class:label")
+        out.nl()
+        return
+    if game.label:
+        out.add(f" {game.label}", "class:label").nl()
+    shown, pending = game.layoffs[:count], game.layoffs[count:]
+    if game.knocker is not None:
+        order = [game.knocker, next(s for s in game.seats if s != game.knocker)
+                 if game.seats[0] != game.seats[1] else game.knocker]
+    else:
+        me = table.me if table.me in game.seats else game.seats[0]
+        order = [me, game.seats[1] if me == game.seats[0] else game.seats[0]]
+    for seat in order:
+        player = game.player(seat)
+        role = ""
+        if game.knocker is not None:
+            went = {"gin": "gin", "big_gin": "big gin"}.get(game.kind, "knocked")
+            role = f" ({went})" if seat == game.knocker else " (defends)"
+        out.add(f" {table.names[seat]}{role}:", "class:value").nl()
+        dead = list(game.deadwood[player])
+        lay: Sequence[tuple[Card, int]] = ()
+        to_lay_off: list[Card] = []
+        if game.knocker is not None and seat == game.knocker:
+            lay = shown
+        elif game.knocker is not None:
+            # NB: cards not laid off yet (while the layoffs are shown) are listed apart:
+            # the deadwood and its total are already those of the scoring lines below.
+            to_lay_off = [c for c, _ in pending]
+        _meld_line(out, game.melds[player], dead, ui.ascii, lay, to_lay_off)
+        out.nl()
+    if game.layoffs and game.knocker is not None:
+        defender = next(s for s in game.seats if s != game.knocker)
+        out.add(f" Laid off by {table.names[defender]}, in order:", "class:label")
+        for i, (card, index) in enumerate(shown):
+            out.add(f" {i + 1}) ")
+            out.card(card, ui.ascii, "class:layoff", pad=False).add(f" on meld {index + 1}")
+        if pending:
+            out.add(" ...", "class:label")
+        out.nl()
+
+
 _KIND_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
-               "void": "void"}
+               "void": "void", "team": "won the hand", "went out": "went out",
+               "blocked": "blocked"}
 
 
 def sheet_lines(table: Table) -> list[str]:
-    """The score sheet as text lines: a header, one line per hand, the totals."""
-    me, opp = table.me, table.opp
-    a, b = table.names[me][:10], table.names[opp][:10]
-    lines = [f" {'hand':>4}  {'result':<26}{a:>11}{b:>11}"]
+    """The score sheet as text lines: a header, one line per hand, the totals. Two seats:
+    mine first; a bigger table: a column per seat (team gin: per team)."""
+    columns = list(table.sheet_columns) or list(table.names)
+    order = list(range(len(columns)))
+    if table.two_seats and table.me is not None and len(columns) == 2:
+        order = [table.me, table.opp]
+    wide = 11 if len(order) <= 2 else max(7, (MIN_COLUMNS - 34) // len(order))
+    cut = wide - 1
+    head = "".join(f"{columns[c][:cut]:>{wide}}" for c in order)
+    lines = [f" {'hand':>4}  {'result':<26}{head}"]
     for row in table.sheet:
-        who = "" if row.winner is None else ("You" if row.winner == me
-                                             else table.names[row.winner][:12])
-        what = _KIND_WORDS.get(row.kind, row.kind)
-        result = f"{who} {what} {row.points}".strip() if row.winner is not None else what
-        lines.append(f" {row.hand_no:>4}  {result:<26}{row.running[me]:>11}"
-                     f"{row.running[opp]:>11}")
+        if row.winner is None:
+            result = _KIND_WORDS.get(row.kind, row.kind)
+        else:
+            if table.teams:
+                who = columns[row.winner][:12]
+            else:
+                who = "You" if row.winner == table.me else columns[row.winner][:12]
+            what = _KIND_WORDS.get(row.kind, row.kind)
+            result = f"{who} {what} {row.points}".strip()
+        running = "".join(f"{row.running[c]:>{wide}}" for c in order)
+        lines.append(f" {row.hand_no:>4}  {result[:26]:<26}{running}")
     if not table.sheet:
         lines.append("       no hand has ended yet")
-    lines.append(f" {'':>4}  {'target ' + str(table.target):<26}{table.scores[me]:>11}"
-                 f"{table.scores[opp]:>11}")
+    totals = table.scores
+    if table.teams:
+        totals = tuple(t.points for t in table.teams)
+    end = "".join(f"{totals[c] if c < len(totals) else 0:>{wide}}" for c in order)
+    lines.append(f" {'':>4}  {'target ' + str(table.target):<26}{end}")
     return lines
 
 
@@ -899,24 +1309,91 @@ def render_sheet(table: Table, ui: UiState) -> StyleAndTextTuples:
 
 
 def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """Match end: the winner and the itemised totals."""
+    """Match end: the winner and the itemised totals (every seat's, or each team's)."""
     out = _Out()
     m = table.match_end
     if m is None:
         return out.add(" The match is not over.", "class:label").frags
-    who = "You win the match!" if m.winner == table.me else (
-        f"{table.names[table.opp]} wins the match." if m.winner is not None else "No winner.")
-    out.add(f" {who}", "class:title").nl()
-    out.add(f" Totals: {table.names[table.me]} {m.totals[table.me]}, "
-            f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
+    if table.two_seats and table.me is not None:
+        who = "You win the match!" if m.winner == table.me else (
+            f"{table.names[table.opp]} wins the match." if m.winner is not None
+            else "No winner.")
+        out.add(f" {who}", "class:title").nl()
+        out.add(f" Totals: {table.names[table.me]} {m.totals[table.me]}, "
+                f"{table.names[table.opp]} {m.totals[table.opp]}", "class:value").nl()
+    else:
+        won = _winners_text(table, m.winners)
+        out.add(f" {won}." if "share" in won else f" {won} the match.", "class:title").nl()
+        if table.teams:
+            totals = ", ".join(f"{t.name} {m.totals[t.seats[0]]}" for t in table.teams)
+        else:
+            totals = ", ".join(f"{table.names[s]} {m.totals[s]}" for s in
+                               range(min(len(table.names), len(m.totals))))
+        for part in textwrap.wrap(f"Totals: {totals}", width=MIN_COLUMNS - 2,
+                                  subsequent_indent="  "):
+            out.add(f" {part}", "class:value").nl()
     # NB: wrapped at word boundaries here; the window would cut words at its edge.
     for lines, indent, style in ((m.lines, "  ", ""), (m.notes, " ", "class:label")):
         for line in lines:
             for part in textwrap.wrap(asciify(line) if ui.ascii else line, subsequent_indent="  ",
                                       width=MIN_COLUMNS - 2 - len(indent)):
                 out.add(f"{indent}{part}", style).nl()
-    if "rematch" in table.actions:
-        out.add(" r: rematch (same opponent and rules)   q: quit", "class:keys.key")
+    if "rematch" in table.actions and table.watching != "spectator":
+        out.add(" r: rematch (the same players and rules)   q: quit", "class:keys.key")
+    return out.frags
+
+
+def render_choices(ui: UiState) -> StyleAndTextTuples:
+    """Numbered choices (which meld to lay down, where to lay a card off)."""
+    out = _Out()
+    if not ui.choices:
+        return out.frags
+    out.add(f" {ui.choices[0]}", "class:title").nl()
+    for number, label in enumerate(ui.choices[1:], start=1):
+        out.add(f" {number}", "class:keys.key").add(f"  {label}").nl()
+    out.add(" a digit picks, Enter the first, Esc cancels", "class:label")
+    return out.frags
+
+
+def render_ending(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """How the match ended, and what it means for this player and the record."""
+    out = _Out()
+    ending = table.ending
+    if ending is None:
+        return out.add(" The match has not ended early.", "class:label").frags
+    out.add(" The match ended", "class:title").nl()
+    style = "class:alarm" if ending.alarm else "class:value"
+    for part in textwrap.wrap(ending.headline, width=MIN_COLUMNS - 4):
+        out.add(f" {part}", style).nl()
+    out.nl()
+    for line in ending.meaning:
+        for part in textwrap.wrap(line, width=MIN_COLUMNS - 4, subsequent_indent="  "):
+            out.add(f" {part}").nl()
+    return out.frags
+
+
+def render_melds(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """Every meld on a Rummy table, numbered, with its owner."""
+    out = _Out()
+    out.add(f" Melds on the table ({len(table.table_melds)})", "class:title").nl()
+    if not table.table_melds:
+        out.add(" (none yet)", "class:label")
+    for meld in table.table_melds:
+        owner = "you" if meld.owner == table.me else meld.owner_name
+        out.add(f" {meld.index + 1:>2} ", "class:keys.key").add(f"{owner} ({meld.kind}): ",
+                                                                  "class:label")
+        out.cards(list(meld.cards), ui.ascii).nl()
+    return out.frags
+
+
+def render_seat_list(table: Table, ui: UiState) -> StyleAndTextTuples:
+    """Every seat in a sentence (``i``): role, cards, points, link and key."""
+    out = _Out()
+    out.add(" Seats", "class:title").nl()
+    for line in table.seat_lines:
+        for part in textwrap.wrap(seat_sentence(line), width=MIN_COLUMNS - 4,
+                                  subsequent_indent="    "):
+            out.add(f" {part}").nl()
     return out.frags
 
 

@@ -1,32 +1,30 @@
-"""Replay: step through a finished match with every card face up.
+"""Replay: step through a verified match as a spectator saw it (protocol v2).
 
-The input is what a transcript proves once each hand's audit has opened the deck:
-per hand, the 52 cards in deck-position order and the moves in order. Whoever reads
-the transcript (``p2pgin replay``/``verify``) supplies those; :func:`build_steps`
-folds them through the real engine, so a replay shows exactly the states the
-verifier checked, with the engine's scoring explanation at each hand's end.
+Protocol v2 never opens a hand's whole deck, so the replay shows what the table showed:
+every public move and public card, how many cards each player held face down, the
+stock and the discard pile, Rummy's melds on the table, each hand's showdown (melds,
+layoffs and deadwood as the hand's result gives them) and its scoring, the scores, and
+how the match ended. The steps are :class:`p2pgin.verify.steps.Story`'s, built by the
+verification itself; this module only draws them, for any game and table size.
 
-Keys: Right/Space/``l`` next move, Left/``h`` previous, PageDown/``n`` next hand,
-PageUp/``p`` previous hand, Home/End first/last, ``1``-``9`` then Enter (or
-``:hand N``) jump to hand N, Down/Up (``j``/``k``) scroll a screen taller than the
-terminal, ``q`` quit. :func:`replay_lines` is the plain mode: one line per move.
+Keys: Right/Space/``l`` next step, Left/``h`` previous, PageDown/``n`` next hand,
+PageUp/``p`` previous hand, Home/End first/last, ``1``-``9`` then Enter jump to hand N,
+Down/Up (``j``/``k``) scroll a screen taller than the terminal, ``q`` quit.
+:func:`replay_lines` is the plain mode: one line per step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
-from p2pgin.engine import HandResult, HandState, MatchState, Rules, best_melds
 from p2pgin.engine.cards import Card
-from p2pgin.engine.explain import explain_hand
-from p2pgin.ui.adapter import move_kind
+from p2pgin.engine.rummy_hand import RummyHand
 from p2pgin.ui.render import ScrollCursor
 from p2pgin.ui.style import (
     ESCAPE_WAIT,
@@ -36,111 +34,32 @@ from p2pgin.ui.style import (
     card_label,
     terminal_is_utf8,
 )
+from p2pgin.verify.report import explain, game_title, printable
+from p2pgin.verify.steps import ShowRow, Step, Story, showdown
 
-__all__ = [
-    "ReplayHand",
-    "ReplayStep",
-    "ReplayViewer",
-    "build_steps",
-    "replay_lines",
-    "run_replay",
-]
+__all__ = ["ReplayViewer", "create_replay_app", "replay_lines", "run_replay"]
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReplayHand:
-    """One hand as the audit opened it: the deck in position order and the moves."""
-
-    deck: Sequence[int]
-    moves: Sequence[tuple[int, Any]]  # (player, engine move), in order
+#: Past steps of the hand shown above the current one (fewer with a result below).
+_HISTORY: Final = 6
+_HISTORY_AT_RESULT: Final = 2
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReplayStep:
-    """The table after one move (``index`` 0 is the deal) of hand ``hand_no``."""
-
-    hand_no: int
-    index: int
-    moves: int  # moves in this hand
-    state: HandState
-    match: MatchState  # the match before this hand is recorded (after, at its end)
-    line: str  # what happened, one sentence ("" for the deal)
-    result: HandResult | None = None
-
-
-def _move_line(names: Sequence[str], state: HandState, player: int, move: Any) -> str:
-    """One sentence for a move, with the card it moved (every card is known here)."""
-    who = names[player]
-    kind = move_kind(move)
-    card = None
-    position = getattr(move, "position", None)
-    if kind in ("take_upcard", "draw_discard"):
-        position = state.discard_top
-    elif kind == "draw_stock":
-        position = state.stock_top
-    if position is not None:
-        card = state.known(position)
-    label = card.unicode if card is not None else "?"
-    return {
-        "take_upcard": f"{who} takes the upcard {label}",
-        "pass_upcard": f"{who} passes the upcard",
-        "draw_stock": f"{who} draws {label} from the stock",
-        "draw_discard": f"{who} takes {label} from the discard pile",
-        "discard": f"{who} discards {label}",
-        "knock": f"{who} knocks, discarding {label} face down",
-        "big_gin": f"{who} goes big gin",
-        "lay_off": f"{who} shows melds and lays off",
-    }.get(kind, f"{who}: {kind}")
-
-
-def build_steps(
-    rules: Rules, first_dealer: int, hands: Sequence[ReplayHand], names: Sequence[str]
-) -> list[ReplayStep]:
-    """Fold every hand's moves through the engine; one step per move plus the deal.
-
-    Raises:
-        IllegalMoveError: a move was not legal (a transcript ``verify`` would reject).
-    """
-    steps: list[ReplayStep] = []
-    match = MatchState.new(rules, first_dealer)
-    for hand_no, hand in enumerate(hands, start=1):
-        state = match.deal(hand.deck)
-        total = len(hand.moves)
-        steps.append(ReplayStep(hand_no=hand_no, index=0, moves=total, state=state,
-                                match=match, line=f"Hand {hand_no}: {names[state.dealer]} deals"))
-        for i, (player, move) in enumerate(hand.moves, start=1):
-            line = _move_line(names, state, player, move)
-            state = state.apply(move, player)
-            result = state.result
-            if result is not None:
-                match = match.record(result)
-            steps.append(ReplayStep(hand_no=hand_no, index=i, moves=total, state=state,
-                                    match=match, line=line, result=result))
-    return steps
-
-
-def replay_lines(steps: Sequence[ReplayStep], names: Sequence[str], *,
-                 ascii: bool = False) -> list[str]:
-    """Plain replay: one line per move, each hand's explanation, then the match total."""
-    out: list[str] = []
-    for step in steps:
-        out.append(step.line if step.index == 0 else f"  {step.index}. {step.line}")
-        if step.result is not None:
-            out += [f"    {line}" for line in explain_hand(step.result, names)]
-    if steps:
-        out += list(steps[-1].match.result().explain(names))
-    return [asciify(line) for line in out] if ascii else out
+def replay_lines(story: Story, hand_no: int | None = None, *, ascii: bool = False
+                 ) -> list[str]:
+    """The plain replay: :meth:`Story.lines` (in ASCII card labels with ``ascii``)."""
+    lines = story.lines(hand_no)
+    return [asciify(line) for line in lines] if ascii else lines
 
 
 class ReplayViewer:
-    """Cursor over the steps and the text of the current one."""
+    """A cursor over a story's steps and the screen of the current one."""
 
-    def __init__(self, steps: Sequence[ReplayStep], names: Sequence[str], *,
-                 ascii: bool = False) -> None:
-        if not steps:
-            raise ValueError("nothing to replay: no hands")
-        self.steps = list(steps)
-        self.names = tuple(names)
+    def __init__(self, story: Story, *, ascii: bool = False) -> None:
+        if not story.steps:
+            raise ValueError("nothing to replay: the log has no step")
+        self.story = story
+        self.steps = story.steps
+        self.names = story.names
         self.ascii = ascii
         self.at = 0
         self.typed = ""
@@ -150,105 +69,266 @@ class ReplayViewer:
         self.cursor = ScrollCursor()
         #: Whether the body does not fit its window (set by the app; shown in the keys).
         self.overflows: Any = lambda: False
+        self._counts: dict[int, int] = {}
+        for s in self.steps:
+            if s.index:
+                self._counts[s.hand_no] = max(self._counts.get(s.hand_no, 0), s.index)
 
     @property
-    def step(self) -> ReplayStep:
+    def step(self) -> Step:
         return self.steps[self.at]
 
     def go(self, delta: int) -> None:
-        """Move ``delta`` steps (clamped to the match)."""
-        self.at = max(0, min(len(self.steps) - 1, self.at + delta))
+        """Move ``delta`` steps (clamped to the record)."""
+        self.go_to(self.at + delta)
 
     def go_to(self, index: int) -> None:
         self.at = max(0, min(len(self.steps) - 1, index))
 
     def hand(self, hand_no: int) -> bool:
         """Jump to the deal of hand ``hand_no``; False if there is no such hand."""
-        for i, step in enumerate(self.steps):
-            if step.hand_no == hand_no and step.index == 0:
-                self.at = i
-                return True
-        return False
+        found = self.story.first_step(hand_no)
+        if found is None:
+            return False
+        self.at = found
+        return True
 
     def next_hand(self, delta: int) -> None:
-        target = self.step.hand_no + delta
-        if not self.hand(target):
-            self.go_to(0 if delta < 0 else len(self.steps) - 1)
+        """The next (``delta`` 1) or previous (-1) hand's deal, else the last/first step."""
+        hands = self.story.hands
+        current = self.step.hand_no
+        if delta > 0:
+            later = [h for h in hands if h > current]
+            if later:
+                self.hand(later[0])
+            else:
+                self.go_to(len(self.steps) - 1)
+            return
+        start = self.story.first_step(current)
+        if start is not None and start < self.at:
+            self.at = start
+            return
+        earlier = [h for h in hands if h < current]
+        if earlier:
+            self.hand(earlier[-1])
+        else:
+            self.go_to(0)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _label(self, card: Card) -> str:
+        return card_label(card, ascii=self.ascii)
 
     def _cards(self, out: StyleAndTextTuples, cards: Sequence[Card]) -> None:
         for i, card in enumerate(cards):
             if i:
                 out.append(("", " "))
-            out.append((card_class(card), card_label(card, ascii=self.ascii)))
+            out.append((card_class(card), self._label(card)))
 
-    def _hand(self, out: StyleAndTextTuples, player: int) -> None:
-        state = self.step.state
-        cards = [c for c in state.hand_cards(player) if c is not None]
-        found = best_melds(cards) if len(cards) <= 11 else None
-        dealer = " (dealer)" if player == state.dealer else ""
-        out.append(("class:value", f" {self.names[player]}{dealer}: "))
-        if found is None:
-            self._cards(out, cards)
-        else:
-            for meld in found.melds:
-                out.append(("", "["))
-                self._cards(out, meld)
-                out.append(("", "] "))
-            self._cards(out, found.deadwood_cards)
-            out.append(("class:label", f"  deadwood {found.deadwood}"))
+    def _meld(self, out: StyleAndTextTuples, cards: Sequence[Card]) -> None:
+        out.append(("", "["))
+        self._cards(out, cards)
+        out.append(("", "]"))
+
+    def _who(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def _held(self, out: StyleAndTextTuples, label: str, cards: Sequence[Card | None],
+              *, mark: str = "") -> None:
+        """A player's hand as the table sees it: the public cards, then how many are face
+        down."""
+        known = [c for c in cards if c is not None]
+        hidden = len(cards) - len(known)
+        out.append(("class:value", f" {label}{mark}: "))
+        self._cards(out, known)
+        if hidden:
+            joiner = " and " if known else ""
+            out.append(("class:label", f"{joiner}{hidden} face down"))
+        elif not cards:
+            out.append(("class:label", "no cards"))
         out.append(("", "\n"))
+
+    def _turn(self, seat: int) -> str:
+        step = self.step
+        hand = step.hand
+        over = step.result is not None or step.ending is not None
+        to_move = None if hand is None or over else hand.to_move
+        return " (to move)" if to_move == seat else ""
+
+    def _gin_game(self, out: StyleAndTextTuples, game: Any, title: str, *,
+                  dealer_shown: bool = True) -> None:
+        """One gin game: the non-dealer, the stock and discard pile, the dealer (not
+        marked in three-player gin, whose dealer sits out)."""
+        state = game.state
+        if title:
+            out.append(("class:title", f" {title}\n"))
+        dealer = state.dealer
+        for player in (1 - dealer, dealer):
+            seat = game.seats[player]
+            label = self._who(seat) + (" (dealer)" if player == dealer and dealer_shown
+                                       else "")
+            self._held(out, label, state.hand_cards(player), mark=self._turn(seat))
+            if player != dealer:
+                self._gin_piles(out, state)
+
+    def _gin_piles(self, out: StyleAndTextTuples, state: Any) -> None:
+        pile = state.discard_pile
+        top = state.discard_top
+        out.append(("class:label", f"   Stock {state.stock_count}   Discard "))
+        card = None if top is None else state.known(top)
+        if card is not None:
+            out.append((card_class(card), self._label(card)))
+            if len(pile) > 1:
+                out.append(("class:label", f" ({len(pile)} in the pile)"))
+        else:
+            out.append(("class:label", "(empty)"))
+        limit = state.knock_limit
+        if limit is not None:
+            out.append(("class:label", f"   Knock limit {limit}"))
+        out.append(("", "\n"))
+
+    def _rummy(self, out: StyleAndTextTuples, hand: RummyHand) -> None:
+        top = hand.discard_top
+        card = None if top is None else hand.known(top)
+        out.append(("class:label", f" Stock {hand.stock_count}   Discard "))
+        if card is not None:
+            out.append((card_class(card), self._label(card)))
+            pile = len(hand.discard_pile)
+            if pile > 1:
+                out.append(("class:label", f" ({pile} in the pile)"))
+        else:
+            out.append(("class:label", "(empty)"))
+        if hand.renewals:
+            out.append(("class:label", f"   stock renewed {hand.renewals}x"))
+        out.append(("", "\n"))
+        if hand.table:
+            out.append(("class:label", " On the table:"))
+            for meld in hand.table:
+                out.append(("", f"  {self._who(meld.owner)} "))
+                self._meld(out, [c for c in (hand.known(p) for p in meld.positions)
+                                 if c is not None])
+            out.append(("", "\n"))
+        for seat in range(hand.seats):
+            label = self._who(seat) + (" (dealer)" if seat == hand.dealer else "")
+            self._held(out, label, hand.hand_cards(seat), mark=self._turn(seat))
+
+    def _table(self, out: StyleAndTextTuples, hand: Any) -> None:
+        if isinstance(hand, RummyHand):
+            self._rummy(out, hand)
+            return
+        games = getattr(hand, "games", ())
+        sitting = getattr(hand, "sitting_out", None)
+        for g, game in enumerate(games):
+            title = (f"Game {g}: {self._who(game.seats[0])} against {self._who(game.seats[1])}"
+                     if len(games) > 1 else "")
+            self._gin_game(out, game, title, dealer_shown=sitting is None)
+        if sitting is not None:
+            out.append(("class:label", f" {self._who(sitting)} dealt and sits this hand "
+                        "out\n"))
+
+    def _show_row(self, out: StyleAndTextTuples, row: ShowRow) -> None:
+        out.append(("class:value", f"  {self._who(row.seat)} {row.what}"))
+        if row.melds or row.laid_off or row.deadwood:
+            out.append(("", ": "))
+        for meld in row.melds:
+            self._meld(out, meld)
+            out.append(("", " "))
+        if row.laid_off:
+            out.append(("class:label", "laid off "))
+            self._cards(out, row.laid_off)
+            out.append(("", " "))
+        if row.deadwood:
+            out.append(("class:label", "deadwood " if row.what != "held" else ""))
+            self._cards(out, row.deadwood)
+        if row.count is not None and (row.deadwood or row.what != "went out"):
+            out.append(("class:label", f"  ({row.count})"))
+        out.append(("", "\n"))
+
+    def _scores(self, step: Step) -> str:
+        scores = step.scores
+        if not scores:
+            return ""
+        target = f" (match to {self.story.target})" if self.story.target else ""
+        if len(scores) == 4 and self.story.game == "team_gin":
+            teams = ", ".join(f"{self._who(t)} & {self._who(t + 2)} {scores[t]}"
+                              for t in (0, 1))
+            return f" Score {teams}{target}"
+        each = ", ".join(f"{self._who(s)} {v}" for s, v in enumerate(scores))
+        return f" Score {each}{target}"
 
     def render(self) -> StyleAndTextTuples:
         """The whole replay screen for the current step."""
         step = self.step
-        state = step.state
-        hands = max(s.hand_no for s in self.steps)
-        out: StyleAndTextTuples = [
-            ("class:title", f" p2pgin replay  {self.names[0]} vs {self.names[1]}"),
-            ("class:label", f"  hand {step.hand_no}/{hands}  move {step.index}/{step.moves}\n"),
-        ]
-        scores = step.match.scores
-        out.append(("class:label", f" Score {self.names[0]} {scores[0]}, "
-                    f"{self.names[1]} {scores[1]} (target {step.match.rules.target})\n\n"))
-        self._hand(out, 1)
-        top = state.discard_top
-        out.append(("class:label", f" Stock {state.stock_count}   Discard "))
-        if top is not None and state.known(top) is not None:
-            card = state.known(top)
-            assert card is not None
-            out.append((card_class(card), card_label(card, ascii=self.ascii)))
+        hands = len(self.story.hands)
+        if not step.hand_no:
+            where = ""
+        elif step.in_hand:
+            where = f"  hand {step.hand_no}/{hands}  step {step.index}/" \
+                    f"{self._counts.get(step.hand_no, 0)}"
         else:
-            out.append(("class:label", "(empty)"))
-        limit = state.knock_limit
-        out.append(("class:label", f"   Knock limit {limit if limit is not None else '-'}\n"))
-        self._hand(out, 0)
+            where = f"  after hand {step.hand_no}/{hands}"
+        players = " vs ".join(self.names)
+        out: StyleAndTextTuples = [
+            ("class:title", " p2pgin replay"), ("class:label", f"{where}\n"),
+            ("class:value", f" {players}"),
+            ("class:label", f": {game_title(self.story.game, len(self.names))}\n"),
+        ]
+        scores = self._scores(step)
+        if scores:
+            out.append(("class:label", scores + "\n"))
         out.append(("", "\n"))
-        first = self.at - step.index
-        # NB: with the hand's result below, fewer past moves, so the scoring fits too.
-        shown = 2 if step.result is not None else 6
-        for i in range(max(first, self.at - shown), self.at + 1):
-            s = self.steps[i]
-            mark = ">" if i == self.at else " "
-            out.append(("class:log.latest" if i == self.at else "class:log",
-                        f"{mark} {s.index:>3}. {s.line}\n" if s.index else f"{mark} {s.line}\n"))
+        if step.hand is not None:
+            self._table(out, step.hand)
+            out.append(("", "\n"))
+        self._history(out, step)
         if step.result is not None:
+            out.append(("class:title", "\n Showdown\n"))
+            for title, rows in showdown(step.result, len(self.names)):
+                if title:
+                    out.append(("class:label", f"  {title}\n"))
+                if not rows:
+                    out.append(("class:label", "  nobody shows: the hand scores nothing\n"))
+                for row in rows:
+                    self._show_row(out, row)
             out.append(("class:title", "\n Scoring\n"))
-            for line in explain_hand(step.result, self.names):
+            for line in explain(step.result, self.names):
                 out.append(("", f"  {line}\n"))
-            if step.match.over:
-                for line in step.match.result().explain(self.names):
-                    out.append(("class:value", f"  {line}\n"))
+        if step.outcome is not None:
+            out.append(("class:title",
+                        f"\n {self.story.report.match_headline(step.outcome)}\n"))
+            for line in explain(step.outcome, self.names):
+                out.append(("class:value", f"  {line}\n"))
+        ending = step.ending
+        if ending is not None:
+            for line in ending.details(self.names)[1:]:
+                out.append(("class:value", f"  {printable(line)}\n"))
+            if ending.culprit is not None:
+                out.append(("class:value", f"  At fault: {self._who(ending.culprit)}.\n"))
         if self.ascii:
             out = [(f[0], asciify(f[1])) for f in out]
         return self.cursor.apply(out, self.at)
+
+    def _history(self, out: StyleAndTextTuples, step: Step) -> None:
+        """The last few steps of this hand, up to the current one."""
+        first = self.at - step.index  # NB: a hand's steps follow its deal, numbered
+        shown = _HISTORY_AT_RESULT if step.result is not None else _HISTORY
+        for i in range(max(first, self.at - shown), self.at + 1):
+            s = self.steps[i]
+            mark = ">" if i == self.at else " "
+            if s.index and s.kind == "ending":  # the last step of the hand it cut
+                text = f"{mark}      {s.text}"
+            elif s.index:
+                text = f"{mark} {s.index:>3}. {s.text}"
+            else:
+                text = f"{mark} {s.text}"
+            out.append(("class:log.latest" if i == self.at else "class:log", text + "\n"))
 
     def scroll_to(self, line: int) -> None:
         """Keep body line ``line`` of the current step in view (Down/Up)."""
         self.cursor.scroll_to(self.at, line)
 
     def render_keys(self) -> StyleAndTextTuples:
-        """The bottom row: a typed hand number, else the keys (never pushed off the
-        screen by a long hand result)."""
+        """The bottom row: a typed hand number, a message, else the keys."""
         if self.typed:
             return [("class:confirm", f" go to hand: {self.typed}_  (Enter: go, Esc: cancel)")]
         if self.message:
@@ -257,10 +337,18 @@ class ReplayViewer:
         # NB: at 72 columns there is room for five keys: a screen taller than the
         # terminal shows how to scroll it in place of Home/End.
         ends = ("Up Dn", "more") if self.overflows() else ("Home End", "ends")
-        for key, what in (("<- ->", "move"), ("PgUp PgDn", "hand"), ("1-9 Enter", "hand N"),
+        for key, what in (("<- ->", "step"), ("PgUp PgDn", "hand"), ("1-9 Enter", "hand N"),
                           ends, ("q", "quit")):
             out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         return out
+
+    def go_to_typed(self) -> None:
+        """Jump to the typed hand number, or say there is no such hand."""
+        if self.typed and not self.hand(int(self.typed)):
+            hands = len(self.story.hands)
+            self.message = (f"no hand {int(self.typed)}: the record has {hands} "
+                            f"hand{'s' if hands != 1 else ''}")
+        self.typed = ""
 
 
 def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
@@ -282,18 +370,9 @@ def _bindings(viewer: ReplayViewer, scroll: Any) -> KeyBindings:
     bind(["end"], lambda: viewer.go_to(len(viewer.steps) - 1))
     bind(["down", "j"], lambda: scroll(1))
     bind(["up", "k"], lambda: scroll(-1))
+    bind(["enter"], viewer.go_to_typed)
     for digit in "0123456789":
         bind([digit], lambda d=digit: setattr(viewer, "typed", viewer.typed + d))
-
-    @kb.add("enter")
-    def _(event: KeyPressEvent) -> None:
-        """Jump to the typed hand number (or say there is no such hand)."""
-        viewer.message = ""
-        if viewer.typed and not viewer.hand(int(viewer.typed)):
-            hands = max(step.hand_no for step in viewer.steps)
-            viewer.message = (f"no hand {int(viewer.typed)}: the match has "
-                              f"{hands} hand{'s' if hands != 1 else ''}")
-        viewer.typed = ""
 
     @kb.add("escape", eager=True)
     def _(event: KeyPressEvent) -> None:
@@ -349,16 +428,10 @@ def create_replay_app(viewer: ReplayViewer, *, four_colour: bool = False) -> App
     return app
 
 
-async def run_replay(
-    steps: Sequence[ReplayStep], names: Sequence[str], *, ascii: bool | None = None,
-    plain: bool = False, four_colour: bool = False, start_hand: int = 1,
-) -> None:
-    """Replay a match in this terminal (``plain``: print it, one line per move)."""
+async def run_replay(story: Story, *, ascii: bool | None = None, four_colour: bool = False,
+                     start_hand: int = 1) -> None:
+    """Replay ``story`` full screen in this terminal, from hand ``start_hand``."""
     ascii = not terminal_is_utf8() if ascii is None else ascii
-    if plain:
-        for line in replay_lines(steps, names, ascii=ascii):
-            print(line)
-        return
-    viewer = ReplayViewer(steps, names, ascii=ascii)
+    viewer = ReplayViewer(story, ascii=ascii)
     viewer.hand(start_hand)
     await create_replay_app(viewer, four_colour=four_colour).run_async()

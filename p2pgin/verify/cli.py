@@ -49,29 +49,95 @@ def register(subparsers: Any) -> None:
         description=_cmd_verify.__doc__))
 
 
-def run(path: Path, *, as_json: bool = False) -> int:
-    """Verify ``path`` and print the report (text, or one JSON object); the exit code."""
+class _Progress:
+    """A progress line on stderr while a long check runs, at a terminal only (a script
+    reading the output gets none); rewritten in place, cleared at the end."""
+
+    #: Entries between two updates (a hand of two-player gin is about 80).
+    EVERY: Final = 50
+
+    def __init__(self) -> None:
+        self.on = sys.stderr is not None and sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, walked: Any) -> None:
+        if self.on and walked.index % self.EVERY == 0 and walked.total > self.EVERY:
+            hand = walked.machine.state.hand_no
+            print(f"\r  checking entry {walked.index + 1} of {walked.total}"
+                  + (f" (hand {hand})" if hand else ""), end="", file=sys.stderr,
+                  flush=True)
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+            self.shown = False
+
+
+def _game_file_lines(path: Path, report: Any) -> tuple[list[str], dict[str, Any]]:
+    """What a person needs to know about a game file: it is a match's live log, not a
+    transcript; ``p2pgin resume`` continues a match that is not over."""
+    from p2pgin.log.gamefile import describe_resume, read_meta
     from p2pgin.verify.report import Status
-    from p2pgin.verify.verifier import Unreadable, verify_file
+
+    lines = ["note     this is a game file (a match's live log), not a transcript: a "
+             "transcript is saved when a match ends (p2pgin games lists both)"]
+    extra: dict[str, Any] = {}
+    if report.status is Status.UNFINISHED:
+        does = describe_resume(read_meta(path))
+        command = ["p2pgin", "resume", str(path)]
+        lines.append(f"resume   {' '.join(command)} continues it: it {does}")
+        extra["resume"] = {"command": command, "does": does}
+    return lines, extra
+
+
+def run(path: Path, *, as_json: bool = False) -> int:
+    """Verify ``path`` and print the report (text, or one JSON object); the exit code.
+
+    The file's name and kind are printed before the check starts (a long match takes a
+    moment; at a terminal a progress line follows); what is no p2pgin record at all is
+    refused at once in one line on stderr (exit 2).
+    """
+    from p2pgin.verify.sniff import Kind, Unreadable, read_record
 
     try:
-        report = verify_file(path)
+        data, kind = read_record(path)
     except Unreadable as exc:
-        message = f"{path}: {exc}"
-        if as_json:
-            print(json.dumps({"ok": False, "file": str(path), "error": message},
-                             sort_keys=True))
-        else:
-            print(f"p2pgin verify: {message}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return _unreadable(path, exc, as_json)
+    if not as_json:
+        print(f"file     {path} ({kind})", flush=True)
+    from p2pgin.verify.verifier import verify_bytes  # NB: the match machine: ~0.15 s
+
+    progress = _Progress() if not as_json else None
+    try:
+        report = verify_bytes(data, watch=progress)
+    except Unreadable as exc:  # pragma: no cover - sniffed above
+        return _unreadable(path, exc, as_json)
+    finally:
+        if progress is not None:
+            progress.done()
+    notes, extra = _game_file_lines(path, report) if kind is Kind.GAME_FILE else ([], {})
     if as_json:
-        print(json.dumps({"file": str(path), **report.to_dict()}, sort_keys=True,
+        print(json.dumps({"file": str(path), **report.to_dict(), **extra}, sort_keys=True,
                          ensure_ascii=False))
     else:
-        print("\n".join([f"file     {path} ({report.source})", *report.lines()]))
+        print("\n".join([*report.lines(), *notes]))
     if report.ok:
         return EXIT_OK
+    from p2pgin.verify.report import Status
+
     return EXIT_UNFINISHED if report.status is Status.UNFINISHED else EXIT_FAILED
+
+
+def _unreadable(path: Path, exc: Exception, as_json: bool) -> int:
+    """One line on what ``path`` is instead; exit 2."""
+    message = f"{path} {exc}"
+    if as_json:
+        print(json.dumps({"ok": False, "file": str(path), "error": message},
+                         sort_keys=True, ensure_ascii=False))
+    else:
+        print(f"p2pgin verify: {message}", file=sys.stderr)
+    return EXIT_UNREADABLE
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from p2pgin.log.canonical import JsonValue
 from p2pgin.log.entry import Entry
 from p2pgin.session.endings import Ending
 from p2pgin.session.messages import EndKind
+from p2pgin.verify.sniff import printable
 
 __all__ = [
     "Failure",
@@ -30,13 +31,17 @@ __all__ = [
     "Status",
     "display_names",
     "explain",
+    "game_title",
     "printable",
+    "rules_lines",
     "rules_text",
 ]
 
 #: How the engine labels seats in an outcome's ``explanation`` when it has no names
 #: (``p2pgin.engine.explain.DEFAULT_NAMES`` are "Player 0", "Player 1").
 _SEAT_LABEL: Final = re.compile(r"\bPlayer (\d)\b")
+#: Both labels the engine's results use for seats ("Seat N" in the table games).
+_ENGINE_LABEL: Final = re.compile(r"\b(Player|Seat) (\d)\b")
 #: How the machine's and the verifier's details name a seat.
 _SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
 _PROVEN: Final = "every shuffle and card proven"
@@ -136,15 +141,6 @@ class MatchRecord:
     notes: tuple[str, ...] = ()
 
 
-def printable(text: str) -> str:
-    """``text`` safe for a terminal and for one line: control characters (a newline, an
-    escape sequence) shown escaped. Reasons and details come from the record, which
-    anyone may have written."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def display_names(names: Sequence[str]) -> tuple[str, ...]:
     """Names for people: a name two seats share gets its seat (``ann (seat 1)``)."""
     return tuple(f"{n} (seat {i})" if names.count(n) > 1 else n
@@ -187,10 +183,76 @@ def _value_text(value: Any) -> str:
 
 
 def rules_text(rules: Mapping[str, Any]) -> str:
-    """Rule options for people: ``knock limit 10, big gin no`` (no field names with
-    underscores, no Python booleans)."""
+    """Rule options of a game this p2pgin does not know, for people: ``knock limit 10,
+    big gin no`` (no underscores, no Python booleans). Known games get
+    :func:`rules_lines`."""
     return ", ".join(f"{key.replace('_', ' ')} {_value_text(value)}"
                      for key, value in sorted(rules.items()))
+
+
+#: Each game's name for people (``{n}``: the number of seats).
+_GAME_TITLES: Final = {
+    "gin": "gin for two players",
+    "gin3": "three-player gin (cutthroat: the dealer sits each hand out)",
+    "team_gin": "four-player team gin (two teams, partners opposite)",
+    "rummy": "Rummy for {n} players",
+}
+#: What ``winner_deals`` means at a table of teams, and where it does not apply.
+_TEAM_DEALS: Final = {"winner of a hand deals next": "the team that wins a hand deals the next",
+                      "loser deals next": "the team that loses a hand deals the next"}
+_CUTTHROAT_DEALS: Final = "the loser of a hand deals the next one and sits it out"
+
+
+def game_title(game: str, seats: int) -> str:
+    """The game of a table for people: ``three-player gin (cutthroat: ...)``."""
+    title = _GAME_TITLES.get(game)
+    return game.replace("_", " ") if title is None else title.format(n=seats)
+
+
+def _preset(rules: Any, presets: Mapping[str, Any], loose: Sequence[str]) -> str:
+    """The preset ``rules`` are, in words: ``standard rules``, or the nearest one with
+    how many options differ (``oklahoma rules with 1 change``). Options in ``loose`` are
+    not counted (the command line sets them apart from the preset)."""
+    mine = rules.to_dict()
+
+    def changes(preset: Any) -> int:
+        theirs = preset.to_dict()
+        return sum(1 for k, v in mine.items() if k not in loose and theirs.get(k) != v)
+
+    name, preset = min(presets.items(), key=lambda item: changes(item[1]))
+    n = changes(preset)
+    return f"{name} rules" + (f" with {n} change{'s' if n > 1 else ''}" if n else "")
+
+
+def rules_lines(game: str, rules: Mapping[str, Any], seats: int = 2) -> tuple[str, ...]:
+    """A table's game and rules in words: the game and its preset, then one line per
+    group of options as the rule book says them (never a field name or a Python
+    boolean). A game or rules this p2pgin does not read fall back to
+    :func:`rules_text`."""
+    from p2pgin.engine.rules import PRESETS, Rules, RulesError
+    from p2pgin.engine.rummy_rules import RummyRules
+
+    title = game_title(game, seats)
+    try:
+        if game == "rummy":
+            rummy = RummyRules.from_dict(dict(rules))
+            variations = [k for k in RummyRules.variation_names() if rules.get(k)]
+            preset = "basic rules" + (f" with {len(variations)} variation"
+                                      f"{'s' if len(variations) > 1 else ''}"
+                                      if variations else "")
+            return (f"{title}, {preset}", *rummy.describe())
+        if game in ("gin", "gin3", "team_gin"):
+            gin = Rules.from_dict(dict(rules))
+            preset = _preset(gin, PRESETS, ("target", "big_gin", "big_gin_bonus"))
+            described = list(gin.describe())
+            if game == "gin3":
+                described[-1] = _CUTTHROAT_DEALS
+            elif game == "team_gin":
+                described[-1] = _TEAM_DEALS.get(described[-1], described[-1])
+            return (f"{title}, {preset}", *described)
+    except (RulesError, TypeError, ValueError):
+        pass  # NB: rules the game refuses: say them as they are
+    return (title, rules_text(rules)) if rules else (title,)
 
 
 def _count(n: int, one: str, many: str = "") -> str:
@@ -209,8 +271,26 @@ def _entry_brief(entry: Entry, names: Sequence[str]) -> str:
     return f"{who}'s signed {entry.type} at seq {entry.seq} (hash {entry.hash()[:16]})"
 
 
+def _named(value: Any, names: Sequence[str]) -> Any:
+    """``value`` (an outcome's JSON form) with every nested ``explanation`` naming the
+    seats: the engine's nested results label them "Seat N" or "Player N"."""
+
+    def label(match: re.Match[str]) -> str:
+        seat = int(match[2])
+        return names[seat] if seat < len(names) else match[0]
+
+    if isinstance(value, dict):
+        return {k: ([_ENGINE_LABEL.sub(label, line) if isinstance(line, str) else line
+                     for line in v] if k == "explanation" and isinstance(v, list)
+                    else _named(v, names))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    return value
+
+
 def _outcome_dict(outcome: Any, names: Sequence[str]) -> dict[str, JsonValue]:
-    out: dict[str, JsonValue] = dict(outcome.to_dict())
+    out: dict[str, JsonValue] = _named(dict(outcome.to_dict()), names)
     out["explanation"] = list(explain(outcome, names))
     return out
 
@@ -270,6 +350,20 @@ class Report:
 
         return _SEAT_WORD.sub(label, text)
 
+    def match_headline(self, outcome: Any) -> str:
+        """Who won a match and the totals, in one line (a team by its two names)."""
+        winners = [self.who(s) for s in outcome.winners]
+        teams = getattr(outcome, "team_totals", None)
+        if teams is not None and len(self.seats) == 4:
+            names = [f"{self.who(t)} & {self.who(t + 2)}" for t in (0, 1)]
+            won = " & ".join(winners) or "nobody"
+            totals = ", ".join(f"{names[t]} {teams[t]}" for t in (0, 1))
+            return f"{won} won the match ({totals})"
+        won = " and ".join(winners) or "nobody"
+        verb = "shared the win" if len(winners) > 1 else "won the match"
+        totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(outcome.totals))
+        return f"{won} {verb} ({totals})"
+
     def hand(self, hand_no: int) -> HandRecord | None:
         """The record of hand ``hand_no``, if the log reached it."""
         return next((h for h in self.hands if h.hand_no == hand_no), None)
@@ -282,7 +376,9 @@ class Report:
         if self.session:
             out.append(f"session  {self.session}")
         if self.game:
-            out.append(f"game     {self.game}: {rules_text(self.rules)}")
+            first, *rest = rules_lines(self.game, self.rules, len(self.seats))
+            out.append(f"game     {first}")
+            out += [f"{'rules' if i == 0 else '':<9}{line}" for i, line in enumerate(rest)]
         for seat in self.seats:
             bot = ", a computer player" if seat.bot else ""
             out.append(f"seat {seat.seat}   {self.who(seat.seat)} ({seat.fingerprint}){bot}")
@@ -332,9 +428,7 @@ class Report:
             if hand is not None:
                 out += self._hand_lines(hand)
         if match.outcome is not None:
-            winners = ", ".join(self.who(s) for s in match.outcome.winners) or "nobody"
-            totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(match.outcome.totals))
-            out.append(f"result   {winners} won the match ({totals})")
+            out.append(f"result   {self.match_headline(match.outcome)}")
             out += [f"         {line}" for line in explain(match.outcome, self.names)]
         out += [f"         {note}" for note in match.notes]
         return out
@@ -458,6 +552,8 @@ class Report:
             "session": self.session,
             "game": self.game,
             "rules": self.rules,
+            "rules_text": list(rules_lines(self.game, self.rules, len(self.seats))
+                               if self.game else ()),
             "seats": [{"seat": s.seat, "name": names[s.seat], "fingerprint": s.fingerprint,
                        "bot": s.bot} for s in self.seats],
             "sealed_by": seat(self.sealed_by),

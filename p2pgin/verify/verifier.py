@@ -37,14 +37,13 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
-from p2pgin.log.canonical import JsonValue, canonical_loads, hexbytes
+from p2pgin.log.canonical import JsonValue, hexbytes
 from p2pgin.log.chain import Chain, Placement, table_session_id
 from p2pgin.log.entry import Entry, hello_key, verify_hello
-from p2pgin.log.errors import CanonicalError, CorruptStore, LogError
+from p2pgin.log.errors import CorruptStore, LogError
 from p2pgin.log.identity import fingerprint
 from p2pgin.log.store import parse_game_bytes
 from p2pgin.log.transcript import (
-    TRANSCRIPT_FORMAT,
     Transcript,
     TranscriptFormatError,
     TranscriptVersionError,
@@ -64,7 +63,7 @@ from p2pgin.session.events import (
     TakeBackDone,
 )
 from p2pgin.session.machine import Machine, Stage, TableState
-from p2pgin.session.messages import PROTOCOL_VERSION, End
+from p2pgin.session.messages import End
 from p2pgin.verify.report import (
     Failure,
     HandRecord,
@@ -76,10 +75,13 @@ from p2pgin.verify.report import (
     Status,
     display_names,
 )
+from p2pgin.verify.sniff import Kind, Unreadable, read_record, sniff
 
 __all__ = [
     "NotOver",
     "Unreadable",
+    "Walked",
+    "Watch",
     "proven_result",
     "transcript_of",
     "verify_bytes",
@@ -91,14 +93,25 @@ __all__ = [
 
 _FINISHED = frozenset({Stage.MATCH_OVER, Stage.REMATCH})
 _STORE_LINE = re.compile(r"line (\d+): ")
-#: How a version-2 header line begins (its keys sorted: "entries" is the first).
-_HEADER_START = b'{"entries":'
 
 
 
-class Unreadable(ValueError):
-    """Input that is no p2pgin record at all (empty, another format, another version, a
-    file that cannot be read): one line for a person, nothing to verify."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Walked:
+    """One entry the walk committed: the ``index``-th of ``total`` log entries, the state
+    before it, the events committing it gave, and the machine after it (read it, never
+    feed it)."""
+
+    index: int
+    total: int
+    entry: Entry
+    before: TableState
+    events: tuple[Event, ...]
+    machine: Machine
+
+
+#: What :func:`verify_log` calls after each committed entry.
+Watch = Callable[[Walked], None]
 
 
 class NotOver(ValueError):
@@ -393,6 +406,7 @@ def verify_log(
     line_of_hello: Callable[[int], int] | None = None,
     line_of_entry: Callable[[int], int] | None = None,
     notes: Sequence[str] = (),
+    watch: Watch | None = None,
 ) -> Report:
     """Verify a table's log: its hellos, then its entries (see the module docstring).
 
@@ -401,6 +415,8 @@ def verify_log(
         line_of_hello, line_of_entry: file lines (1-based) of hello ``seat`` and of the
             ``index``-th log entry, for the report (default: a game file's lines).
         notes: remarks about the file to carry into the report.
+        watch: called after each entry the machine commits (:data:`Watch`): what a
+            replay or a progress line builds on; it sees only proven entries.
 
     Never raises for a bad log: the report carries the verdict.
     """
@@ -463,7 +479,11 @@ def verify_log(
             failure = Failure(line=line, seq=entry.seq, type=entry.type, seat=fault.culprit,
                               rule=fault.code, detail=fault.detail, evidence=evidence)
             break
-        tally.take(entry, machine.commit(step), state.hand_no)
+        events = machine.commit(step)
+        tally.take(entry, events, state.hand_no)
+        if watch is not None:
+            watch(Walked(index=index, total=len(entries), entry=entry, before=state,
+                         events=events, machine=machine))
 
     state = machine.state
     count = len(machine.chain)
@@ -494,41 +514,22 @@ def verify_log(
     return replace(report, status=Status.UNFINISHED, pending=pending)
 
 
-def verify_transcript(t: Transcript) -> Report:
+def verify_transcript(t: Transcript, *, watch: Watch | None = None) -> Report:
     """Verify a parsed transcript: header, hellos and log (see the module docstring)."""
     return verify_log(t.hellos, t.entries, transcript=t, line_of_hello=t.line_of_hello,
-                      line_of_entry=t.line_of_entry)
+                      line_of_entry=t.line_of_entry, watch=watch)
 
 
-def verify_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = ()) -> Report:
+def verify_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = (),
+                        watch: Watch | None = None) -> Report:
     """Verify a game file's entries (the hellos lead, then the log)."""
     n = 0
     while n < len(entries) and entries[n].is_hello:
         n += 1
-    return verify_log(entries[:n], entries[n:], notes=notes)
+    return verify_log(entries[:n], entries[n:], notes=notes, watch=watch)
 
 
 # --------------------------------------------------------------------------- files
-
-
-def _first_line(data: bytes) -> tuple[str, Any]:
-    """What line 1 says the file is: ``("transcript" | "game file" | "", parsed)``."""
-    first = data.split(b"\n", 1)[0]
-    try:
-        obj = canonical_loads(first)
-    except CanonicalError:
-        # NB: a header's canonical spelling begins with its first key, "entries"
-        if (b'"format":"' + TRANSCRIPT_FORMAT.encode() + b'"' in first
-                or first.startswith(_HEADER_START)):
-            return "transcript", None
-        if first.startswith(b'{"body":'):
-            return "game file", None
-        return "", None
-    if isinstance(obj, dict) and obj.get("format") == TRANSCRIPT_FORMAT:
-        return "transcript", obj
-    if isinstance(obj, dict) and obj.get("type") == "hello" and "sig" in obj:
-        return "game file", obj
-    return "", obj
 
 
 def _damaged(source: str, line: int, rule: str, detail: str) -> Report:
@@ -536,7 +537,7 @@ def _damaged(source: str, line: int, rule: str, detail: str) -> Report:
                   failure=Failure(line=line, rule=rule, detail=detail))
 
 
-def _game_file(data: bytes) -> Report:
+def _game_file(data: bytes, watch: Watch | None) -> Report:
     try:
         entries, good = parse_game_bytes(data, "game file")
     except CorruptStore as exc:
@@ -550,49 +551,44 @@ def _game_file(data: bytes) -> Report:
         line = data[:good].count(b"\n") + 1
         notes.append(f"line {line} is incomplete (a write torn by a crash): it is not part "
                      "of the log, as the game file's own reader drops it")
-    if entries and entries[0].is_hello:
-        version = entries[0].body.get("version")
-        if type(version) is int and version != PROTOCOL_VERSION:
-            raise Unreadable(f"a game file of protocol version {version}: this p2pgin "
-                             f"reads version {PROTOCOL_VERSION} only")
-    if not entries:
-        raise Unreadable("the game file holds no complete line")
-    return verify_game_entries(entries, notes=notes)
+    if not entries:  # pragma: no cover - sniff() refuses a file with no complete line
+        raise Unreadable("is a game file with no complete line: nothing to verify")
+    return verify_game_entries(entries, notes=notes, watch=watch)
 
 
-def verify_bytes(data: bytes) -> Report:
-    """Verify a transcript or a game file given as bytes (which one, line 1 says).
+def verify_bytes(data: bytes, *, watch: Watch | None = None) -> Report:
+    """Verify a transcript or a game file given as bytes (which one, line 1 says:
+    :func:`p2pgin.verify.sniff.sniff`). ``watch`` sees every entry the walk commits
+    (:data:`Watch`).
+
+    A transcript that ends inside a line fails there ("cut short"); a game file's torn
+    last line is dropped with a note, as the game file's own reader does after a crash.
 
     Raises:
         Unreadable: empty, not a p2pgin transcript or game file, or another version.
     """
-    if not data:
-        raise Unreadable("the file is empty (0 bytes): not a transcript or a game file")
-    kind, _ = _first_line(data)
-    if kind == "game file":
-        return _game_file(data)
-    if kind != "transcript":
-        raise Unreadable("not a p2pgin transcript or game file: line 1 is neither a "
-                         "transcript header nor a signed hello")
+    kind = sniff(data)
+    if kind is Kind.GAME_FILE:
+        return _game_file(data, watch)
+    if not data.endswith(b"\n"):
+        line = data.count(b"\n") + 1
+        return _damaged("transcript", line, "cut", f"line {line}: the file is cut short: it "
+                        "ends in the middle of this line (no newline after it)")
     try:
         transcript = parse_transcript(data)
-    except TranscriptVersionError as exc:
-        raise Unreadable(exc.detail) from None
+    except TranscriptVersionError as exc:  # pragma: no cover - sniff() refuses it first
+        raise Unreadable(f"is {exc.detail}") from None
     except TranscriptFormatError as exc:
         rule = "cut" if "cut" in exc.detail else "format"
         return _damaged("transcript", exc.line, rule, exc.detail)
-    return verify_transcript(transcript)
+    return verify_transcript(transcript, watch=watch)
 
 
-def verify_file(path: Path) -> Report:
+def verify_file(path: Path, *, watch: Watch | None = None) -> Report:
     """Read and verify a transcript or a game file.
 
     Raises:
         Unreadable: the file cannot be read, or :func:`verify_bytes` says so.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
-    return verify_bytes(data)
-
+    data, _ = read_record(path)
+    return verify_bytes(data, watch=watch)

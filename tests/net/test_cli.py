@@ -45,8 +45,12 @@ def test_every_command_helps_in_plain_words(name: str,
         _parse(name, "--help")
     text = capsys.readouterr().out
     assert "``" not in text  # docstring markup stays out of --help
-    # every option says what it does (on its line, or the next when the option is long)
-    for line, after in itertools.pairwise([*text.splitlines(), ""]):
+    # every option says what it does (on its line, or the next when the option is long);
+    # the options are listed after the description, under headers such as "options:"
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.endswith(":")
+                 and not line.startswith(" ") and not line.startswith("usage"))
+    for line, after in itertools.pairwise([*lines[first:], ""]):
         option = line.strip()
         if option.startswith("-") and "  " not in option and not after.startswith(" " * 10):
             pytest.fail(f"{name}: {option} has no help text")
@@ -71,19 +75,57 @@ def test_hidden_test_options_are_accepted_but_not_advertised(
 
 
 def test_a_game_file_records_who_plays_this_side_for_resume() -> None:
-    # `play --level hard` names the opponent's level: the person's own side is no bot,
+    # `play --level hard` names the opponents' level: the person's own side is no bot,
     # and `p2pgin resume` must give the seat back to the person, not to a hard bot.
-    assert cli._agent_meta(_parse("play", "--level", "hard"))["level"] is None
-    assert cli._agent_meta(_parse("join", "10.0.0.2"))["level"] is None
+    assert cli._agent_meta(_parse("play", "--level", "hard")) == {"kind": "person"}
+    assert cli._agent_meta(_parse("join", "10.0.0.2")) == {"kind": "person"}
     assert cli._agent_meta(_parse("bot", "--level", "hard"))["level"] == "hard"
     random_agent = cli._agent_meta(_parse("join", "10.0.0.2", "--agent", "random"))
-    assert random_agent["agent"] == "random"
+    assert random_agent["kind"] == "random"
 
 
 def test_rules_follow_preset_and_options() -> None:
-    rules = cli._rules(_parse("host", "--rules", "oklahoma", "--big-gin", "--target", "25"))
-    assert (rules.oklahoma, rules.big_gin, rules.target) == (True, True, 25)
-    assert cli._rules(_parse("host")).target == 100
+    args = _parse("host", "--rules", "oklahoma", "--big-gin", "--target", "25")
+    rules = cli._rules(args, "gin")
+    assert (rules["oklahoma"], rules["big_gin"], rules["target"]) == (True, True, 25)
+    assert cli._rules(_parse("host"), "gin")["target"] == 100
+
+
+@pytest.mark.parametrize(("argv", "table"), [
+    ((), ("gin", 2)),
+    (("--players", "3"), ("gin3", 3)),
+    (("--players", "4"), ("team_gin", 4)),
+    (("--players", "6"), ("rummy", 6)),
+    (("--game", "rummy", "--players", "2"), ("rummy", 2)),
+    (("--game", "gin3"), ("gin3", 3)),
+])
+def test_the_table_follows_the_game_and_the_players(argv: tuple[str, ...],
+                                                    table: tuple[str, int]) -> None:
+    game, seats, _rules = cli._table(_parse("host", *argv))
+    assert (game, seats) == table
+
+
+def test_rummy_variations_go_into_the_rules_and_only_for_rummy() -> None:
+    rules = cli._rules(_parse("host", "--game", "rummy", "--shuffle-stock",
+                              "--reverse-scoring", "--target", "50"), "rummy")
+    assert (rules["shuffle_stock"], rules["reverse_scoring"], rules["target"]) == (
+        True, True, 50)
+    with pytest.raises(cli.BadOptions, match="Rummy variation"):
+        cli._table(_parse("host", "--shuffle-stock"))
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (("host", "--game", "gin3", "--players", "4"), "three-player gin is played by 3, not 4"),
+    (("play", "--game", "rummy", "--big-gin"), "--big-gin is a gin option"),
+    (("host", "--players", "7"), "a table has 2 to 6 seats, not 7"),
+    (("join", "--rules", "nonsense"), "nonsense"),
+])
+def test_a_table_that_cannot_be_is_one_line_and_status_2(argv: tuple[str, ...],
+                                                         said: str) -> None:
+    done = _run(*argv)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    assert said in done.stderr.strip().splitlines()[-1], done.stderr
 
 
 @pytest.mark.parametrize(
@@ -106,10 +148,11 @@ def test_a_join_code_is_decoded_to_its_address() -> None:
     assert cli._parse_target(code.upper()) == ("192.168.1.20", 7531)
 
 
-def test_a_bot_forfeits_a_vanished_peer_but_a_person_decides() -> None:
-    assert _parse("bot").abandon_after == 300.0
-    assert _parse("host").abandon_after is None
-    assert _parse("join", "--abandon-after", "9").abandon_after == 9.0
+def test_a_bot_ends_a_silent_seat_s_wait_itself_but_a_person_decides() -> None:
+    bot, person = cli._deadlines(_parse("bot")), cli._deadlines(_parse("host"))
+    assert bot.auto_end and not person.auto_end
+    assert person.person < bot.person and person.step <= bot.step
+    assert cli._deadlines(_parse("join", "--abandon-after", "9")).person == 9.0
 
 
 def test_resume_with_no_unfinished_game_says_so(tmp_path: Path) -> None:
@@ -147,14 +190,14 @@ async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
                   Interface(name="eth0", address="192.168.1.20", prefixlen=24,
                             broadcast="192.168.1.255")]
     args = _parse("host", "--no-announce")
-    args.lobby_lines = []
+    lines: list[str] = []
     identity = load_or_create_identity("Ann", home=tmp_path)
-    announcer = await cli._announce(args, 7531, identity, interfaces=interfaces)
+    announcer = await cli._announce(args, 7531, identity, lines, interfaces=interfaces)
     try:
         assert announcer.sent == 0 and announcer.targets == []  # nothing announced
         code = encode_join_code("192.168.1.20", 7531)
-        assert args.lobby_lines[0] == f"join code for 192.168.1.20:7531: {code}"
-        assert len(args.lobby_lines) == 2 and "--no-announce" in args.lobby_lines[1]
+        assert lines[0] == f"join code for 192.168.1.20:7531: {code}"
+        assert len(lines) == 2 and "--no-announce" in lines[1]
         assert args.lan_announced is False
     finally:
         await announcer.close()
@@ -187,7 +230,7 @@ def test_help_says_that_no_command_plays_and_shows_the_target() -> None:
         assert "--target POINTS" in _run(command, "--help").stdout, command
     args = _parse("play", "--target", "50")
     assert args.target == 50
-    assert cli._rules(args).target == 50
+    assert cli._rules(args, "gin")["target"] == 50
 
 
 @pytest.mark.parametrize("bad", ["0", "-5", "ten"])
@@ -226,13 +269,13 @@ def test_games_shows_local_times(tmp_path: Path) -> None:
     from p2pgin.log.transcript import write_transcript
 
     (tmp_path / "transcripts").mkdir()
-    t = play_transcript(1, target=10)  # saved "2026-01-01T00:00:00Z"
+    t = play_transcript(1, target=10)  # saved "2026-12-01T00:00:00Z"
     write_transcript(tmp_path / "transcripts" / f"{t.session}.jsonl", t)
     env = dict(os.environ, P2PGIN_HOME=str(tmp_path), TZ="JST-9",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-m", "p2pgin", "games"], capture_output=True,
                           text=True, env=env, timeout=60)
-    assert done.stdout.startswith("2026-01-01 09:00 "), done.stdout
+    assert done.stdout.startswith("2026-12-01 09:00 "), done.stdout
 
 
 def test_bot_help_lists_no_console_options() -> None:

@@ -14,9 +14,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from peerproc import PeerProc, check_same_match, fast_dir, free_port, game_files, stopped_at_exit
 
 from p2pgin.log.store import GameStore
+from tests.net.peerproc import (
+    PeerProc,
+    check_same_table,
+    fast_dir,
+    free_port,
+    game_files,
+    stopped_at_exit,
+)
 
 #: 120 blocks of 512 bytes (60 KiB): a hand's log is bigger. (No one hand reaches the
 #: target of 200 below, so the limit is always hit before the match ends.)
@@ -45,7 +52,6 @@ def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None
         assert host.proc.returncode == 1
         assert failed["stage"] != "match_over"  # (where in a hand depends on the deal)
         assert "cannot write the game file" in failed["error"]
-        assert "reason='cannot write the game file" in host.output
         (game,) = game_files(homes[0])
         with GameStore(game) as store:  # whole lines only: nothing half written
             assert store.dropped == 0 and len(store.entries) > 2
@@ -53,4 +59,4 @@ def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None
         procs.append(resumed)
         resumed.wait_line("resuming ")
         r0, r1 = resumed.result(timeout=120), joiner.result(timeout=120)
-    check_same_match(r0, r1, homes[0], homes[1])
+    check_same_table([r0, r1])

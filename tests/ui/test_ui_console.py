@@ -100,7 +100,7 @@ def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
     assert "d take 6♣" in keys and "p pass" in keys and "s stock" not in keys
     # All ten cards appear, each in fixed width (10 cards -> 10 slots of 4 columns).
     row = hand_row(rows)
-    for card in game.view.hand.hand_cards(0):
+    for card in game.state.hand_cards(0):
         assert card.unicode in row
 
 
@@ -127,11 +127,11 @@ def test_at_the_smallest_size_a_long_name_does_not_wrap_the_opponents_line() -> 
 
 
 def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None:
-    from p2pgin.net.peer import PeerInfo
+    from p2pgin.log.identity import PeerCheck, PeerStatus
 
     game = LocalGame(3, names=("Alice", "bot-normal"))
-    game.peer_info = PeerInfo(name="bot-normal", fingerprint="jm52-bxxq-gta4-d27u",
-                              status="NEW")
+    game.peer_info = PeerCheck(name="bot-normal", fingerprint="jm52-bxxq-gta4-d27u",
+                               status=PeerStatus.NEW)
     game.link = "reconnecting"
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
@@ -142,8 +142,8 @@ def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None
     assert title.startswith(" p2pgin") and "(new)" in title  # room for everything
     # A changed key and a long name: the key comes first, whatever does not fit after it.
     game.names = ("Alice", "a-player-with-a-very-long-name")
-    game.peer_info = PeerInfo(name=game.names[1], fingerprint="jm52-bxxq-gta4-d27u",
-                              status="CHANGED")
+    game.peer_info = PeerCheck(name=game.names[1], fingerprint="jm52-bxxq-gta4-d27u",
+                               status=PeerStatus.CHANGED)
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
     assert title.startswith(" [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
@@ -167,8 +167,8 @@ def test_pass_draw_and_discard_with_keys() -> None:
         assert target != drawn and target in order
         press(built, "\r")
         assert game.sent[-1].kind == "discard"
-        assert game.sent[-1].position == game.view.hand.position_of(target)
-        assert target in built.console.table.pile or game.view.hand.discard_top is not None
+        assert game.sent[-1].position == game.state.position_of(target)
+        assert target in built.console.table.pile or game.state.discard_top is not None
         # The drawn card stays in the hand, but it is no longer the card just drawn (the
         # opponent has moved meanwhile): no mark.
         rows = screen_text(built)
@@ -280,7 +280,7 @@ def test_gin_key_with_real_gin() -> None:
         assert "Gin: discard A♣" in text(rows)
         rows = press(built, "y")
         assert game.sent[-1].kind == "knock"
-        assert game.view.hand.knock_kind == "gin"
+        assert game.state.knock_kind == "gin"
 
 
 def test_hand_end_reveals_both_hands_layoffs_and_scoring() -> None:
@@ -445,7 +445,7 @@ def test_command_line_discard_and_errors() -> None:
             card = built.console.table.hand[1]
         press(built, f":d {str(card).lower()}\r")
         assert game.sent[-1].kind == "discard"
-        assert game.sent[-1].position == game.view.hand.position_of(card)
+        assert game.sent[-1].position == game.state.position_of(card)
 
 
 def test_typed_read_outs_answer_on_the_message_line() -> None:
@@ -472,7 +472,10 @@ def test_a_long_overlay_scrolls_with_page_keys_at_the_smallest_size() -> None:
                 break
             rows = press(built, page_down)
         assert "Esc or Enter: close" in text(rows)  # the end is in view
-        rows = press(built, page_up)
+        for _ in range(3):  # page by page back to the top
+            rows = press(built, page_up)
+            if "Commands (type : first" in text(rows):
+                break
         assert "Commands (type : first" in text(rows)  # back at the top
         press(built, "\x1b")
         rows = press(built, "?")  # another overlay starts at its top
@@ -571,40 +574,48 @@ def test_reconnecting_banner_and_key_change_warning() -> None:
         assert "RECONNECTING" in rows[1]
         assert "[RECONNECTING]" in rows[0]
         game.link = "connected"
-        from p2pgin.net.peer import PeerInfo
+        from p2pgin.log.identity import PeerCheck, PeerStatus
 
-        game.peer_info = PeerInfo(name="Bob", fingerprint="ffff0000ffff0000", status="CHANGED")
+        game.peer_info = PeerCheck(name="Bob", fingerprint="ffff0000ffff0000",
+
+                                   status=PeerStatus.CHANGED)
         built.console.refresh()
         rows = screen_text(built)
         assert "KEY CHANGED" in rows[0] and "key differs" in rows[1]
 
 
-def test_cheat_alarm_names_the_rule() -> None:
-    from p2pgin.session.events import CheatDetected
+def _ended(**fields: Any) -> Any:
+    from p2pgin.session import EndKind
+    from p2pgin.session.endings import Ending
+    from p2pgin.session.events import Ended
 
+    return Ended(ending=Ending(kind=EndKind(fields.pop("kind")), **fields))
+
+
+def test_an_upheld_accusation_raises_the_alarm_naming_the_rule_and_the_culprit() -> None:
     game = LocalGame(3)
-    game._events.append(CheatDetected(peer=1, rule="bad-shuffle-proof"))
+    game._events.append(_ended(kind="accuse", by=0, named=1, culprit=1,
+                               rule="deck:bad_proof", hand_no=1, hand_cut=True))
     game.evidence = ["/tmp/g.evidence-1.bin"]  # type: ignore[attr-defined]
     with console_session(game) as (built, _inp, _out):
-        rows = screen_text(built)
-    assert "CHEAT DETECTED: Bob broke the rule 'bad-shuffle-proof'" in rows[1]
+        screen = text(screen_text(built))  # what it means opens at once
+        assert "Detected by you: Bob broke the rules [deck:bad_proof]" in screen
+        assert "Hand 1 was not finished: it does not count." in screen
+        assert "p2pgin verify" in screen
+        rows = press(built, "\x1b")
+    assert "CHEAT DETECTED: Bob broke the rules [deck:bad_proof] (caught by Alice)" in rows[1]
     assert "evidence: /tmp/g.evidence-1.bin" in "".join(rows[1:3])
     assert "Game stopped" in "\n".join(rows)
 
 
-def test_failed_audit_and_remote_protocol_error_raise_the_alarm() -> None:
-    from p2pgin.session.events import AuditDone, PeerError
-
+def test_a_refuted_claim_names_the_false_accuser_not_the_accused() -> None:
     game = LocalGame(3)
-    game._events.append(AuditDone(hand_no=1, ok=False, detail="Bob's shuffle proof fails"))
+    game._events.append(_ended(kind="accuse", by=0, named=1, culprit=1, rule="claim"))
     with console_session(game) as (built, _inp, _out):
-        rows = screen_text(built)
-    assert "CHEAT DETECTED: hand 1 failed its audit: Bob's shuffle proof fails" in rows[1]
-    game = LocalGame(3)
-    game._events.append(PeerError(code="illegal-move", detail="discard of a card not held"))
-    with console_session(game) as (built, _inp, _out):
-        rows = screen_text(built)
-    assert "Bob sent an invalid message (illegal-move)" in rows[1]
+        screen = text(screen_text(built))
+    assert "Bob made a false claim, refuted by the log (caught by Alice)" in screen
+    assert "Refuted by you" in screen and "names Bob as the false accuser" in screen
+    assert "Detected by you" not in screen
 
 
 def test_opponent_last_move_is_highlighted_in_the_log() -> None:
@@ -708,7 +719,7 @@ def test_mouse_clicks_draw_select_and_discard() -> None:
         assert game.sent[-1].kind == "draw_stock"  # a first click only selects
         click_text(built, label, row_hint="│")
         assert game.sent[-1].kind == "discard"
-        assert game.sent[-1].position == game.view.hand.position_of(card)
+        assert game.sent[-1].position == game.state.position_of(card)
 
 
 def test_take_back_key_only_when_the_handle_offers_it_and_never_after_a_stock_draw() -> None:
@@ -913,7 +924,7 @@ def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
             view = game.view
             if view.stage == "play" and view.my_turn:
                 press(built, "h")
-                kind = built.console.hinter(view).kind  # what the hint would play
+                kind = built.console.hinter(built.console.view).kind  # what the hint plays
                 if kind in ("pass_upcard",):
                     press(built, "p")
                 elif kind in ("draw_stock",):
@@ -929,7 +940,7 @@ def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
                 else:
                     press(built, "\r")
                 continue
-            if view.stage == "hand_over":
+            if view.stage == "shuffle":  # between hands: the next one is not dealt yet
                 hands += 1
                 game.deal()
                 built.console.refresh()

@@ -104,9 +104,7 @@ def test_waiting_screen_q_stops_waiting() -> None:
 
 
 def test_console_lobby_lines_show_before_the_deal() -> None:
-    from ui_sessions import SessionGame
-
-    from p2pgin.session import JOIN
+    from ui_sessions import JOIN, SessionGame
 
     game = SessionGame(5, me=JOIN, accept_rules=None)
     with console_session(game, lobby=["join code K7QX-2M"]) as (built, _inp, _out):

@@ -9,9 +9,10 @@ from ui_harness import LocalGame, deck_for
 from ui_screens import console_session, screen_text
 
 from p2pgin.engine import PassUpcard, Rules, legal_moves
-from p2pgin.log.identity import fingerprint
-from p2pgin.net.peer import PeerInfo
-from p2pgin.session import MatchAbandoned, MatchResumed, PeerHello
+from p2pgin.log.identity import PeerCheck, PeerStatus, fingerprint
+from p2pgin.session import EndKind
+from p2pgin.session.endings import Ending
+from p2pgin.session.events import Ended, MatchResumed, TableFormed
 from p2pgin.ui.adapter import event_line
 from p2pgin.ui.plain import PlainConsole
 
@@ -20,7 +21,8 @@ def test_intro_names_players_and_says_what_to_do() -> None:
     plain = PlainConsole(LocalGame(3))
     lines = plain.intro()
     assert lines[0].startswith("p2pgin: Alice against Bob (key 0f1e 2d3c 4b5a 6978)")
-    assert "Hand 1: Bob dealt." in lines
+    assert "Hand 1: Bob dealt; every card proven." in lines
+    assert "Hand 1: shuffled by Bob and you; each shuffle proven." in lines
     assert lines[-1] == "Your turn: type take for the upcard 6♣, or pass"
     assert any(line.startswith("deadwood") for line in lines)
 
@@ -31,12 +33,12 @@ def test_an_identity_fingerprint_is_shown_whole_in_the_intro_and_the_log() -> No
     key = fingerprint(SigningKey(bytes(range(32))).verify_key)
     assert len(key) == 19
     game = LocalGame(3)
-    game.peer_info = PeerInfo(name="Bob", fingerprint=key, status="NEW")
+    game.peer_info = PeerCheck(name="Bob", fingerprint=key, status=PeerStatus.NEW)
     plain = PlainConsole(game)
     assert plain.intro()[0] == f"p2pgin: Alice against Bob (key {key})"
-    hello = PeerHello(name="Bob", fingerprint=key, rules=Rules.preset("standard"))
-    line = event_line(hello, game.view)
-    assert line is not None and line.parts == (f"Bob is here (key {key}).",)
+    formed = TableFormed(session_id="5e55", names=("Alice", "Bob"), fingerprints=("x", key))
+    line = event_line(formed, game.view)
+    assert line is not None and line.parts == (f"At the table: Bob (key {key}).",)
 
 
 def test_before_the_hello_the_intro_and_title_say_the_opponent_is_awaited() -> None:
@@ -72,9 +74,11 @@ def test_a_joiner_waiting_for_the_hosts_hello_sees_what_it_waits_for() -> None:
 
 def test_an_abandonment_is_told_with_who_and_why() -> None:
     view = LocalGame(3).view
-    line = event_line(MatchAbandoned(player=1, reason="the player quit"), view)
+    left = Ending(kind=EndKind.ABANDON, by=1, named=1, culprit=1, reason="the player quit")
+    line = event_line(Ended(ending=left), view)
     assert line is not None and line.parts == ("Bob abandoned the match: the player quit.",)
-    line = event_line(MatchAbandoned(player=0), view)
+    line = event_line(Ended(ending=Ending(kind=EndKind.ABANDON, by=0, named=0, culprit=0)),
+                      view)
     assert line is not None and line.parts == ("You abandoned the match.",)
 
 
@@ -105,9 +109,8 @@ def test_plain_mode_advice_names_commands_never_keys() -> None:
     base = {"me": 0, "names": ("Alice", "Bob"), "opp_fingerprint": "f"}
     closed = Table(**base, stage="closed")
     over = Table(**base, stage="match_over",
-                 match_end=MatchEnd(winner=0, totals=(125, 0), lines=()))
-    reveal = Reveal(hand_no=1, kind="knock", knocker=0, winner=0, points=10,
-                    melds=((), ()), deadwood=((), ()))
+                 match_end=MatchEnd(winners=(0,), totals=(125, 0), lines=()))
+    reveal = Reveal(hand_no=1, kind="knock", winner=0)
     between = Table(**base, stage="hand_over", reveal=reveal, actions=frozenset({"next"}))
     said = [status_text(t, ui, typed=True) for t in (closed, over, between)]
     assert said == ["The game is closed. Type quit.",
@@ -124,7 +127,7 @@ def test_typed_commands_play_and_each_event_is_one_line() -> None:
     assert "You pass the upcard" in lines and "Bob passes the upcard" in lines
     assert lines[-1] == "Your turn: type s to draw from the stock"
     lines = plain.feed("s")
-    drawn = game.view.hand.known(game.view.hand.last_drawn)
+    drawn = game.state.known(game.state.last_drawn)
     assert f"You draw from the stock: {drawn.unicode}" in lines
     card = next(c for c in plain.console.table.hand if c != drawn)
     lines = plain.feed(f"d {card}")
@@ -200,14 +203,12 @@ def test_run_plain_reads_commands_from_the_terminal(capsys) -> None:  # type: ig
 
 
 def test_plain_joiner_reads_the_rules_and_accepts_by_typing() -> None:
-    from ui_sessions import SessionGame
-
-    from p2pgin.session import JOIN
+    from ui_sessions import JOIN, SessionGame
 
     game = SessionGame(5, me=JOIN, accept_rules=None)
     plain = PlainConsole(game)
     lines = plain.intro()
-    assert lines[-1].startswith("Bob proposes these rules: knock limit 10;")
+    assert lines[-1].startswith("The host proposes these rules: knock limit 10;")
     assert lines[-1].endswith("Type accept or decline.")
     plain.feed("accept")
     assert type(game.sent[0]).__name__ == "AcceptRules"

@@ -1,12 +1,12 @@
-"""The console over two real in-memory sessions (handshake, mental-poker deal, audit)."""
+"""The console over two real in-memory sessions of protocol v2 (coin toss, proven
+shuffles and deal, signed log), the other seat a bot."""
 
 from __future__ import annotations
 
 from ui_screens import console_session, press, screen_text
-from ui_sessions import SessionGame
+from ui_sessions import JOIN, SessionGame
 
 from p2pgin.engine.rules import Rules
-from p2pgin.session import JOIN
 
 
 def play_keys(built: object) -> str:
@@ -31,7 +31,7 @@ def test_joiner_accepts_the_hosts_rules_with_a_key() -> None:
     with console_session(game) as (built, _inp, _out):
         rows = screen_text(built)
         screen = "\n".join(rows)
-        assert "Bob proposes the rules shown above. a: accept, x: decline" in screen
+        assert "The host proposes the rules shown above. a: accept, x: decline" in screen
         assert "Rules: knock limit 10" in screen
         assert "a accept rules" in rows[-1] and "x decline" in rows[-1]
         press(built, "a")
@@ -71,6 +71,20 @@ def test_a_whole_hand_over_real_sessions_ends_verified_with_the_explanation() ->
         assert "deal verified" in screen
 
 
+def test_the_log_names_every_move_with_its_card_and_the_proven_shuffles() -> None:
+    """Over real sessions the log says who shuffled (each shuffle proven as it came), and
+    every discard names its card, the ones taken from the pile included."""
+    game = SessionGame(7)
+    with console_session(game) as (built, _inp, _out):
+        for _ in range(40):
+            press(built, play_keys(built) or "\x1b")
+        log = [built.console.log_text(line) for line in built.console.table.log]
+    assert ("Hand 1: shuffled by Bob and you; each shuffle proven." in log
+            or "Hand 1: shuffled by you and Bob; each shuffle proven." in log), log
+    discards = [line for line in log if " discard" in line]
+    assert discards and all(": " in line for line in discards), discards
+
+
 def test_hint_key_names_a_legal_move_and_points_at_its_card() -> None:
     game = SessionGame(9)
     with console_session(game) as (built, _inp, _out):
@@ -88,43 +102,39 @@ def test_hint_key_names_a_legal_move_and_points_at_its_card() -> None:
             assert built.console.cursor.unicode == label
 
 
-def test_winner_accepts_a_rematch_offer_and_a_new_match_starts() -> None:
-    from p2pgin.engine import Rules
-    from p2pgin.session import RematchOffer
-
+def test_r_at_the_end_of_a_match_offers_a_rematch_and_a_new_match_starts() -> None:
     game = SessionGame(3, rules=Rules.preset("standard", target=1))
     with console_session(game) as (built, _inp, _out):
         for _ in range(300):
             if game.view.stage == "match_over":
                 break
-            press(built, play_keys(built))
-    assert game.view.stage == "match_over"
-    if game.view.match.winner != game.view.me:
-        game.mine, game.other = game.other, game.mine  # sit in the winner's chair
-    game.other.act(RematchOffer())
-    game._pump()
-    with console_session(game) as (built, _inp, _out):
+            press(built, play_keys(built) or "\x1b")
+        assert game.view.stage == "match_over"
         rows = screen_text(built)
-        assert "offers a rematch (same rules). r: accept, x: decline" in "\n".join(rows)
-        assert "r accept rematch" in rows[-1]
-        press(built, "r")
-        assert type(game.sent[-1]).__name__ == "AcceptRematch"
+        assert "r: rematch" in "\n".join(rows)
+        press(built, "\x1b")
+        press(built, "r")  # the bot accepts
+        assert type(game.sent[-1]).__name__ == "RematchOffer"
         assert game.view.stage in ("shuffle", "deal", "play")
-        assert game.view.match.hands == ()
-        assert "Match over" not in screen_text(built)[-2]
+        assert game.view.match.state.hands == ()
+        rows = screen_text(built)
+        assert "Match over" not in rows[-2]
+        assert any("Match 2 begins" in built.console.log_text(line)
+                   for line in built.console.table.log)
 
 
 def test_a_new_match_clears_the_previous_match_result() -> None:
-    from p2pgin.engine import MatchState, Rules
-    from p2pgin.session.events import HandStarted, MatchEnded
+    from p2pgin.engine import MatchState
+    from p2pgin.engine.gin_game import GinMatchResult
+    from p2pgin.session.events import MatchEnded, MatchStarted
     from p2pgin.ui.adapter import History
 
     game = SessionGame(3)
     history = History()
     old = MatchState.new(Rules.preset("standard"), 0)
-    history.absorb([MatchEnded(result=old.result())], game.view)
+    history.absorb([MatchEnded(result=GinMatchResult(old.result()))], game.view)
     assert history.match_end is not None
-    history.absorb([HandStarted(hand_no=1, dealer=0)], game.view)  # the view's match: new
+    history.absorb([MatchStarted(match_no=2)], game.view)
     assert history.match_end is None
 
 
@@ -133,18 +143,15 @@ def test_after_the_match_the_table_shows_the_result_not_a_hand_that_is_gone() ->
     panel said "10 cards" of backs, "Stock 0 cards" and "Knock limit -"."""
     import random
 
-    from ui_screens import console_session, screen_text
-
-    from p2pgin.bots import make_bot
-    from p2pgin.engine import Rules
+    from p2pgin.agents import bot_chooser
 
     game = SessionGame(4, rules=Rules.preset("standard", target=10))
-    bot = make_bot("easy", random.Random(1))
+    bot = bot_chooser("easy", random.Random(1))
     with console_session(game) as (built, _inp, _out):
         while game.view.stage != "match_over":
             view = game.view
             assert view.my_turn and view.legal_moves, view.stage
-            game.act(bot.choose(view.hand, view.me))
+            game.act(bot(view))
         assert game.view.hand is None
         built.console.close_overlay()
         rows = screen_text(built)

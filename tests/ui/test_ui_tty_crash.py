@@ -94,7 +94,8 @@ def test_a_killed_play_is_resumed_with_its_bot(tmp_path: Path) -> None:
 
     games = subprocess.run([sys.executable, "-m", "p2pgin", "games"], env=env,
                            capture_output=True, text=True, timeout=60).stdout
-    assert re.search(r"unfinished \(p2pgin resume starts bot-normal again", games), games
+    assert re.search(r"unfinished after \d+ entries \(p2pgin resume: restarts the local bot "
+                     r"\(normal\) and goes on\)", games), games
 
     resumed = Term(term_name("crash-b"), "80x24", [sys.executable, "-m", "p2pgin", "resume"],
                    env)

@@ -1,11 +1,16 @@
-"""A one-machine game for console tests: the real engine, no network.
+"""A one-machine two-seat gin game for console tests: the real engine, no network.
 
-``LocalGame`` is a referee holding the full deck and, like a session, a second
-``HandState`` from the local player's side that learns only what that player may
-see (own cards, public cards, the other hand when it is shown at a knock). It
-offers the ``GameHandle`` surface the console uses (``view``, ``link``,
-``peer_info``, ``act``, ``drain_events``, ``on_change``) and plays the opponent
-with a seeded simple strategy, or with moves a test scripts.
+``LocalGame`` is a referee holding the full deck and, like a seat's session, a second
+``HandState`` from the local player's side that learns only what that player may see
+(own cards, public cards, the other hand when it is shown at a knock). It offers the
+handle surface the console uses (``view``, ``link``, ``peer_info``, ``act``,
+``drain_events``, ``on_change``) with protocol v2's shapes (``PlayerView`` of a
+``gin`` table: a ``GinHand``, a ``GinMatch``; the session's events) and plays the
+opponent with a seeded simple strategy, or with moves a test scripts.
+
+Why not a real table: these tests steer the deal (``deck_for``), which both seats'
+secrets decide in a real match. Real sessions and nodes drive the console in
+``ui_tables.py`` and the ``test_ui_tables*`` tests.
 """
 
 from __future__ import annotations
@@ -21,7 +26,17 @@ from p2pgin.engine import (
     discard_options,
     legal_moves,
 )
-from p2pgin.session.events import AuditDone, HandEnded, HandStarted, MatchEnded, MoveMade
+from p2pgin.engine.gin_common import SeatedGin
+from p2pgin.engine.gin_game import GinHand, GinMatch, GinMatchResult
+from p2pgin.session.events import (
+    CardsReceived,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MoveMade,
+    ShuffleProven,
+)
+from p2pgin.session.state import Due, Owed
 from p2pgin.session.view import PlayerView
 
 __all__ = ["LocalGame", "deck_for"]
@@ -82,10 +97,11 @@ class LocalGame:
         self._callbacks: list[Callable[[], None]] = []
         self.hand_no = 0
         self.last_result: Any = None
-        self.audits: dict[int, str] = {}
         self.stage = "play"
+        self.ending: Any = None
         self.sent: list[Any] = []
         self.offers_take_back = False
+        self.opponent_is_bot = False
         self._undo: list[tuple[Any, Any, Any]] = []
         self.deal(deck)
 
@@ -102,33 +118,54 @@ class LocalGame:
         self.mine = mine.reveal(20, self.full.known(20))
         self.hand_no += 1
         self.stage = "play"
-        self._events.append(HandStarted(hand_no=self.hand_no, dealer=self.match.dealer))
+        dealer = self.match.dealer
+        for seat in (dealer, 1 - dealer):
+            self._events.append(ShuffleProven(hand_no=self.hand_no, deck=0, seat=seat))
+        self._events.append(CardsReceived(cards={p: self.full.known(p)
+                                                 for p in self.full.hand_of(self.me)}))
+        self._events.append(HandStarted(hand_no=self.hand_no, players=(1 - dealer, dealer)))
         self._opponent_turns()
 
-    # ------------------------------------------------------------------ GameHandle
+    # ------------------------------------------------------------------ handle
+
+    @property
+    def state(self) -> HandState:
+        """The hand as the local player knows it (the engine's own shape)."""
+        return self.mine
 
     @property
     def view(self) -> PlayerView:
-        my_turn = self.stage == "play" and self.mine.to_move == self.me
+        playing = self.stage == "play"
+        my_turn = playing and self.mine.to_move == self.me
+        to_move = self.mine.to_move if playing else None
+        due = None if to_move is None else Due(seat=to_move, owed=Owed.MOVE, seq=0,
+                                               hand_no=self.hand_no, person=True)
+        names = self.names
         return PlayerView(
             me=self.me,
-            names=self.names,
+            seats=2,
+            names=names,
             fingerprints=self.fingerprints,
-            rules=self.rules,
-            match=self.match,
-            hand=self.mine,
+            game="gin",
+            rules=self.rules.to_dict(),
+            match=GinMatch(self.match),
+            hand=GinHand(SeatedGin(self.mine, (0, 1))) if playing else None,
             hand_no=self.hand_no,
             stage=self.stage,
             my_turn=my_turn,
             legal_moves=legal_moves(self.mine) if my_turn else (),
             last_result=self.last_result,
-            audits=dict(self.audits),
-            waiting_for=(f"{self.names[1 - self.me]} to move"
-                         if self.stage == "play" and not my_turn else ""),
+            due=due,
+            waiting_for=(f"move from {names[1 - self.me]}" if playing and not my_turn
+                         else ""),
+            ending=self.ending,
+            session_id="5e55" * 16,
+            bots=(False, self.opponent_is_bot) if self.me == 0 else (self.opponent_is_bot,
+                                                                    False),
         )
 
     def act(self, move: Any) -> None:
-        if self.mine.to_move != self.me:
+        if self.stage != "play" or self.mine.to_move != self.me:
             from p2pgin.engine import OutOfTurnError
 
             raise OutOfTurnError("not your turn")
@@ -165,43 +202,41 @@ class LocalGame:
     # ------------------------------------------------------------------ play
 
     def _play(self, player: int, move: Any) -> None:
-        full = self.full.apply(move, player)  # the referee validates first
+        state = self.full
+        opened: dict[int, Any] = {}
+        kind = move.kind
+        if kind == "discard":
+            opened[move.position] = state.known(move.position)
+        elif kind in ("knock", "big_gin", "lay_off"):
+            opened = {p: state.known(p) for p in state.hand_of(player)}
+        drawn = state.stock_top if kind == "draw_stock" else None
+        full = state.apply(move, player)  # the referee validates first
         mine = self.mine
         opp = 1 - self.me
-        kind = move.kind
-        card = None
-        if kind == "draw_stock" and player == self.me:
-            pos = self.full.stock_top
-            mine = mine.reveal(pos, self.full.known(pos))
-            card = self.full.known(pos)
-        elif kind in ("discard",):
-            mine = mine.reveal(move.position, self.full.known(move.position))
-            card = self.full.known(move.position)
-        elif kind in ("draw_discard", "take_upcard"):
-            card = mine.known(mine.discard_top)
+        if drawn is not None and player == self.me:
+            mine = mine.reveal(drawn, state.known(drawn))
+        for pos, card in opened.items():
+            mine = mine.reveal(pos, card)
         if kind in ("knock", "big_gin", "lay_off") and player == opp:
-            for p in self.full.hand_of(opp):
-                mine = mine.reveal(p, self.full.known(p))
-        if kind in ("knock", "big_gin") and player == opp and full.phase == "layoff":
-            pass
+            for p in state.hand_of(opp):
+                mine = mine.reveal(p, state.known(p))
         self.mine = mine.apply(move, player)
         self.full = full
-        self._events.append(MoveMade(player=player, move=move, card=card))
+        self._events.append(MoveMade(seat=player, move=move, opened=opened))
+        if drawn is not None and player == self.me:
+            self._events.append(CardsReceived(cards={drawn: state.known(drawn)}))
         if self.full.over:
             self._hand_over()
 
     def _hand_over(self) -> None:
         result = self.full.result
-        # The audit opens every position; the local view learns the other hand.
         self.last_result = result
         self.match = self.match.record(result)
         self._events.append(HandEnded(hand_no=self.hand_no, result=result))
-        self.audits[self.hand_no] = "verified"
-        self._events.append(AuditDone(hand_no=self.hand_no, ok=True))
-        self.stage = "hand_over"
+        self.stage = "shuffle"
         if self.match.over:
             self.stage = "match_over"
-            self._events.append(MatchEnded(result=self.match.result()))
+            self._events.append(MatchEnded(result=GinMatchResult(self.match.result())))
 
     def _opponent_turns(self) -> None:
         opp = 1 - self.me

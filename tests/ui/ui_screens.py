@@ -25,7 +25,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pgin.ui.app import ConsoleApp, create_console_app
 
-__all__ = ["SizedOutput", "click_text", "console_session", "press", "screen_text"]
+__all__ = ["SizedOutput", "click_text", "console_session", "live_screen_text", "press",
+           "screen_text"]
 
 
 class SizedOutput(DummyOutput):
@@ -75,15 +76,19 @@ def click_text(built: ConsoleApp, needle: str, row_hint: str = "") -> None:
     raise AssertionError(f"{needle!r} is not on the screen")
 
 
-def _draw(built: ConsoleApp) -> tuple[list[str], MouseHandlers]:
+def live_screen_text(built: ConsoleApp) -> list[str]:
+    """:func:`screen_text` from inside a running event loop (a test of real nodes)."""
+    return _draw(built, running=True)[0]
+
+
+def _draw(built: ConsoleApp, *, running: bool = False) -> tuple[list[str], MouseHandlers]:
     app = built.app
     size = app.output.get_size()
     handlers = MouseHandlers()
     screen = Screen()
     app.render_counter += 1  # NB: controls cache their text per render; force fresh text
 
-    async def draw() -> None:
-        # A loop must run: a focused command line loads its history in the background.
+    def paint() -> None:
         with set_app(app):
             app.layout.update_parents_relations()  # as the renderer does before drawing
             app.layout.container.write_to_screen(
@@ -92,7 +97,14 @@ def _draw(built: ConsoleApp) -> tuple[list[str], MouseHandlers]:
             )
             screen.draw_all_floats()
 
-    asyncio.run(draw())
+    async def draw() -> None:
+        # A loop must run: a focused command line loads its history in the background.
+        paint()
+
+    if running:
+        paint()
+    else:
+        asyncio.run(draw())
     rows = []
     for y in range(size.rows):
         line = screen.data_buffer[y]

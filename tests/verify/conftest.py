@@ -9,6 +9,7 @@ import pytest
 
 from tests.session.table_harness import Router
 from tests.verify.helpers import QUICK_SEEDS, finished_table
+from tests.verify.tables import GAMES, played
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +24,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "home"
     monkeypatch.setenv("P2PGIN_HOME", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def tables() -> dict[tuple[str, int], Router]:
+    """A finished match of every game and table size (``tables.GAMES``): gin for two,
+    three-player gin, team gin, Rummy for two, four and six; each to 10 points."""
+    return {(game, seats): played(game, seats, seed=seed)
+            for (game, seats), seed in GAMES.items()}

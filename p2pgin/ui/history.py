@@ -1,0 +1,523 @@
+"""The console's memory of events: the log lines, the last hand's result, the match
+end, the alarms, the links and the silent seat.
+
+Events come from the session and the node (:mod:`p2pgin.session.events`), dispatched
+on their types; every seat is named by the table's names (``You`` for mine). A move's
+card comes from what the move opened, or from what the view shows of the position it
+moved (a draw: the engine's public history says which position it took).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from p2pgin.engine.cards import Card
+from p2pgin.session.events import (
+    CardsReceived,
+    Ended,
+    HandEnded,
+    HandStarted,
+    LinkDown,
+    LinkFailed,
+    LinkUp,
+    MatchEnded,
+    MatchResumed,
+    MatchStarted,
+    MoveMade,
+    Overdue,
+    RematchAnswered,
+    RematchOffered,
+    ShuffleProven,
+    TableFormed,
+    TakeBackDone,
+)
+from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
+from p2pgin.ui.rummy import meld_order
+from p2pgin.ui.style import fingerprint_text
+from p2pgin.ui.tables import (
+    game_of_seat,
+    gin_games,
+    make_match_end,
+    make_reveal,
+    seat_names,
+    team_name,
+)
+from p2pgin.ui.trust import ending_note, overdue_note, overdue_text
+
+__all__ = ["History", "event_line", "inner_move", "move_kind"]
+
+# Session-level choices by class name (the session owns these classes).
+_SESSION_ACTIONS = {
+    "AcceptRules": "accept",
+    "DeclineRules": "decline",
+    "NextHand": "next",
+    "RematchOffer": "rematch",
+    "AcceptRematch": "accept_rematch",
+    "DeclineRematch": "decline_rematch",
+}
+
+
+def inner_move(move: Any) -> Any:
+    """The game's own move inside a table move (team gin wraps each game's gin move)."""
+    inner = getattr(move, "move", None)
+    return inner if inner is not None and hasattr(inner, "kind") else move
+
+
+def move_kind(move: Any) -> str:
+    """An engine move's wire kind (a team move's: its gin move's), or the console name
+    of a session choice."""
+    kind = getattr(inner_move(move), "kind", "")
+    if kind:
+        return str(kind)
+    return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
+
+
+class _Moved:
+    """A ``MoveMade`` with the card the console worked out (same fields)."""
+
+    __slots__ = ("card", "cards", "move", "player")
+
+    def __init__(self, *, player: int, move: Any, card: Any,
+                 cards: tuple[Card, ...] = ()) -> None:
+        self.player, self.move, self.card, self.cards = player, move, card, cards
+
+
+def _hand_word(view: Any) -> str:
+    return "Round" if getattr(view, "game", "") == "rummy" else "Hand"
+
+
+def _names(view: Any) -> tuple[str, ...]:
+    return seat_names(view)
+
+
+def _who(view: Any, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    if seat == getattr(view, "me", None):
+        return "You"
+    names = _names(view)
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _whom(view: Any, seat: int | None) -> str:
+    """A seat as the object of a sentence (``you`` for mine)."""
+    who = _who(view, seat)
+    return "you" if who == "You" else who
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class History:
+    """What the console keeps from events: log lines, the reveal, the match end, alarms."""
+
+    def __init__(self) -> None:
+        self.log: list[LogLine] = []
+        self.audits: dict[int, AuditLine] = {}
+        self.cheat = ""
+        self.reveal: Reveal | None = None
+        self.match_end: MatchEnd | None = None
+        self.ending: EndingNote | None = None
+        self.overdue: OverdueNote | None = None
+        self.hand_no = 0
+        #: Why the link is not up, while the peer keeps trying ("" once it is up).
+        self.link_problem = ""
+        #: Seats whose link is down now (this seat dials them again, or waits).
+        self.links_down: set[int] = set()
+        self._moves: dict[int, int] = {}  # moves seen this hand, per gin game (deck)
+        self._last_move: _Moved | None = None
+        self._shuffle: tuple[tuple[int, int], list[int], LogLine] | None = None
+
+    # ------------------------------------------------------------------ cards
+
+    def _game(self, view: Any, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:
+        """(key, public history, position offset, knowledge) of the game ``seat``
+        plays in the view's hand."""
+        hand = getattr(view, "hand", None)
+        if hand is None:
+            return None
+        if getattr(view, "game", "") == "rummy":
+            return 0, hand.history, 0, hand
+        game = game_of_seat(hand, seat)
+        if game is None:
+            return None
+        return game.deck, game.state.history, game.offset, hand
+
+    def _with_card(self, event: MoveMade, view: Any) -> _Moved:
+        """The move with the card the log shows: what it opened, or (the same hand
+        still in view) what the view knows of the position it moved."""
+        move = inner_move(event.move)
+        kind = move_kind(move)
+        same = getattr(view, "hand_no", 0) == self.hand_no and view.hand is not None
+        found = self._game(view, event.seat) if same else None
+        key = found[0] if found is not None else -1
+        index = self._moves.get(key, 0)
+        self._moves[key] = index + 1
+        deck = getattr(event.move, "deck", None) or 0
+        offset = 52 * deck
+        card: Any = None
+        cards: tuple[Card, ...] = ()
+        if kind == "meld":
+            positions = tuple(getattr(move, "positions", ()))
+            cards = meld_order(c for c in (event.opened.get(p) or (
+                view.hand.known(p) if same else None) for p in positions) if c is not None)
+        elif kind == "show":
+            cards = tuple(c for c in event.opened.values() if c is not None)
+        position = getattr(move, "position", None)
+        if position is not None and kind != "knock":
+            card = event.opened.get(offset + position)
+            if card is None and same:
+                card = view.hand.known(offset + position)
+        elif kind in ("draw_stock", "draw_discard", "take_upcard") and found is not None:
+            _, history, game_offset, knowledge = found
+            if index < len(history) and history[index].position is not None:
+                card = knowledge.known(game_offset + history[index].position)
+        return _Moved(player=event.seat, move=event.move,
+                      card=card if isinstance(card, Card) else None, cards=cards)
+
+    def _recount(self, view: Any) -> None:
+        """After a take-back: the moves each game of the hand has now."""
+        hand = getattr(view, "hand", None)
+        if hand is None:
+            return
+        if getattr(view, "game", "") == "rummy":
+            self._moves = {0: len(hand.history)}
+        else:
+            self._moves = {g.deck: len(g.state.history) for g in gin_games(hand)}
+
+    # ------------------------------------------------------------------ events
+
+    def absorb(self, events: Iterable[Any], view: Any) -> None:
+        """Fold new events in (oldest first); ``view`` (the session's) gives the names,
+        the seats and the hand."""
+        names = _names(view)
+        me = getattr(view, "me", None)
+        for event in events:
+            line: LogLine | None
+            match event:
+                case MoveMade():
+                    moved = self._with_card(event, view)
+                    self._last_move = moved
+                    self.overdue = None
+                    line = event_line(moved, view)
+                case CardsReceived() if (
+                        self._last_move is not None and self.log
+                        and move_kind(self._last_move.move) == "draw_stock"
+                        and self._last_move.player == me
+                        and self._last_move.card is None and len(event.cards) == 1):
+                    # NB: my stock draw, now with the card it brought: one line, not two
+                    (card,) = event.cards.values()
+                    self._last_move = _Moved(player=self._last_move.player,
+                                             move=self._last_move.move, card=card)
+                    self.log.pop()
+                    line = event_line(self._last_move, view)
+                case ShuffleProven():
+                    self.overdue = None
+                    line = self._shuffled(event, view)
+                case HandStarted():
+                    self.hand_no = event.hand_no
+                    self._moves = {}
+                    self.overdue = None
+                    self.audits[event.hand_no] = AuditLine(
+                        hand_no=event.hand_no, ok=True, detail="every shuffle proven")
+                    line = event_line(event, view)
+                case MatchStarted():
+                    self.match_end = None  # a rematch began: a clean slate
+                    self.reveal = None
+                    line = event_line(event, view)
+                case HandEnded():
+                    self.reveal = make_reveal(event.hand_no, event.result, view, names,
+                                              self._my_cards(view))
+                    line = event_line(event, view)
+                case MatchEnded():
+                    self.match_end = make_match_end(event.result, view, names)
+                    line = event_line(event, view)
+                case Ended():
+                    ending = event.ending
+                    self.ending = ending_note(ending, names, me)
+                    self.overdue = None
+                    if self.ending.alarm:
+                        self.cheat = ending.headline(names)
+                    line = event_line(event, view)
+                case Overdue():
+                    self.overdue = overdue_note(event, names)
+                    line = event_line(event, view)
+                case LinkFailed():
+                    self.link_problem = f"Cannot reach {event.address} ({event.reason})"
+                    line = event_line(event, view)
+                case LinkUp():
+                    self.link_problem = ""
+                    if event.seat is not None:
+                        self.links_down.discard(event.seat)
+                    line = event_line(event, view)
+                case LinkDown():
+                    if event.seat is not None:
+                        self.links_down.add(event.seat)
+                    if event.reconnecting:
+                        self.link_problem = f"Link lost ({event.reason})"
+                    line = event_line(event, view)
+                case TakeBackDone():
+                    if event.granted:
+                        self._recount(view)
+                    line = event_line(event, view)
+                case _:
+                    line = event_line(event, view)
+            if line is not None:
+                self.log.append(line)
+        if len(self.log) > 500:
+            del self.log[:-500]
+
+    def _my_cards(self, view: Any) -> tuple[Card, ...]:
+        """My cards in the view's hand (a void gin hand shows the player's own)."""
+        hand = getattr(view, "hand", None)
+        me = getattr(view, "me", None)
+        game = game_of_seat(hand, me) if getattr(view, "game", "") != "rummy" else None
+        if game is None or me is None:
+            return ()
+        player = game.seats.index(me)
+        return tuple(c for c in game.state.hand_cards(player) if c is not None)
+
+    def _shuffled(self, event: ShuffleProven, view: Any) -> LogLine | None:
+        """One line per deck of a hand, naming each seat as its shuffle is proven."""
+        key = (event.hand_no, event.deck)
+        if self._shuffle is not None and self._shuffle[0] == key:
+            _, seats, old = self._shuffle
+            seats.append(event.seat)
+            line = _shuffle_line(event, seats, view)
+            for i in range(len(self.log) - 1, -1, -1):
+                if self.log[i] is old:
+                    self.log[i] = line
+                    self._shuffle = (key, seats, line)
+                    return None
+        line = _shuffle_line(event, [event.seat], view)
+        self._shuffle = (key, [event.seat], line)
+        return line
+
+
+def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: Any) -> LogLine:
+    word = _hand_word(view)
+    game = getattr(view, "game", "")
+    deck = ""
+    if event.deck and game == "team_gin":
+        deck = f", game {event.deck + 1}'s deck"
+    elif event.deck:
+        deck = ", the new stock"
+    who = _and([_whom(view, s) for s in seats])
+    return LogLine(parts=(f"{word} {event.hand_no}{deck}: shuffled by {who}; "
+                          f"{'each' if len(seats) > 1 else 'the'} shuffle proven.",))
+
+
+_GIN_VERBS = {
+    "take_upcard": ("takes the upcard", "take the upcard"),
+    "pass_upcard": ("passes the upcard", "pass the upcard"),
+    "draw_stock": ("draws from the stock", "draw from the stock"),
+    "draw_discard": ("takes from the discard pile", "take from the discard pile"),
+    "discard": ("discards", "discard"),
+    "knock": ("knocks", "knock"),
+    "big_gin": ("goes big gin", "go big gin"),
+    "lay_off": ("shows melds", "show your melds"),
+}
+_RUMMY_VERBS = {
+    "draw_stock": ("draws from the stock", "draw from the stock"),
+    "draw_discard": ("takes from the discard pile", "take from the discard pile"),
+    "meld": ("melds", "meld"),
+    "lay_off": ("lays off", "lay off"),
+    "discard": ("discards", "discard"),
+    "show": ("shows", "show"),
+}
+
+
+def _move_line(event: _Moved, view: Any) -> LogLine:
+    player = event.player
+    mine = player == getattr(view, "me", None)
+    who = _who(view, player)
+    move = inner_move(event.move)
+    kind = move_kind(move)
+    card = event.card if isinstance(event.card, Card) else None
+    parts: list[Part]
+    if getattr(view, "game", "") == "rummy":
+        third, second = _RUMMY_VERBS.get(kind, (kind, kind))
+        parts = [f"{who} {second if mine else third}"]
+        if kind in ("meld", "show"):
+            if event.cards:
+                parts.append(": ")
+                for i, c in enumerate(event.cards):
+                    parts += [" ", c] if i else [c]
+            elif kind == "show":
+                parts.append(" no card")
+            return LogLine(parts=tuple(parts), player=player)
+        if card is not None:
+            parts += [" ", card] if kind == "lay_off" else [": ", card]
+        if kind == "lay_off":
+            parts.append(f" on meld {getattr(move, 'meld', 0) + 1}")
+        return LogLine(parts=tuple(parts), player=player)
+    third, second = _GIN_VERBS.get(kind, (kind, kind))
+    game = game_of_seat(getattr(view, "hand", None), player)
+    if kind == "knock" and game is not None:
+        state = game.state
+        if state.knocker == game.seats.index(player) and state.knock_kind == "gin":
+            third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
+    laid = len(getattr(move, "layoffs", ())) if kind == "lay_off" else 0
+    if laid:
+        cards = "a card" if laid == 1 else f"{laid} cards"
+        third, second = (f"shows melds, lays off {cards}", f"show your melds, lay off {cards}")
+    parts = [f"{who} {second if mine else third}"]
+    if card is not None:
+        parts += [": ", card]
+    return LogLine(parts=tuple(parts), player=player)
+
+
+def _hand_started(event: HandStarted, view: Any) -> str:
+    word, n = _hand_word(view), event.hand_no
+    game = getattr(view, "game", "gin")
+    hand = getattr(view, "hand", None)
+    same = getattr(view, "hand_no", 0) == n and hand is not None
+    names = _names(view)
+    if game == "gin3":
+        out = [s for s in range(3) if s not in event.players]
+        if out and len(event.players) == 2:
+            a, b = event.players
+            deals = "deal and sit out" if out[0] == getattr(view, "me", None) else (
+                "deals and sits out")
+            plays = ("play" if a == getattr(view, "me", None) else "plays")
+            return (f"{word} {n}: {_who(view, out[0])} {deals}; {_who(view, a)} {plays} "
+                    f"{_whom(view, b)}; every card proven.")
+    if game == "team_gin" and same and len(names) == 4:
+        games = gin_games(hand)
+        pairs = ", ".join(f"{_who(view, g.seats[0])} against {_whom(view, g.seats[1])}"
+                          for g in games)
+        team = games[0].dealer_seat % 2 if games else 0
+        return f"{word} {n}: {team_name(names, team)} deal; {pairs}; every card proven."
+    dealer = None
+    if same and game == "rummy" and hand is not None:
+        dealer = hand.dealer
+    elif same and gin_games(hand):
+        dealer = gin_games(hand)[0].dealer_seat
+    who = "" if dealer is None else f" {_who(view, dealer)} dealt;"
+    return f"{word} {n}:{who} every card proven."
+
+
+def _hand_ended(event: HandEnded, view: Any) -> str:
+    word, n, result = _hand_word(view), event.hand_no, event.result
+    game = getattr(view, "game", "gin")
+    names = _names(view)
+    if game == "rummy":
+        if result.winner is None:
+            return f"{word} {n} is blocked: nobody scores."
+        who = _who(view, result.winner)
+        if result.reverse:
+            return f"{word} {n}: {who} went out; the others score their own cards."
+        scores = "score" if who == "You" else "scores"
+        return f"{word} {n}: {who} went out and {scores} {result.points[result.winner]}."
+    if game == "team_gin":
+        if result.team is None:
+            return f"{word} {n}: nobody scores."
+        return f"{word} {n}: {team_name(names, result.team)} won {result.points}."
+    if result.winner is None:
+        return f"{word} {n} is void."
+    inner = getattr(getattr(result, "game", None), "hand", result)
+    text = (f"{word} {n}: {_who(view, result.winner)} won {result.points} "
+            f"({getattr(inner, 'kind', '')}).")
+    loser = getattr(result, "loser", None)
+    if game == "gin3" and loser is not None:
+        text = text[:-1] + f"; {_who(view, loser)} deals next and sits out."
+    return text
+
+
+def _match_ended(event: MatchEnded, view: Any) -> str:
+    winners = tuple(getattr(event.result, "winners", ()) or ())
+    names = _names(view)
+    if not winners:
+        return "Match over: nobody won."
+    if getattr(view, "game", "") == "team_gin":
+        return f"Match over: {team_name(names, winners[0] % 2)} won."
+    if len(winners) > 1:
+        return f"Match over: {_and([_who(view, w) for w in winners])} share the win."
+    return f"Match over: {_who(view, winners[0])} won."
+
+
+def _ended_line(ending: Any, view: Any) -> str:
+    """The ending's headline with my seat as ``You``, and the reason given, if any."""
+    names = list(_names(view))
+    me = getattr(view, "me", None)
+    if me is not None and 0 <= me < len(names):
+        names[me] = "You"
+    text = str(ending.headline(names)).replace("(caught by You)", "(caught by you)")
+    reason = getattr(ending, "reason", "")
+    if reason and text.endswith("."):
+        text = f"{text[:-1]}: {reason}."
+    return text
+
+
+def _link_name(view: Any, seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return f" to {_who(view, seat)}" if seat != getattr(view, "me", None) else ""
+
+
+def event_line(event: Any, view: Any) -> LogLine | None:
+    """One log line for an event (None for events the log does not show)."""
+    match event:
+        case _Moved():
+            return _move_line(event, view)
+        case MoveMade():
+            return _move_line(_Moved(player=event.seat, move=event.move,
+                                     card=next(iter(event.opened.values()), None)), view)
+        case ShuffleProven():
+            return _shuffle_line(event, [event.seat], view)
+        case HandStarted():
+            return LogLine(parts=(_hand_started(event, view),))
+        case HandEnded():
+            return LogLine(parts=(_hand_ended(event, view),))
+        case MatchEnded():
+            return LogLine(parts=(_match_ended(event, view),))
+        case MatchStarted() if event.match_no > 1:
+            return LogLine(parts=(f"Match {event.match_no} begins: the same seats and "
+                                  "rules.",))
+        case MatchResumed():
+            where = f"hand {event.hand_no}" if event.hand_no else "the start"
+            return LogLine(parts=(f"Resumed from the game file at {where} "
+                                  f"({event.entries} entries checked again).",))
+        case Ended():
+            return LogLine(parts=(_ended_line(event.ending, view),))
+        case TableFormed():
+            me = getattr(view, "me", None)
+            names = seat_names(view) if len(getattr(view, "names", ())) == len(
+                event.names) else event.names
+            others = [f"{names[s]} (key {fingerprint_text(f)})"
+                      for s, f in enumerate(event.fingerprints) if s != me]
+            return LogLine(parts=(f"At the table: {', '.join(others)}.",))
+        case RematchOffered():
+            return LogLine(parts=(f"{_who(view, event.seat)} offers a rematch.",))
+        case RematchAnswered():
+            answer = "accepts" if event.accept else "declines"
+            if event.seat == getattr(view, "me", None):
+                answer = "accept" if event.accept else "decline"
+            return LogLine(parts=(f"{_who(view, event.seat)} {answer} the rematch.",))
+        case LinkDown():
+            if event.seat is None and not event.reconnecting:
+                return LogLine(parts=(f"Links closed ({event.reason}).",))
+            again = "; reconnecting" if event.reconnecting else ""
+            return LogLine(parts=(f"Link{_link_name(view, event.seat)} lost "
+                                  f"({event.reason}){again}.",))
+        case LinkFailed():
+            return LogLine(parts=(f"Cannot reach {event.address} ({event.reason}); trying "
+                                  "again.",))
+        case LinkUp() if event.seat is None:
+            return LogLine(parts=(f"Connected: {event.address}.",))
+        case LinkUp():
+            return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
+        case Overdue():
+            note = overdue_note(event, _names(view))
+            return LogLine(parts=(f"{overdue_text(note)}: wait, or end the match (E, or "
+                                  "type end).",))
+        case TakeBackDone():
+            who = _who(view, event.requester)
+            if event.granted:
+                moves = "move" if event.retracted == 1 else "moves"
+                return LogLine(parts=(f"Take-back granted: {event.retracted} {moves} undone "
+                                      f"(asked by {who}).",))
+            return LogLine(parts=(f"Take-back not done: {event.detail or 'refused'}.",))
+    return None
