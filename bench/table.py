@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -183,6 +184,7 @@ async def _table(game: str, seats: int, hands: int, seed: int) -> dict[str, Any]
     finally:
         for node in nodes:
             await node.aclose()
+        shutil.rmtree(directory, ignore_errors=True)
     (t0, c0, f0, e0, r0, i0), (t1, c1, f1, e1, r1, i1) = marks[0], marks[hands - 1]
     timed_hands = hands - 1
     per_hand = (t1 - t0) / timed_hands
