@@ -380,6 +380,8 @@ async def _run_console(node: Node, args: argparse.Namespace,
         if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
                                       title=title, plain=bool(args.plain),
                                       announced=getattr(args, "lan_announced", False)):
+            if node.view.stage == "closed":
+                _say("You declined the host's game and rules; no match was played.")
             return "stopped"  # the person stopped hosting, declined, or the lobby closed
     _QUIET[0] = not args.plain
     try:

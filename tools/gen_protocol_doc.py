@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pgin.session.errors import rule_codes  # noqa: E402
-from p2pgin.session.state import TRANSITIONS, Stage  # noqa: E402
 from p2pgin.session.messages import CONTROL, MESSAGES  # noqa: E402
+from p2pgin.session.state import TRANSITIONS, Stage  # noqa: E402
 
 #: Who writes each entry type: the player's agent (a decision), the seat's session by
 #: itself (a step that needs no decision), or a seat that ends the match.

@@ -46,8 +46,8 @@ def _key(seat: int) -> SigningKey:
 class _Table:
     """Seats wired in memory (FIFO per direction), playing the first legal move."""
 
-    def __init__(self, game: str, seats: int, seed: int) -> None:
-        rules = Rules(target=100).to_dict()
+    def __init__(self, game: str, seats: int, seed: int, target: int = 100) -> None:
+        rules = Rules(target=target).to_dict()
         self.sessions = [Session.host(_key(0), seats=seats, game=game, rules=rules,
                                       name="s0", rng=random.Random(seed))]
         for n in range(1, seats):
@@ -179,9 +179,54 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
+def transcript_cases() -> list[dict[str, Any]]:
+    """Transcripts whose every entry holds but whose sealed header claims a result the
+    log does not prove (a score claimed against the rule). The verdict: ``rule``
+    ``result`` at line 1 (the header), whatever the seal."""
+    from p2pgin.log.transcript import Transcript
+    from p2pgin.verify import proven_result
+
+    four = _Table("team_gin", 4, seed=404, target=10)
+    rng = random.Random(404)
+    for _ in range(5000):  # NB: each seat knocks when it may, else a seeded random move
+        if four.sessions[0].view.stage == "match_over":
+            break
+        for seat, session in enumerate(four.sessions):
+            view = session.view
+            if view.my_turn and view.legal_moves:
+                ends = [m for m in view.legal_moves
+                        if m.to_dict().get("move") in ("knock", "gin", "big_gin")]
+                four._apply(seat, session.act(ends[0] if ends else rng.choice(view.legal_moves)))
+                break
+        four.pump()
+    machine = four.sessions[0].machine
+    assert machine is not None
+    proven = proven_result(machine)
+    outcome = dict(proven["outcome"])  # type: ignore[arg-type]
+    totals = list(outcome["totals"])  # type: ignore[arg-type]
+    # Team gin: when both partners win their games the team scores both results
+    # added; seat 0 claims its team scored one game's result more than the log proves.
+    totals[0] = int(totals[0]) + 25
+    claimed = {**proven, "outcome": {**outcome, "totals": totals}}
+    table = machine.seating
+    rules = table.hellos[0].body.get("rules")
+    assert isinstance(rules, dict)
+    lying = Transcript.build(table.hellos, machine.chain.entries, key=_key(0),
+                             names=table.names, game=table.game.name, rules=rules,
+                             result=claimed)
+    return [{
+        "name": "a_team_score_that_does_not_follow_the_rule",
+        "why": "four-player team gin played to its end; seat 0 seals a transcript whose "
+               "header claims its team 25 points more than the hands' results add up to",
+        "transcript": lying.to_bytes().decode("utf-8"),
+        "expected": {"line": 1, "rule": "result"},
+    }]
+
+
 def render() -> str:
     """The vectors file's text."""
-    return json.dumps({"version": 2, "cases": cases()}, indent=1, sort_keys=True) + "\n"
+    return json.dumps({"version": 2, "cases": cases(), "transcripts": transcript_cases()},
+                      indent=1, sort_keys=True) + "\n"
 
 
 def main(argv: list[str]) -> int:

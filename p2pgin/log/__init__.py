@@ -7,7 +7,8 @@ re-exported here for convenience.
 from __future__ import annotations
 
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
-from p2pgin.log.entry import Chain, Entry, session_id, sign_entry, sign_hello, verify_hello
+from p2pgin.log.chain import Chain, table_session_id
+from p2pgin.log.entry import Entry, sign_entry, sign_hello, verify_hello
 from p2pgin.log.errors import (
     BadSequence,
     BrokenChain,
@@ -36,8 +37,8 @@ __all__ = [
     "WrongSession",
     "canonical_dumps",
     "canonical_loads",
-    "session_id",
     "sign_entry",
     "sign_hello",
+    "table_session_id",
     "verify_hello",
 ]

@@ -1,22 +1,22 @@
-"""Signed log entries, hellos and the hash chain.
+"""Signed log entries and hellos (the chain that orders them is :mod:`p2pgin.log.chain`).
 
-A match is one append-only log shared by both peers. Each entry is a canonical JSON
+A match is one append-only log shared by every seat. Each entry is a canonical JSON
 object with seven fields::
 
-    {"body": {...}, "prev": HEX32, "sender": 0|1, "seq": N,
-     "session": HEX32, "sig": HEX64, "type": "discard"}
+    {"body": {...}, "prev": HEX32, "sender": SEAT, "seq": N,
+     "session": HEX32, "sig": HEX64, "type": "move"}
 
 ``sig`` is Ed25519 by the sender's identity key over ``ENTRY_DOMAIN`` followed by the
 canonical bytes of the other six fields. ``prev`` is the SHA-256 of the complete
 canonical bytes (signature included) of entry ``seq - 1``; entry 0 has the all-zero
-``GENESIS_PREV``. ``sender`` is the player index (0 = host, 1 = joiner); the keys of the
-two players are fixed by the hellos.
+``GENESIS_PREV``. ``sender`` is the seat (0 = host, up to ``MAX_SEATS - 1``); the seats'
+keys are fixed by their hellos.
 
 The hellos come before the session exists, so they are standalone entries of type
 ``"hello"`` with ``session`` = zeros (``PRE_SESSION``), ``seq`` 0 and ``prev`` zeros,
-signed by the key they carry in ``body["key"]``. The session id is
-``SHA-256(SESSION_DOMAIN || hash(host hello) || hash(joiner hello))``; the log proper
-starts after them at ``seq`` 0. See ``protocol/wire.md``.
+signed by the key they carry in ``body["key"]``. The session id is the SHA-256 of a
+domain and every hello's hash in seat order (:func:`p2pgin.log.chain.table_session_id`);
+the log proper starts after them at ``seq`` 0. See ``protocol/wire.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
@@ -42,11 +42,9 @@ from p2pgin.log.canonical import (
 )
 from p2pgin.log.errors import (
     BadSequence,
-    BrokenChain,
     CanonicalError,
     ForgedSignature,
     MalformedEntry,
-    ReplayedEntry,
     WrongSession,
 )
 
@@ -57,14 +55,11 @@ __all__ = [
     "MAX_SEATS",
     "MAX_SEQ",
     "PRE_SESSION",
-    "SESSION_DOMAIN",
-    "Chain",
     "Entry",
     "PublicKey",
     "entry_hash",
     "hello_key",
     "public_key_bytes",
-    "session_id",
     "sign_entry",
     "sign_hello",
     "verify_hello",
@@ -73,8 +68,6 @@ __all__ = [
 
 #: Prefix of every signed entry message: keeps our signatures useless in other protocols.
 ENTRY_DOMAIN: Final = b"p2pgin/entry/v1\x00"
-#: Prefix of the session id hash input.
-SESSION_DOMAIN: Final = b"p2pgin/session/v1\x00"
 #: ``prev`` of the first entry of a log (and of hellos): 32 zero bytes, hex.
 GENESIS_PREV: Final = "00" * 32
 #: ``session`` of a hello, which is signed before the session id exists.
@@ -383,153 +376,3 @@ def verify_hello(hello: Entry, *, sender: int | None = None) -> VerifyKey:
     key = hello_key(hello)
     verify_signature(hello, key)
     return key
-
-
-def session_id(host_hello: Entry, joiner_hello: Entry) -> str:
-    """The session id: SHA-256 over the domain and both hello hashes, host's first."""
-    if host_hello.sender != 0 or joiner_hello.sender != 1:
-        raise BadSequence("session id takes the host's hello (0) then the joiner's (1)")
-    digest = hashlib.sha256(
-        SESSION_DOMAIN + bytes.fromhex(host_hello.hash()) + bytes.fromhex(joiner_hello.hash())
-    )
-    return digest.hexdigest()
-
-
-class Chain:
-    """The verified log of one session: hellos, then entries 0, 1, 2, ...
-
-    :meth:`append` accepts an entry only if its session, sequence, chain link and
-    signature all hold, and leaves the chain untouched when any check fails. Rules of
-    the game (turn order, legality) are the session layer's business.
-    """
-
-    __slots__ = ("_entries", "_head", "_keys", "hellos", "session")
-
-    def __init__(self, host_hello: Entry, joiner_hello: Entry) -> None:
-        """Start a chain from the two hellos (both are verified here).
-
-        Raises:
-            LogError: a hello is not a valid self-signed hello of the right player.
-        """
-        key0 = verify_hello(host_hello, sender=0)
-        key1 = verify_hello(joiner_hello, sender=1)
-        self.hellos: tuple[Entry, Entry] = (host_hello, joiner_hello)
-        self.session: str = session_id(host_hello, joiner_hello)
-        self._keys: tuple[VerifyKey, VerifyKey] = (key0, key1)
-        self._entries: list[Entry] = []
-        self._head: str = GENESIS_PREV
-
-    @classmethod
-    def replay(cls, entries: Iterable[Entry]) -> Chain:
-        """Rebuild a chain from hellos followed by log entries (a game file, a transcript).
-
-        Raises:
-            LogError: the first failing entry's error.
-        """
-        items = iter(entries)
-        try:
-            host, joiner = next(items), next(items)
-        except StopIteration:
-            raise MalformedEntry("a log starts with two hellos") from None
-        chain = cls(host, joiner)
-        for entry in items:
-            chain.append(entry)
-        return chain
-
-    @property
-    def keys(self) -> tuple[VerifyKey, VerifyKey]:
-        """The identity keys of player 0 (host) and player 1 (joiner)."""
-        return self._keys
-
-    @property
-    def entries(self) -> tuple[Entry, ...]:
-        """The accepted log entries (hellos excluded), in order."""
-        return tuple(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __getitem__(self, seq: int) -> Entry:
-        """The accepted entry with this ``seq`` (no copy of the log, unlike :attr:`entries`)."""
-        return self._entries[seq]
-
-    def __iter__(self) -> Iterator[Entry]:
-        return iter(self._entries)
-
-    @property
-    def next_seq(self) -> int:
-        """The ``seq`` the next entry must carry."""
-        return len(self._entries)
-
-    @property
-    def head(self) -> str:
-        """The hash the next entry's ``prev`` must carry (``GENESIS_PREV`` when empty)."""
-        return self._head
-
-    @property
-    def last(self) -> Entry | None:
-        """The last accepted entry, if any."""
-        return self._entries[-1] if self._entries else None
-
-    def check(self, entry: Entry) -> None:
-        """Raise the error :meth:`append` would raise, without changing anything.
-
-        Order: session, sequence (replay first), chain link, signature.
-        """
-        evidence = entry.to_bytes()
-        if entry.session != self.session:
-            raise WrongSession(
-                f"entry is for session {entry.session[:16]}..., this is {self.session[:16]}...",
-                evidence=evidence,
-            )
-        if entry.seq != self.next_seq:
-            if entry.seq < self.next_seq and self._entries[entry.seq] == entry:
-                raise ReplayedEntry(f"entry seq {entry.seq} was already accepted",
-                                    evidence=evidence)
-            raise BadSequence(f"expected seq {self.next_seq}, got {entry.seq}",
-                              evidence=evidence)
-        if entry.prev != self._head:
-            raise BrokenChain(f"entry seq {entry.seq} does not link to the previous entry",
-                              evidence=evidence)
-        verify_signature(entry, self._keys[entry.sender])
-
-    def append(self, entry: Entry) -> Entry:
-        """Verify and append an entry; return it.
-
-        Raises:
-            WrongSession, ReplayedEntry, BadSequence, BrokenChain, ForgedSignature: the
-                first rule broken; the chain is unchanged.
-        """
-        self.check(entry)
-        self._entries.append(entry)
-        self._head = entry.hash()
-        return entry
-
-    def append_bytes(self, data: bytes) -> Entry:
-        """Decode (strictly) and append entry bytes received from the peer.
-
-        Raises:
-            MalformedEntry: undecodable bytes; otherwise as :meth:`append`.
-        """
-        return self.append(Entry.from_bytes(data))
-
-    def sign_next(
-        self, key: SigningKey, *, sender: int, type: str, body: Mapping[str, JsonValue]
-    ) -> Entry:
-        """Sign the next entry for ``sender`` (not appended: call :meth:`append`).
-
-        Raises:
-            ForgedSignature: ``key`` is not ``sender``'s identity key.
-        """
-        if bytes(key.verify_key) != bytes(self._keys[sender]):
-            raise ForgedSignature(f"this key is not player {sender}'s identity key")
-        return sign_entry(
-            key,
-            session=self.session,
-            seq=self.next_seq,
-            prev=self._head,
-            sender=sender,
-            type=type,
-            body=body,
-        )
-

@@ -43,6 +43,8 @@ class Lobby:
     host_hello: Entry | None = None
     offered: int | None = None
     declined: str = ""
+    #: (Host) the latest thing that happened in the lobby a person should hear of.
+    news: str = ""
 
     def free_seat(self) -> int | None:
         """The lowest seat without a hello (the host's is seat 0)."""

@@ -431,7 +431,8 @@ CONTROL: Final[dict[str, dict[str, str]]] = {
         "seat": "the seat offered to this joiner, or null (the table is full)",
         "seated": "the names of the seats taken so far, \"\" for a free seat",
     },
-    "decline": {"reason": "why a joiner leaves the lobby (the host's rules, ...)"},
+    "decline": {"reason": "why a joiner leaves the lobby (the host's rules, ...)",
+                "name": "the joiner's display name (unsigned: for the host's screen only)"},
     "watch": {"from": "a spectator asks for the log from this seq on"},
 }
 

@@ -695,8 +695,14 @@ class Session:
         elif kind == "lobby" and self.role is Role.JOINER and self.machine is None:
             self._take_lobby(link, obj)
         elif kind == "decline" and self.role is Role.HOST and self.machine is None:
-            reason = obj.get("reason")
-            self._drop(link, f"declined: {reason if isinstance(reason, str) else ''}")
+            reason, name = obj.get("reason"), obj.get("name")
+            reason = reason[:80] if isinstance(reason, str) else ""
+            who = name[:40] if isinstance(name, str) and name else "a player"
+            self._drop(link, f"declined: {reason}")
+            if self.lobby is not None:
+                # NB: for the host's lobby screen (unsigned words: the screen escapes them)
+                why = f" ({reason})" if reason and reason != "declined the host's rules" else ""
+                self.lobby.news = f"{who} declined your game and rules{why}"
             self._lobby_news()
         elif kind == "table":
             if self.role is Role.HOST and self.machine is None:
@@ -1026,7 +1032,8 @@ class Session:
             lobby.declined = action.reason or "declined the host's rules"
             host = self._host_link()
             if host is not None:
-                self._send(host, _control({"ctl": "decline", "reason": lobby.declined}))
+                self._send(host, _control({"ctl": "decline", "reason": lobby.declined,
+                                           "name": self.name or ""}))
 
     @staticmethod
     def _due_text(due: Due | None) -> str:

@@ -47,6 +47,8 @@ class PlayerView:
         ending: how the match ended, if it ended without finishing.
         session_id: the table's session id once it formed, else "".
         seated: in the lobby, the names of the seats taken so far.
+        lobby_news: (host, in the lobby) the latest news a person should hear of, such
+            as a newcomer declining the game and rules.
         bots: per seat, whether its signed hello says a computer plays it (a person
             may ask a computer for a take-back; statistics count each bot level apart).
     """
@@ -69,6 +71,7 @@ class PlayerView:
     ending: Any = None
     session_id: str = ""
     seated: tuple[str, ...] = ()
+    lobby_news: str = ""
     bots: tuple[bool, ...] = ()
 
 
@@ -87,8 +90,9 @@ def _lobby_view(session: Session) -> PlayerView:
         seated = tuple(str(lobby.hellos[s].body.get("name", "")) if s in lobby.hellos else ""
                        for s in range(lobby.seats))
         waiting = f"players: {sum(1 for n in seated if n)} of {seats} seated"
+        news = lobby.news
     else:
-        seated = ()
+        seated, news = (), ""
         waiting = ("your decision on the host's game and rules" if asks else
                    "the host's table" if host is None else
                    f"declined: {lobby.declined}" if lobby is not None and lobby.declined else
@@ -99,7 +103,7 @@ def _lobby_view(session: Session) -> PlayerView:
         match=None, hand=None, hand_no=0,
         stage="closed" if lobby is not None and lobby.declined else "lobby",
         my_turn=asks, legal_moves=(AcceptRules(), DeclineRules()) if asks else (),
-        last_result=None, due=None, waiting_for=waiting, seated=seated)
+        last_result=None, due=None, waiting_for=waiting, seated=seated, lobby_news=news)
 
 
 def build_view(session: Session) -> PlayerView:

@@ -152,6 +152,13 @@ class LobbyScreen:
                 advice += ";\n   on the same LAN `p2pgin join` finds this table by itself"
             out.extend(("class:label", part) for part in (advice + ".").split("\n"))
             out.append(("class:label", "   The match starts when every seat is taken."))
+            news = str(getattr(view, "lobby_news", "") or "")
+            if news:  # NB: words a newcomer sent: printable only
+                news = "".join(c if c.isprintable() else "?" for c in news)
+                out.append(("", ""))
+                for part in textwrap.wrap(f"{news}: waiting for another player.",
+                                          width=self.width - 6):
+                    out.append(("class:hint", f"   {part}"))
         else:
             waiting = str(getattr(view, "waiting_for", "") or "the host")
             out.append(("class:label", f"   Waiting for {waiting}."))

@@ -25,7 +25,12 @@ LAYERS: dict[str, frozenset[str]] = {
     "bots": frozenset({"engine"}),
     "agents": frozenset({"engine", "session", "bots"}),
     "ui": frozenset({"engine", "log", "session", "bots", "agents", "verify"}),
+    "stats": frozenset({"engine", "log", "session", "verify"}),
 }
+#: The application row: the modules that assemble the pieces; they may import every
+#: layer, and no layer imports them.
+APP: frozenset[str] = frozenset({"cli", "cli_verify", "localbot", "seat", "__main__",
+                                 "__init__"})
 #: What each layer must never import from outside p2pgin (the table's last column).
 NEVER: dict[str, frozenset[str]] = {
     "mental": frozenset({"asyncio", "socket", "prompt_toolkit"}),
@@ -74,3 +79,39 @@ def test_each_layer_imports_only_the_layers_above_it(path: Path) -> None:
                 f"{path.relative_to(PACKAGE)} ({layer}) imports {name}")
         assert parts[0] not in NEVER.get(layer, frozenset()), (
             f"{path.relative_to(PACKAGE)} ({layer}) imports {name}")
+
+
+def test_every_module_belongs_to_a_row_of_the_layer_table() -> None:
+    rows = set(LAYERS) | APP
+    loose = [str(p.relative_to(PACKAGE)) for p in sorted(PACKAGE.rglob("*.py"))
+             if _layer(p) not in rows]
+    assert loose == []
+
+
+@pytest.mark.parametrize("path", _MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_layer_imports_the_application_modules(path: Path) -> None:
+    for name in _imports(path):
+        parts = name.split(".")
+        if parts[0] == "p2pgin" and len(parts) > 1:
+            assert parts[1] not in APP, f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+def _exists(module: str) -> bool:
+    rel = Path(*module.split(".")[1:])
+    return ((PACKAGE / rel).with_suffix(".py").is_file()
+            or (PACKAGE / rel / "__init__.py").is_file())
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_p2pgin_import_names_a_module_that_exists(path: Path) -> None:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.startswith("p2pgin."):
+                assert _exists(name), f"{path.relative_to(PACKAGE)} imports {name}"

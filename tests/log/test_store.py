@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from nacl.signing import SigningKey
 
-from p2pgin.log.entry import Chain, Entry, sign_hello
+from p2pgin.log.chain import Chain
+from p2pgin.log.entry import Entry, sign_hello
 from p2pgin.log.errors import CanonicalError, CorruptStore
 from p2pgin.log.store import AHEAD, GameStore, game_path, games_dir, read_game_file
 
@@ -16,10 +17,10 @@ KEYS = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
 
 
 def play(n: int) -> list[Entry]:
-    chain = Chain(
+    chain = Chain([
         sign_hello(KEYS[0], sender=0, body={"name": "ann"}),
         sign_hello(KEYS[1], sender=1, body={"name": "bob"}),
-    )
+    ])
     for i in range(n):
         chain.append(chain.sign_next(KEYS[i % 2], sender=i % 2, type="move",
                                      body={"i": i, "text": "é\n"}))
@@ -28,7 +29,7 @@ def play(n: int) -> list[Entry]:
 
 def test_entries_come_back_in_order_and_chain_replays(home: Path) -> None:
     entries = play(4)
-    chain = Chain.replay(entries)
+    chain = Chain.replay(entries[:2], entries[2:])
     with GameStore.for_session(chain.session) as store:
         for entry in entries:
             store.append(entry)
@@ -38,7 +39,7 @@ def test_entries_come_back_in_order_and_chain_replays(home: Path) -> None:
     assert path.read_bytes().count(b"\n") == len(entries)
     with GameStore(path) as again:
         assert list(again.entries) == entries and again.dropped == 0
-        assert Chain.replay(again.entries).head == chain.head
+        assert Chain.replay(again.entries[:2], again.entries[2:]).head == chain.head
 
 
 def test_every_truncation_of_the_last_entry_loses_only_that_entry(tmp_path: Path) -> None:
@@ -190,12 +191,13 @@ _FULL_DISK = """
 import errno, json, resource, signal, sys
 from pathlib import Path
 from nacl.signing import SigningKey
-from p2pgin.log.entry import Chain, sign_hello
+from p2pgin.log.chain import Chain
+from p2pgin.log.entry import sign_hello
 from p2pgin.log.store import GameStore, read_game_file
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 keys = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
-chain = Chain(sign_hello(keys[0], sender=0, body={"name": "ann"}),
-              sign_hello(keys[1], sender=1, body={"name": "bob"}))
+chain = Chain([sign_hello(keys[0], sender=0, body={"name": "ann"}),
+               sign_hello(keys[1], sender=1, body={"name": "bob"})])
 limit = 64 * 1024
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # a disk that fills up
 path = Path(sys.argv[1])

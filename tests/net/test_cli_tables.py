@@ -11,7 +11,10 @@ computer opponents.
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -44,7 +47,24 @@ def _wait_for_entries(home: Path, at_least: int, timeout: float = 60.0) -> Path:
     raise TimeoutError(f"no game file with {at_least} entries under {home}")
 
 
-@pytest.mark.parametrize(("game", "seats"), [("gin3", 3), ("team_gin", 4), ("rummy", 5)])
+def _a_tampered_copy_fails_naming_its_line(transcript: Path, where: Path) -> None:
+    """One byte of one signed move changed (two thirds into the log): ``p2pgin verify``
+    (a separate process, no secrets, no network) fails at that line."""
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    at = next(i for i in range(len(lines) * 2 // 3, len(lines))
+              if b'"type":"move"' in lines[i] and b'"seq":' in lines[i])
+    lines[at] = lines[at].replace(b'"seq":', b'"seq":1', 1)  # seq N becomes 1N
+    bad = where / "tampered.jsonl"
+    bad.write_bytes(b"".join(lines))
+    done = subprocess.run([sys.executable, "-m", "p2pgin", "verify", str(bad)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "P2PGIN_HOME": str(where / "verifier")})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"FAILED at line {at + 1}" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(("game", "seats"), [
+    ("gin3", 3), ("team_gin", 4), ("rummy", 2), ("rummy", 4), ("rummy", 6)])
 def test_a_table_of_processes_finishes_with_one_log_and_verified_transcripts(
         tmp_path: Path, game: str, seats: int) -> None:
     table = ("--game", game, "--players", str(seats), "--target", "10")
@@ -58,6 +78,7 @@ def test_a_table_of_processes_finishes_with_one_log_and_verified_transcripts(
         check_same_table(results)
         assert all(r["game"] == game and r["seats"] == seats for r in results)
         assert max(results[0]["totals"]) >= 10
+        _a_tampered_copy_fails_naming_its_line(Path(results[0]["transcripts"][-1]), base)
         # Every seat counted the match in its statistics as it ended (no ``stats`` run)
         for home in [base / "host" / "bot", *(base / f"j{n}" for n in range(1, seats))]:
             counted = json.loads((home / "stats.json").read_bytes())
@@ -129,3 +150,34 @@ def test_play_against_local_bots_survives_a_crash_and_resume_brings_the_bots_bac
         assert len(bots) == 2 and all(b.read_bytes() == mine for b in bots)
         report = verify_file(Path(result["transcripts"][-1]))
         assert report.ok, report.lines()
+
+
+def test_a_seat_that_died_after_the_final_entry_finishes_on_resume(tmp_path: Path) -> None:
+    # What a crash between storing the last entry and saving the transcript leaves: a
+    # complete log, the metadata still "not finished", no transcript. (On v1, 2 of 30
+    # such crashes left matches resume never finished.) Resume needs no other seat.
+    with fast_dir(tmp_path) as base, stopped_at_exit() as procs:
+        host = _host_bot(base / "host", "--target", "10")
+        procs.append(host)
+        joiner = _random_joiner(base / "j1", host.port(), 1)
+        procs.append(joiner)
+        done = joiner.result(120)
+        host.result(60)
+        (game,) = game_files(base / "j1")
+        meta_path = game.with_suffix(".peer.json")
+        meta = json.loads(meta_path.read_bytes())
+        meta_path.write_text(json.dumps({**meta, "finished": False}))
+        for saved in (base / "j1" / "transcripts").glob("*.jsonl"):
+            saved.unlink()
+        again = PeerProc(base / "j1", "resume")
+        procs.append(again)
+        result = again.result(60)
+        assert result["stage"] == "match_over" and result["finished"], result
+        assert result["totals"] == done["totals"]
+        assert json.loads(meta_path.read_bytes())["finished"] is True
+        report = verify_file(Path(result["transcripts"][-1]))
+        assert report.ok, report.lines()
+        listed = PeerProc(base / "j1", "games")
+        procs.append(listed)
+        listed.proc.wait(30)
+        assert "unfinished" not in listed.output

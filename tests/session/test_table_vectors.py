@@ -49,3 +49,19 @@ def test_the_bad_entry_gets_its_verdict(case: dict[str, object]) -> None:
 
 def test_the_vectors_are_what_the_tool_makes() -> None:
     assert _tool().main(["--check"]) == 0, "run: python tools/gen_table_vectors.py"
+
+
+TRANSCRIPTS = json.loads((ROOT / "protocol" / "vectors" / "table-invalid.json").read_text()
+                         )["transcripts"]
+
+
+@pytest.mark.parametrize("case", TRANSCRIPTS, ids=[c["name"] for c in TRANSCRIPTS])
+def test_the_lying_transcript_gets_its_verdict(case: dict[str, object]) -> None:
+    from p2pgin.verify import verify_bytes
+
+    text = case["transcript"]
+    expected = case["expected"]
+    assert isinstance(text, str) and isinstance(expected, dict)
+    report = verify_bytes(text.encode("utf-8"))
+    assert not report.ok and report.failure is not None
+    assert (report.failure.line, report.failure.rule) == (expected["line"], expected["rule"])

@@ -107,7 +107,7 @@ def test_a_killed_play_is_resumed_with_its_bot(tmp_path: Path) -> None:
 
     again = Term(term_name("crash-c"), "80x24", play, env)
     try:
-        again.wait(r"Your unfinished match against bot-normal goes on", 60)
+        again.wait(r"Your unfinished match against the computer goes on", 60)
         _goes_on(again, before)
     finally:
         again.stop()
