@@ -10,13 +10,14 @@ actually played is Hard's own, so the buckets sample the states Hard reaches.
 Usage::
 
     python bench/bots_probe.py --decision knock --games 2500 --seed 31 [--by taken|last]
-                               [--hard-param NAME=VALUE ...]
+                               [--hard-param NAME=VALUE ...] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import math
 import random
 import statistics
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         default="",
         help="knock rows: cards the opponent took from the pile, or its latest discard's value",
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     params = replace(HardParams(), **_params(args.hard_param))  # type: ignore[arg-type]
     attr = "knock" if args.decision == "knock" else "take"
@@ -180,6 +182,19 @@ def main(argv: list[str] | None = None) -> None:
             assert full.result is not None
             match = match.record(full.result)
     bands = ((26, 32), (22, 26), (18, 22), (14, 18), (10, 14), (0, 10))
+    if args.json:
+        cells_out = []
+        for row in sorted({k[0] for k in data}):
+            for lo, hi in bands:
+                xs = [x for (r, s), v in data.items() if r == row and lo <= s < hi for x in v]
+                if len(xs) > 1:
+                    cells_out.append({
+                        "row": row, "stock_left": [lo, hi], "n": len(xs),
+                        "mean": statistics.fmean(xs),
+                        "ci95": 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))})
+        print(json.dumps({"decision": args.decision, "by": args.by, "games": args.games,
+                          "cells": cells_out}))
+        return
     label = "knock - hold" if args.decision == "knock" else "take - leave"
     print(f"mean hand points {label} (95 % interval, n) by row and stock left")
     for row in sorted({k[0] for k in data}):

@@ -7,12 +7,13 @@ prints both, with 95 % intervals, and how hands ended. Plays exactly as
 
 Usage::
 
-    python bench/bots_tune.py --games 1000 --seed 11 [--hard-param NAME=VALUE ...]
+    python bench/bots_tune.py --games 1000 --seed 11 [--hard-param NAME=VALUE ...] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--hard-param", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     params = replace(HardParams(), **_params(args.hard_param))  # type: ignore[arg-type]
     wins = 0
@@ -78,6 +80,14 @@ def main(argv: list[str] | None = None) -> None:
     ci = 1.96 * math.sqrt(rate * (1 - rate) / args.games)
     mean = statistics.fmean(net)
     se = statistics.stdev(net) / math.sqrt(len(net))
+    if args.json:
+        print(json.dumps({
+            "params": args.hard_param, "games": args.games, "win_rate": rate,
+            "win_rate_ci95": ci, "net_per_hand": mean, "net_per_hand_ci95": 1.96 * se,
+            "hands": len(net), "move_ms_median": statistics.median(times) * 1000,
+            "endings_per_hand": {k: v / len(net) for k, v in sorted(kinds.items())},
+        }))
+        return
     print(
         f"{' '.join(args.hard_param) or 'defaults'}: win {rate:.1%} ± {ci:.1%} of {args.games};"
         f" net/hand {mean:+.2f} ± {1.96 * se:.2f} over {len(net)} hands;"

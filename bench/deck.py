@@ -5,6 +5,10 @@ The deck (``p2pgin.mental.layered_deck``, every step proven):
 * ``shuffle_proof_ms``: one 52-card shuffle step, made and proven by one party
   (``DeckParty.make_shuffle``) plus its check by another (``PublicDeck.with_shuffle``),
   payload encoding and decoding included.
+* ``shuffle_ms_N`` (N = 2, 3, 4, 6): one deck's whole proven shuffle for N parties:
+  N shuffle steps, each made and proven by its author and checked by every other party
+  (N - 1 checks), in one process; ``shuffle_share_N`` is its part of ``deal_ms_N`` (the
+  median of the per-hand ratios; the hand below begins with these shuffles).
 * ``deal_ms_N`` (N = 2, 3, 4, 6): a whole hand's deck work for N parties in one process:
   each party's card points, every shuffle made and proven by its author and checked by
   every other party, then the opening deal (2 seats: 10 cards each, 3-4 seats: 7, 6 seats:
@@ -15,7 +19,7 @@ The deck (``p2pgin.mental.layered_deck``, every step proven):
   multiplications, point additions/subtractions, point validations, hash-to-curve - times
   their median cost measured in bursts interleaved with the timed runs.
 
-Usage: ``python bench/deck.py [--runs N] [--json]``.
+Usage: ``python bench/deck.py [--runs N] [--parties 2,3,4,6] [--json]``.
 """
 
 from __future__ import annotations
@@ -104,8 +108,9 @@ def v2_step(parts: tuple[DeckParty, PublicDeck, PublicDeck]) -> None:
     theirs.with_shuffle(0, party.make_shuffle(mine))
 
 
-def v2_hand(seats: int, hand_no: int = 0) -> None:
-    """A whole hand's deck work for ``seats`` parties, as ``deal_ms_N`` times it."""
+def v2_shuffles(seats: int, hand_no: int = 0) -> tuple[list[DeckParty], list[PublicDeck]]:
+    """The parties of one deck and every party's view after all ``seats`` shuffles: each
+    made and proven by its author and checked by every other party (``shuffle_ms_N``)."""
     ctx = _ctx(seats, hand_no)
     parties = [DeckParty(ctx, s, b"bench-secret-%d-%06d" % (s, hand_no)) for s in range(seats)]
     views = [PublicDeck.start(ctx) for _ in range(seats)]
@@ -114,6 +119,12 @@ def v2_hand(seats: int, hand_no: int = 0) -> None:
         for s in range(seats):
             views[s] = views[s].with_shuffle(author, payload,
                                              made_by=parties[s] if s == author else None)
+    return parties, views
+
+
+def v2_deal(parties: list[DeckParty], views: list[PublicDeck]) -> None:
+    """The opening deal on a shuffled deck: every party strips what is not its own."""
+    seats = len(parties)
     each = V2_TABLES[seats]
     upcard = seats * each
     for author in range(seats):
@@ -127,6 +138,11 @@ def v2_hand(seats: int, hand_no: int = 0) -> None:
             parties[s].read(views[s], i)
 
 
+def v2_hand(seats: int, hand_no: int = 0) -> None:
+    """A whole hand's deck work for ``seats`` parties, as ``deal_ms_N`` times it."""
+    v2_deal(*v2_shuffles(seats, hand_no))
+
+
 def _floor_ms(counts: Counter[str], unit: dict[str, float]) -> float:
     return sum(n * unit[k] for k, n in counts.items()) / 1e3
 
@@ -138,18 +154,24 @@ def v2_keys(name: str) -> dict[str, str]:
         return {"ms": "shuffle_proof_ms", "floor": "shuffle_proof_floor_ms",
                 "ratio": "shuffle_proof_over_floor", "range": "shuffle_proof_range_ms",
                 "ops": "shuffle_proof_ops"}
-    n = name.split("_")[1]
+    what, n = name.split("_")
+    if what == "shuffle":
+        return {"ms": f"shuffle_ms_{n}", "floor": f"shuffle_floor_ms_{n}",
+                "ratio": f"shuffle_over_floor_{n}", "range": f"shuffle_range_ms_{n}",
+                "ops": f"shuffle_ops_{n}"}
     return {"ms": f"deal_ms_{n}", "floor": f"deal_floor_ms_{n}", "ratio": f"deal_over_floor_{n}",
             "range": f"deal_range_ms_{n}", "ops": f"deal_ops_{n}"}
 
 
-def run(runs: int) -> dict[str, Any]:
-    """Every figure: medians over ``runs`` runs, each with its floor."""
+def run(runs: int, parties: tuple[int, ...] = tuple(V2_TABLES)) -> dict[str, Any]:
+    """Every figure for decks of ``parties`` players: medians over ``runs`` runs, each
+    with its floor."""
     fns = {k: f for k, f in unit_operations().items() if k in COUNTED_V2.values()}
     v2_hand(2)  # warm up (the generators are computed once per process)
     parts = v2_step_parts(0)
     counts = {"shuffle_proof": count_with(COUNTED_V2, lambda: v2_step(parts))}
-    for n in V2_TABLES:
+    for n in parties:
+        counts[f"shuffle_{n}"] = count_with(COUNTED_V2, lambda n=n: v2_shuffles(n))
         counts[f"deal_{n}"] = count_with(COUNTED_V2, lambda n=n: v2_hand(n))
     times: dict[str, list[float]] = {k: [] for k in counts}
     samples: dict[str, list[float]] = {k: [] for k in fns}
@@ -158,10 +180,14 @@ def run(runs: int) -> dict[str, Any]:
         t0 = _clock()
         v2_step(parts)
         times["shuffle_proof"].append((_clock() - t0) * 1e3)
-        for n in V2_TABLES:
+        for n in parties:
             t0 = _clock()
-            v2_hand(n, i + 1)
-            times[f"deal_{n}"].append((_clock() - t0) * 1e3)
+            shuffled = v2_shuffles(n, i + 1)
+            t1 = _clock()
+            v2_deal(*shuffled)
+            t2 = _clock()
+            times[f"shuffle_{n}"].append((t1 - t0) * 1e3)
+            times[f"deal_{n}"].append((t2 - t0) * 1e3)
         for k, v in _unit_burst(fns, 200).items():
             samples[k].append(v)
     unit = {k: statistics.median(v) for k, v in samples.items()}
@@ -174,8 +200,12 @@ def run(runs: int) -> dict[str, Any]:
         out[k["ratio"]] = round(med / floor, 3)
         out[k["range"]] = [round(min(ts), 2), round(max(ts), 2)]
         out[k["ops"]] = dict(sorted(counts[name].items()))
+    for n in parties:
+        out[f"shuffle_share_{n}"] = round(statistics.median(
+            a / b for a, b in zip(times[f"shuffle_{n}"], times[f"deal_{n}"], strict=True)), 3)
     out["unit_us"] = {k: round(v, 2) for k, v in unit.items()}
     out["runs"] = runs
+    out["parties"] = list(parties)
     return out
 
 
@@ -193,9 +223,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7,
                         help="shuffle steps and hands to time per table size (median)")
+    parser.add_argument("--parties", default=",".join(map(str, V2_TABLES)),
+                        help="deck sizes to measure, of 2,3,4,6 (default all)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    r = run(args.runs)
+    try:
+        parties = tuple(int(n) for n in args.parties.split(","))
+    except ValueError:
+        parties = ()
+    if not parties or any(n not in V2_TABLES for n in parties):
+        parser.error(f"--parties: a comma-separated list of {', '.join(map(str, V2_TABLES))}")
+    r = run(args.runs, parties)
     if args.json:
         print(json.dumps(r))
         return 0
@@ -203,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"deck (every step proven; median of {r['runs']}; units: mult {u['mult']:.1f}, "
           f"base {u['base_mult']:.1f}, add {u['add']:.1f}, validate {u['validate']:.1f}, "
           f"hash-to-curve {u['hash_to_curve']:.1f} us):")
-    for name in ("shuffle_proof", *(f"deal_{n}" for n in V2_TABLES)):
+    names = [f"{what}_{n}" for n in parties for what in ("shuffle", "deal")]
+    for name in ("shuffle_proof", *names):
         k = v2_keys(name)
         ops = r[k["ops"]]
         lo, hi = r[k["range"]]
@@ -211,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({ops.get('mult', 0)} mults, {ops.get('base_mult', 0)} base, "
               f"{ops.get('add', 0)} adds, {ops.get('validate', 0)} validations, "
               f"{ops.get('hash_to_curve', 0)} hash-to-curve), ratio {r[k['ratio']]:.2f}")
+        if name.startswith("deal_"):
+            n = name.split("_")[1]
+            print(f"    the {n} shuffles are {r[f'shuffle_share_{n}']:.0%} of the hand's deck work")
     print("  targets: shuffle_proof_ms <= 150, every ratio <= 1.5")
     return 0
 

@@ -1,9 +1,11 @@
 """Benchmark of one log entry's protocol work against the raw Ed25519 floor.
 
-Per entry, for three body shapes taken from real matches (a ``move`` with an open
-share, ~480 bytes, the most frequent entry; a ``deal`` of ten key shares, ~2.6 KB; a
-``shuffle`` of 52 points, ~5 KB), all in µs of CPU time (``time.process_time``, so
-waiting for a core on the shared machine is left out):
+Per entry, for four bodies taken from a real protocol-v2 match (a two-seat gin match
+played in memory; of each type the entry of median size: a ``move`` with its strips,
+the most frequent entry, ~0.4-0.8 KB; a ``share``, one seat's strip of a drawn card,
+~0.75 KB; a ``deal``, a seat's strips of the opening deal, ~1.4 KB; a ``shuffle``, 52
+points and the shuffle proof, ~18 KB), all in µs of CPU time (``time.process_time``,
+so waiting for a core on the shared machine is left out):
 
 * ``sign_us``: :func:`p2pgin.log.entry.sign_entry` (validate, encode, sign, assemble);
 * ``verify_us``: :func:`p2pgin.log.entry.verify_signature` of a decoded entry;
@@ -28,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import nacl.bindings as nb
 from nacl.signing import SigningKey
@@ -46,27 +48,25 @@ from p2pgin.log.entry import Entry, sign_entry, verify_signature
 __all__ = ["main"]
 
 _clock = time.process_time
-_SESSION = "ae245aecf10f048b659f1f02f9cb82e39475642f393a7ea8124eb34040355276"
-
-
-def _hex(rng: random.Random, n: int = 32) -> str:
-    return rng.randbytes(n).hex()
-
-
-def _share(rng: random.Random, position: int) -> dict[str, Any]:
-    return {"hand": 3, "key": _hex(rng), "position": position, "session": _SESSION,
-            "to": 1, "type": "deck.deal"}
+#: the entry types timed, as a two-seat v2 gin match writes them (``move``: a move with
+#: its strips, the most frequent entry; ``share``: one seat's strips of a disclosed card;
+#: ``deal``: a seat's strips of the opening deal; ``shuffle``: 52 points and the proof).
+KINDS = ("move", "share", "deal", "shuffle")
 
 
 def bodies(seed: int = 1) -> dict[str, tuple[str, dict[str, Any]]]:
-    """The three body shapes (message type, body), as the session layer builds them."""
-    rng = random.Random(seed)
-    move = {"move": {"move": "discard", "position": 33},
-            "open": {"shares": [_share(rng, 33)]}}
-    deal = {"shares": {"shares": [_share(rng, p) for p in range(0, 20, 2)]}}
-    shuffle = {"hand": 3, "step": {"deck": [_hex(rng) for _ in range(52)], "hand": 3,
-                                   "session": _SESSION, "type": "deck.mask"}}
-    return {"move": ("move", move), "deal": ("deal", deal), "shuffle": ("shuffle", shuffle)}
+    """(type, body) of one real entry of each of :data:`KINDS`: a two-seat gin match is
+    played in memory (``bench/verify.py``'s ``play_transcript``) and of each type the
+    entry of median size is taken."""
+    from verify import play_transcript  # bench/verify.py
+
+    entries = play_transcript(seed, target=10, max_moves=120).entries
+    out = {}
+    for kind in KINDS:
+        sized = sorted((len(e.to_bytes()), e.seq) for e in entries if e.type == kind)
+        chosen = entries[[e.seq for e in entries].index(sized[len(sized) // 2][1])]
+        out[kind] = (chosen.type, chosen.body)
+    return out
 
 
 def _batch(fn: Callable[[], object], n: int) -> float:
@@ -113,7 +113,7 @@ def measure(rounds: int = 21, batch: int = 200) -> dict[str, Any]:
     key = SigningKey(bytes(range(32)))
     out: dict[str, Any] = {}
     for kind, (type_, body) in bodies().items():
-        fields = {"session": _SESSION, "seq": 1234, "prev": "ab" * 32, "sender": 0,
+        fields = {"session": "ab" * 32, "seq": 1234, "prev": "ab" * 32, "sender": 0,
                   "type": type_, "body": body}
         ops = _ops(key, fields)
         samples: dict[str, list[float]] = {name: [] for name in ops}

@@ -38,13 +38,16 @@ BATCH = 100
 
 def median_us(fn: Callable[[Sequence[Card]], object], hands: list[tuple[Card, ...]],
               repeats: int = 5) -> float:
-    """µs per call: the median over batches of ``BATCH`` different hands.
+    """µs per call: the median over batches of ``BATCH`` different hands (one batch of
+    them all when there are fewer).
 
     Each batch is timed ``repeats`` times and its fastest time kept (the usual timeit
     practice: slower repeats measure other processes on this shared machine, not us).
     """
+    if not hands:
+        raise ValueError("no hands to time")
     per_call = []
-    for start in range(0, len(hands) - BATCH + 1, BATCH):
+    for start in range(0, max(len(hands) - BATCH, 0) + 1, BATCH):
         batch = hands[start:start + BATCH]
         best = None
         for _ in range(repeats):
