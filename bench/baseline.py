@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from p2pgin.bots.evaluate import all_best_arrangements, deadwood, meld_masks_containing
-from p2pgin.bots.strategy import DEFEND, PASS, PILE, STOCK, TAKE, Decision, Strategy, Table
+from p2pgin.bots.strategy import DEFEND, PASS, PILE, STOCK, TAKE, BotView, Decision, Strategy
 
 __all__ = ["SimpleGinRummyPlayer"]
 
@@ -44,7 +44,7 @@ class SimpleGinRummyPlayer(Strategy):
         with_card = hand | 1 << card
         return any(meld & with_card == meld for meld in meld_masks_containing(card))
 
-    def decide(self, table: Table) -> Decision:
+    def decide(self, table: BotView) -> Decision:
         if table.phase == "upcard":
             self._pairs.clear()  # a fresh hand: each player sees one upcard decision
             assert table.top is not None
@@ -57,7 +57,7 @@ class SimpleGinRummyPlayer(Strategy):
             return DEFEND
         return self._discard(table)
 
-    def _discard(self, table: Table) -> Decision:
+    def _discard(self, table: BotView) -> Decision:
         hand = table.hand
         drawn_bit = 1 << table.drawn if table.drawn is not None else 0
         best = 1 << 30

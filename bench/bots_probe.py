@@ -42,8 +42,8 @@ from p2pgin.bots.strategy import (  # noqa: E402
     PILE,
     STOCK,
     TAKE,
+    BotView,
     Decision,
-    Table,
     _own_old_discard,
     table_from_state,
 )
@@ -63,13 +63,13 @@ class _Forced(HardStrategy):
     knock: bool | None = None
     take: bool | None = None
 
-    def _should_knock(self, dw: int, table: Table) -> bool:
+    def _should_knock(self, dw: int, table: BotView) -> bool:
         if self.knock is not None:
             forced, self.knock = self.knock, None
             return forced
         return super()._should_knock(dw, table)
 
-    def _draw(self, table: Table) -> Decision:
+    def _draw(self, table: BotView) -> Decision:
         if self.take is not None:
             forced, self.take = self.take, None
             if table.phase == "upcard":
@@ -101,7 +101,7 @@ def _branches(
     return out[0] - out[1]
 
 
-def _key(table: Table, hard: HardStrategy, decision: str, by: str = "") -> tuple[int, int] | None:
+def _key(table: BotView, hard: HardStrategy, decision: str, by: str = "") -> tuple[int, int] | None:
     """The bucket of a decision point, or None when there is nothing to decide.
 
     Rows are the deadwood (knock) or taken-minus-drawn deadwood (draw); for knocks,

@@ -20,13 +20,14 @@ from p2pgin.bots.hard import HardParams, HardStrategy
 from p2pgin.bots.normal import NormalStrategy
 from p2pgin.bots.rummy_levels import EasyRummy, HardRummy, NormalRummy
 from p2pgin.bots.rummy_strategy import RummyStrategy
-from p2pgin.bots.strategy import Decision, Strategy, Table, ViewError, table_from_state
+from p2pgin.bots.strategy import BotView, Decision, Strategy, ViewError, table_from_state
 from p2pgin.engine import HandState, Move
 from p2pgin.engine.rummy import RummyHand, RummyMove
 
 __all__ = [
     "LEVELS",
     "RUMMY_LEVELS",
+    "BotView",
     "Decision",
     "EasyRummy",
     "EasyStrategy",
@@ -37,7 +38,6 @@ __all__ = [
     "NormalStrategy",
     "RummyStrategy",
     "Strategy",
-    "Table",
     "ViewError",
     "hint",
     "make_bot",

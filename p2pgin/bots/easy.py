@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from p2pgin.bots.evaluate import VALUES, all_best_arrangements, deadwood
-from p2pgin.bots.strategy import DEFEND, PASS, PILE, STOCK, TAKE, Decision, Strategy, Table
+from p2pgin.bots.strategy import DEFEND, PASS, PILE, STOCK, TAKE, BotView, Decision, Strategy
 
 __all__ = ["EasyStrategy"]
 
@@ -26,7 +26,7 @@ class EasyStrategy(Strategy):
     def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
 
-    def decide(self, table: Table) -> Decision:
+    def decide(self, table: BotView) -> Decision:
         if table.phase in ("upcard", "draw"):
             take, leave = (TAKE, PASS) if table.phase == "upcard" else (PILE, STOCK)
             top = table.top

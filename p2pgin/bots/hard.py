@@ -43,9 +43,9 @@ from p2pgin.bots.strategy import (
     PILE,
     STOCK,
     TAKE,
+    BotView,
     Decision,
     Strategy,
-    Table,
     fewest_layoff_arrangement,
     layoff_exposure,
 )
@@ -170,7 +170,7 @@ class HardStrategy(Strategy):
 
     # -- decisions
 
-    def decide(self, table: Table) -> Decision:
+    def decide(self, table: BotView) -> Decision:
         self._memo.clear()
         if table.phase in ("upcard", "draw"):
             return self._draw(table)
@@ -178,7 +178,7 @@ class HardStrategy(Strategy):
             return DEFEND
         return self._discard(table)
 
-    def _draw(self, table: Table) -> Decision:
+    def _draw(self, table: BotView) -> Decision:
         top = table.top
         take, leave = (TAKE, PASS) if table.phase == "upcard" else (PILE, STOCK)
         if top is None:
@@ -200,7 +200,7 @@ class HardStrategy(Strategy):
             return take
         return leave
 
-    def _value(self, table: Table, hand10: int, stock: list[tuple[int, float]]) -> float:
+    def _value(self, table: BotView, hand10: int, stock: list[tuple[int, float]]) -> float:
         """The yardstick of a ten-card hand: expected deadwood after one more draw.
 
         Memoised for one decision (``stock`` is fixed while a decision is made).
@@ -215,7 +215,7 @@ class HardStrategy(Strategy):
         return got
 
     def _best_value(
-        self, table: Table, hand11: int, allowed: int, stock: list[tuple[int, float]]
+        self, table: BotView, hand11: int, allowed: int, stock: list[tuple[int, float]]
     ) -> float:
         """The best yardstick over the few least-deadwood discards of ``hand11``."""
         options = sorted((deadwood(hand11 ^ bit), bit) for bit in _bits(allowed))
@@ -225,12 +225,12 @@ class HardStrategy(Strategy):
         )
 
     def _take_value(
-        self, table: Table, hand: int, top: int, stock: list[tuple[int, float]]
+        self, table: BotView, hand: int, top: int, stock: list[tuple[int, float]]
     ) -> float:
         """Yardstick after taking the pile's top card and the best discard."""
         return self._best_value(table, hand | 1 << top, hand, stock)
 
-    def _stock_value(self, table: Table, hand: int, stock: list[tuple[int, float]]) -> float:
+    def _stock_value(self, table: BotView, hand: int, stock: list[tuple[int, float]]) -> float:
         """Expected yardstick after a stock draw and the best discard (two plies).
 
         A drawn card that joins no meld can at best replace the costliest loose card;
@@ -254,7 +254,7 @@ class HardStrategy(Strategy):
             weight += w
         return total / weight if weight else keep
 
-    def _discard(self, table: Table) -> Decision:
+    def _discard(self, table: BotView) -> Decision:
         hand = table.hand
         know = table.know
         p = self.params
@@ -304,7 +304,7 @@ class HardStrategy(Strategy):
             return Decision(action="discard", card=min(deeper)[1])
         return Decision(action="discard", card=scored[0][1])
 
-    def _should_knock(self, dw: int, table: Table) -> bool:
+    def _should_knock(self, dw: int, table: BotView) -> bool:
         p = self.params
         if dw == 0:
             return True

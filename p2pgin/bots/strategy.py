@@ -4,9 +4,9 @@ Every strategy is split in two halves so that it can only use what its player ma
 
 * :func:`table_from_state` reduces the engine's :class:`HandState` (from that player's
   perspective: the opponent's cards are positions without identity) to a
-  :class:`Table` of card masks plus a :class:`Knowledge` replayed from the public
+  :class:`BotView` of card masks plus a :class:`Knowledge` replayed from the public
   history. Nothing else reaches the strategy's decision code.
-* :meth:`Strategy.decide` maps a :class:`Table` to a :class:`Decision` in card terms;
+* :meth:`Strategy.decide` maps a :class:`BotView` to a :class:`Decision` in card terms;
   :meth:`Strategy.choose` turns that back into the engine :class:`Move` naming deck
   positions, and falls back to the engine's own legal moves for anything it does not
   cover (so a bot never stalls a hand).
@@ -42,9 +42,9 @@ from p2pgin.engine import (
 from p2pgin.engine.errors import IllegalMoveError
 
 __all__ = [
+    "BotView",
     "Decision",
     "Strategy",
-    "Table",
     "ViewError",
     "fewest_layoff_arrangement",
     "layoff_exposure",
@@ -56,7 +56,7 @@ Action = Literal["take", "pass", "stock", "pile", "discard", "knock", "big_gin",
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Table:
+class BotView:
     """One player's view of a hand in card terms (masks are 52-bit card masks).
 
     Attributes:
@@ -177,8 +177,8 @@ def _mask_of(state: HandState, positions: tuple[int, ...] | list[int]) -> int:
     return mask
 
 
-def table_from_state(state: HandState, me: int) -> Table:
-    """Reduce ``state`` to what player ``me`` may know, as a :class:`Table`.
+def table_from_state(state: HandState, me: int) -> BotView:
+    """Reduce ``state`` to what player ``me`` may know, as a :class:`BotView`.
 
     Only these identities are read: my own hand's positions, the discard pile's, and
     positions the public history moved face up (pile takes and discards). An identity
@@ -235,7 +235,7 @@ def table_from_state(state: HandState, me: int) -> Table:
     if phase == "defend":
         knocker_melds = tuple(sum(1 << c for c in meld) for meld in state.knocker_melds)
     limit = state.knock_limit
-    return Table(
+    return BotView(
         phase=phase,  # type: ignore[arg-type]
         hand=hand,
         top=top,
@@ -289,7 +289,7 @@ def _own_old_discard(state: HandState, me: int) -> bool:
 
 
 class Strategy:
-    """Base of all bots: ``decide`` over a :class:`Table`; ``choose`` over engine states.
+    """Base of all bots: ``decide`` over a :class:`BotView`; ``choose`` over engine states.
 
     Args:
         rng: the only source of randomness the bot may use.
@@ -302,7 +302,7 @@ class Strategy:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random(0)
 
-    def decide(self, table: Table) -> Decision:
+    def decide(self, table: BotView) -> Decision:
         """The decision for ``table``; subclasses override."""
         raise NotImplementedError
 

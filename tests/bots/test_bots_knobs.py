@@ -6,7 +6,7 @@ import random
 
 from p2pgin.bots import HardParams, HardStrategy
 from p2pgin.bots.knowledge import Knowledge
-from p2pgin.bots.strategy import Table
+from p2pgin.bots.strategy import BotView
 from p2pgin.engine import BigGin, HandState, Knock, Move, Rules, is_legal, legal_moves, parse_cards
 
 try:
@@ -39,7 +39,7 @@ def test_deep_lookahead_plays_legal_moves_to_the_end_of_every_hand() -> None:
 def test_draw_lookahead_takes_a_card_that_completes_a_meld_and_leaves_a_useless_one() -> None:
     hand = _mask("4C 5C 9D 9H 2S 7S JD QH KS 8C")
     for top, want in (("6C", "pile"), ("KD", "stock")):
-        table = Table(
+        table = BotView(
             phase="draw", hand=hand, top=parse_cards(top)[0], know=Knowledge(hand=hand),
             stock_left=20,
         )
@@ -49,6 +49,6 @@ def test_draw_lookahead_takes_a_card_that_completes_a_meld_and_leaves_a_useless_
 def test_discard_lookahead_still_throws_the_card_that_fits_nothing() -> None:
     # KS is far from every other card and the costliest: any sensible depth throws it.
     hand = _mask("AC 2C 3C 4D 5D 6D 7H 8H 2S 3S KS")
-    table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
+    table = BotView(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
     decision = HardStrategy(random.Random(1), DEEP).decide(table)
     assert decision.action == "discard" and decision.card == parse_cards("KS")[0]

@@ -6,7 +6,7 @@ import random
 
 from p2pgin.bots import HardStrategy, NormalStrategy
 from p2pgin.bots.knowledge import Knowledge
-from p2pgin.bots.strategy import Table, fewest_layoff_arrangement
+from p2pgin.bots.strategy import BotView, fewest_layoff_arrangement
 from p2pgin.engine import CARDS, parse_cards
 
 
@@ -40,7 +40,7 @@ def test_hard_goes_down_with_the_fewest_layoff_arrangement() -> None:
     # After throwing KD: 4C 4D 4S + 4H-7H + 6C-8C, or the four fours + 5H-7H + 6C-8C.
     # The second leaves no 3H/8H run ends and no fourth four: fewer cards to lay off.
     hand = _mask("4C 6C 7C 8C 4D 4H 5H 6H 7H 4S KD")
-    table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=25)
+    table = BotView(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=25)
     decision = HardStrategy(random.Random(1)).decide(table)
     assert decision.action == "knock"
     assert decision.card == parse_cards("KD")[0]
@@ -49,7 +49,7 @@ def test_hard_goes_down_with_the_fewest_layoff_arrangement() -> None:
 
 def test_hard_takes_gin_even_with_an_alternative_discard() -> None:
     hand = _mask("AC 2C 3C 4H 4D 4S 9S TS JS QS KH")
-    table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=5)
+    table = BotView(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=5)
     decision = HardStrategy(random.Random(1)).decide(table)
     assert decision.action == "knock" and decision.card == parse_cards("KH")[0]
     assert _text(decision.melds) == {"AC 2C 3C", "4D 4H 4S", "9S TS JS QS"}
@@ -57,7 +57,7 @@ def test_hard_takes_gin_even_with_an_alternative_discard() -> None:
 
 def _decide(hand_text: str, stock_left: int) -> tuple[str, int | None]:
     hand = _mask(hand_text)
-    table = Table(
+    table = BotView(
         phase="discard", hand=hand, know=Knowledge(hand=hand, stock_left=stock_left),
         stock_left=stock_left,
     )
@@ -77,7 +77,7 @@ def test_hard_holds_a_knockable_hand_late_for_gin_or_an_undercut() -> None:
 
 def test_normal_still_knocks_as_soon_as_it_may() -> None:
     hand = _mask("AC 2C 3C 4D 5D 6D 7H 8H 9H 5S KS")
-    table = Table(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
+    table = BotView(phase="discard", hand=hand, know=Knowledge(hand=hand), stock_left=12)
     assert NormalStrategy(random.Random(1)).decide(table).action == "knock"
 
 
@@ -90,7 +90,7 @@ def test_hard_holds_earlier_once_the_opponent_builds_from_the_pile() -> None:
     building.opp_takes(parse_cards("QD")[0])
     actions = [
         HardStrategy(random.Random(1))
-        .decide(Table(phase="discard", hand=hand, know=know, stock_left=23))
+        .decide(BotView(phase="discard", hand=hand, know=know, stock_left=23))
         .action
         for know in (quiet, building)
     ]
