@@ -65,24 +65,16 @@ def _bits(mask: int) -> list[int]:
 def expected_deadwood(
     hand10: int,
     stock: list[tuple[int, float]],
-    *,
-    limit: int = -1,
-    reward: float = 0.0,
-    gin: float = 0.0,
 ) -> float:
     """Expected deadwood of ``hand10`` after one stock draw and the best discard.
 
     Args:
         hand10: the hand (mask) before the draw.
         stock: ``(card, weight)`` for each card that may be drawn.
-        limit, reward: a draw leaving ``limit`` or less counts ``reward`` points better
-            (reaching a knock is worth more than its deadwood says: it ends the race).
-        gin: a draw leaving no deadwood counts this many points better still (gin
-            scores a bonus and allows no layoffs).
     """
     base = deadwood(hand10)
     if not stock:
-        return float(base) - (reward if base <= limit else 0.0) - (gin if base == 0 else 0.0)
+        return float(base)
     gain = base - min_after_discard(hand10)
     outs = meld_outs(hand10)
     total = 0.0
@@ -93,10 +85,7 @@ def expected_deadwood(
         else:
             better = gain - VALUES[card]
             value = base - better if better > 0 else base
-        if value <= limit:
-            total += w * (value - reward - (gin if value == 0 else 0.0))
-        else:
-            total += w * value
+        total += w * value
         weight += w
     return total / weight if weight else float(base)
 
@@ -120,12 +109,7 @@ class HardParams:
             ``high_discard`` points allows knocking down to ``quiet_stock``; one worth
             at most ``low_discard`` means hold (11 / 0: off).
         use_knowledge: weigh cards by the opponent's picks and passes (Normal: no).
-        knock_reward, gin_reward: extra points the yardstick credits a draw that
-            reaches a knockable count / gin.
         hold_danger: ``danger_weight`` while holding a knockable hand.
-        draw_lookahead: judge take-or-draw one draw deeper (the hand after the next
-            draw on both sides); ``lookahead_discards`` discards tried per drawn card.
-        discard_lookahead: re-rank this many best discards one draw deeper (0: off).
     """
 
     take_margin: float = 0.0
@@ -139,12 +123,7 @@ class HardParams:
     high_discard: int = 11
     low_discard: int = 0
     use_knowledge: bool = True
-    knock_reward: float = 0.0
-    gin_reward: float = 0.0
     hold_danger: float = 4.0
-    draw_lookahead: bool = False
-    lookahead_discards: int = 3
-    discard_lookahead: int = 0
 
 
 class HardStrategy(Strategy):
@@ -189,12 +168,6 @@ class HardStrategy(Strategy):
         if taken <= table.knock_limit:
             return take  # it lets us knock (or gin) right now
         stock = self._stock(table.know)
-        if self.params.draw_lookahead:
-            if self._take_value(table, hand, top, stock) + self.params.take_margin < (
-                self._stock_value(table, hand, stock)
-            ):
-                return take
-            return leave
         drawn = expected_deadwood(hand, stock)
         if taken + self.params.take_margin < drawn:
             return take
@@ -207,52 +180,9 @@ class HardStrategy(Strategy):
         """
         got = self._memo.get(hand10)
         if got is None:
-            p = self.params
-            got = expected_deadwood(
-                hand10, stock, limit=table.knock_limit, reward=p.knock_reward, gin=p.gin_reward
-            )
+            got = expected_deadwood(hand10, stock)
             self._memo[hand10] = got
         return got
-
-    def _best_value(
-        self, table: BotView, hand11: int, allowed: int, stock: list[tuple[int, float]]
-    ) -> float:
-        """The best yardstick over the few least-deadwood discards of ``hand11``."""
-        options = sorted((deadwood(hand11 ^ bit), bit) for bit in _bits(allowed))
-        return min(
-            self._value(table, hand11 ^ bit, stock)
-            for _, bit in options[: self.params.lookahead_discards]
-        )
-
-    def _take_value(
-        self, table: BotView, hand: int, top: int, stock: list[tuple[int, float]]
-    ) -> float:
-        """Yardstick after taking the pile's top card and the best discard."""
-        return self._best_value(table, hand | 1 << top, hand, stock)
-
-    def _stock_value(self, table: BotView, hand: int, stock: list[tuple[int, float]]) -> float:
-        """Expected yardstick after a stock draw and the best discard (two plies).
-
-        A drawn card that joins no meld can at best replace the costliest loose card;
-        that shifts the yardstick by about the deadwood it saves.
-        """
-        keep = self._value(table, hand, stock)
-        base = deadwood(hand)
-        gain = base - min_after_discard(hand)
-        outs = meld_outs(hand)
-        total = 0.0
-        weight = 0.0
-        for card, w in stock:
-            # NB: only a card that joins a meld changes the hand's shape enough to search.
-            if outs >> card & 1:
-                h11 = hand | 1 << card
-                value = self._best_value(table, h11, h11, stock)
-            else:
-                better = gain - VALUES[card]
-                value = keep - better if better > 0 else keep
-            total += w * value
-            weight += w
-        return total / weight if weight else keep
 
     def _discard(self, table: BotView) -> Decision:
         hand = table.hand
@@ -291,17 +221,6 @@ class HardStrategy(Strategy):
             )
             for _, card in cands
         )
-        if p.discard_lookahead > 1 and len(scored) > 1:
-            # Re-rank the front runners one draw deeper (same danger charge).
-            deeper = [
-                (
-                    self._stock_value(table, hand ^ 1 << card, stock)
-                    + danger * self._danger(know, card),
-                    card,
-                )
-                for _, card in scored[: p.discard_lookahead]
-            ]
-            return Decision(action="discard", card=min(deeper)[1])
         return Decision(action="discard", card=scored[0][1])
 
     def _should_knock(self, dw: int, table: BotView) -> bool:

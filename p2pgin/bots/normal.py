@@ -26,11 +26,7 @@ NORMAL_PARAMS = HardParams(
     high_discard=11,
     low_discard=0,
     use_knowledge=False,
-    knock_reward=0.0,
-    gin_reward=0.0,
     hold_danger=0.0,
-    draw_lookahead=False,
-    discard_lookahead=0,
 )
 
 
