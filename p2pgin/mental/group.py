@@ -102,10 +102,12 @@ def tagged_prefix(tag: str, *parts: bytes) -> hashlib._Hash:
 
 
 class HashDrbg:
-    """Deterministic randomness for test vectors: SHA-512 in counter mode over a seed.
+    """Deterministic randomness: SHA-512 in counter mode over a seed.
 
-    Never used in play (the default is :mod:`secrets`); its exact output is specified in
-    ``protocol/deck.md`` so that another implementation can reproduce the vectors.
+    In play it is seeded only from a seat's own secrets (a deck party's permutation and
+    keys, a proof's nonce: derived, so a restored seat makes the very same step again);
+    its exact output is specified in ``protocol/deck.md`` so that another implementation
+    can reproduce the vectors.
     Each :meth:`token_bytes` call consumes whole 64-byte blocks
     ``tagged_hash("p2pgin/drbg/v1", seed, u64(counter))`` and drops the unused tail.
     """
