@@ -234,8 +234,10 @@ class Machine:
 
     # ------------------------------------------------------------------ check / commit
 
-    def check(self, entry: Entry) -> Step:
+    def check(self, entry: Entry, *, signed_here: bool = False) -> Step:
         """Everything an entry must satisfy to be appended now; changes nothing.
+        ``signed_here``: the seat itself just signed it (its signature is not verified
+        again; every other rule is checked as for anyone's entry).
 
         Returns:
             The :class:`Step` :meth:`commit` takes.
@@ -245,7 +247,7 @@ class Machine:
             Fault: an authentic entry that breaks a rule (its signer is named).
         """
         try:
-            self.chain.check(entry)
+            self.chain.check(entry, signed_here=signed_here)
         except LogError as exc:
             raise Unattributable(exc.detail, evidence=entry.to_bytes()) from None
         return self.judge(entry, self._state, depth=0)

@@ -896,7 +896,7 @@ class Session:
         assert machine is not None and me is not None
         entry = machine.chain.sign_next(self._key, sender=me, type=msg.TYPE, body=msg.to_body())
         try:
-            step = machine.check(entry)
+            step = machine.check(entry, signed_here=True)
         except (Fault, Unattributable) as exc:
             raise LocalProtocolError(f"my {msg.TYPE} is refused: {exc}") from None
         self._out.events.extend(machine.commit(step))

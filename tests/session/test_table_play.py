@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,25 @@ def test_a_discard_of_a_card_not_held_is_accused_as_illegal_not_as_malformed() -
     ending = router.seats[other].session.ending
     assert ending is not None and ending.culprit == due.seat
     assert ending.rule == "illegal:not-in-hand"
+
+
+def test_each_entry_s_signature_is_verified_once_per_other_seat_never_by_its_author(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A seat signs its own entry with the key the chain knows for it (sign_next checks
+    # that); verifying it again cost about 2 % of a hand. The other seat verifies it.
+    import p2pgin.log.chain as chain_module
+
+    calls: list[int] = []
+    real = chain_module.verify_signature
+
+    def counted(entry: Any, key: Any) -> None:
+        calls.append(entry.seq)
+        real(entry, key)
+
+    router = gin_table()
+    monkeypatch.setattr(chain_module, "verify_signature", counted)
+    before = {name: len(seat.stored) for name, seat in router.seats.items()}
+    router.play(rng=random.Random(4), moves=30)
+    new = {name: len(seat.stored) - before[name] for name, seat in router.seats.items()}
+    assert new["ann"] == new["bob"] > 30
+    assert len(calls) == new["ann"]  # each new entry: once, by the seat that did not sign it
