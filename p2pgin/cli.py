@@ -71,7 +71,14 @@ def _say(text: str) -> None:
     Silent while the full-screen console owns the terminal (it shows the same things).
     """
     if not _QUIET[0]:
-        print(text, flush=True)
+        try:
+            print(text, flush=True)
+        except BrokenPipeError:
+            # NB: the reader is gone (a bot of ``p2pgin play`` whose player's process
+            # died): nothing more to say to anyone, and the match goes on regardless
+            _QUIET[0] = True
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class NoTerminal(Exception):

@@ -26,7 +26,9 @@ replaced atomically, so a restarted peer can continue the hand it was in.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -51,6 +53,9 @@ GAME_SUFFIX: Final = ".log"
 SECRETS_SUFFIX: Final = ".secrets"
 #: Bytes of zeros written ahead of the end at a time (a hand adds roughly 60 KiB).
 AHEAD: Final = 1 << 20
+#: How long opening a game file waits for another process to let go of it (a bot of
+#: ``p2pgin play`` whose player's process died still winds down for a moment).
+BUSY_WAIT: Final = 5.0
 
 
 def games_dir(*, create: bool = True) -> Path:
@@ -102,22 +107,42 @@ def read_game_file(path: Path) -> list[Entry]:
     return parse_game_bytes(path.read_bytes(), path)[0]
 
 
+def _lock(fd: int, path: Path, wait: float) -> None:
+    """Take the exclusive lock of an open game file, waiting ``wait`` seconds at most."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise BlockingIOError(errno.EWOULDBLOCK, "the game file is in use by another "
+                                      "p2pgin process", str(path)) from None
+            time.sleep(0.05)
+
+
 class GameStore:
     """An open game file: entries read at open, then appended durably."""
 
     __slots__ = ("_ahead", "_end", "_entries", "_fd", "_unsynced", "dropped", "path")
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, busy_wait: float = BUSY_WAIT) -> None:
         """Open or create ``path`` (mode 0600), dropping a torn last write.
+
+        The open store holds an exclusive lock on the file: two processes appending to
+        one game file (and one cutting off the zeros ahead when it closes) would lose
+        entries, so a second opener waits up to ``busy_wait`` seconds for the first.
 
         Raises:
             CorruptStore: a complete line is not a valid entry.
+            BlockingIOError: another process still holds the file after ``busy_wait``.
         """
         self.path = path
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         created = not path.exists()
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
+            _lock(self._fd, path, busy_wait)
             if created:
                 os.fsync(self._fd)
                 _fsync_dir(path.parent)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,21 @@ def test_a_full_disk_refuses_the_entry_that_does_not_fit_and_keeps_the_rest(
     assert result["stored"] > 15  # every entry that fitted went in without room ahead
     assert result["same"] and result["dropped"] == 0
     assert result["size"] <= 64 * 1024
+
+
+def test_a_game_file_open_in_one_store_is_not_opened_by_another_until_closed(
+        tmp_path: Path) -> None:
+    # Two writers of one game file lose entries (the one that closes last cuts the
+    # file at its own end): seen when `p2pgin resume` restarted play's bots while the
+    # bots of the killed player's process were still winding down.
+    path = tmp_path / "g.log"
+    entries = play(2)
+    first = GameStore(path)
+    first.extend(entries[:3])
+    started = time.monotonic()
+    with pytest.raises(BlockingIOError, match="in use by another p2pgin process"):
+        GameStore(path, busy_wait=0.2)
+    assert time.monotonic() - started >= 0.2
+    first.close()
+    with GameStore(path, busy_wait=0.2) as second:
+        assert list(second.entries) == entries[:3]
