@@ -145,6 +145,8 @@ def _player_left(run: SeatRun, player: asyncio.Future[Any]) -> None:
     if run.front.kind == "console" and player.exception() is None and not node.finished:
         try:
             node.abandon("the player quit")
+            # NB: the seat stays a moment so that every other seat gets the signed ending
+            run.say("You left the match; telling the other players...")
             return
         except ProtocolError:
             pass  # NB: nothing began yet (still in the lobby): nothing to abandon

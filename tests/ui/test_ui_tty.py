@@ -39,6 +39,8 @@ def test_a_hand_played_by_keys_in_a_real_terminal(term: Term) -> None:
     term.keys("Escape")
     screen = term.wait(r"verified \(hand [12]\)", 30)  # v2: the next deal is proven at once
     term.keys("q")
-    term.wait(r"Quit the game\?|Pane is dead", 30)
+    asked = term.wait(r"Quit the game\?|Pane is dead", 30)
     term.keys("y")
-    term.wait("Pane is dead", 30)
+    screen = term.wait("Pane is dead", 30)
+    if "will be abandoned" in asked:  # the moment while the others are told is explained
+        assert "You left the match; telling the other players..." in screen, screen
