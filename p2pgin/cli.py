@@ -77,8 +77,14 @@ def _say(text: str) -> None:
             # NB: the reader is gone (a bot of ``p2pgin play`` whose player's process
             # died): nothing more to say to anyone, and the match goes on regardless
             _QUIET[0] = True
-            with contextlib.suppress(OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _stdout_to_devnull()
+
+
+def _stdout_to_devnull() -> None:
+    """The reader of stdout left: what is still buffered for it, or printed later, goes
+    nowhere instead of failing again (at exit, or in a callback)."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class NoTerminal(Exception):
@@ -1234,8 +1240,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # NB: the reader left (``p2pgin games | head``): not an error to report. Output
         # still buffered for the closed pipe must not fail again at exit.
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _stdout_to_devnull()
         return 128 + 13  # as a program killed by SIGPIPE
     except OSError as exc:  # e.g. the port is taken: say so, no traceback
         print(f"p2pgin: {exc.strerror or exc}"

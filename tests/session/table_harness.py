@@ -195,11 +195,11 @@ def snapshot(session: Session) -> tuple[Any, ...]:
             machine.due, replace(session.view, hand=None))
 
 
-def finisher(seed: int) -> Choose:
+def finisher(seed: int, play: Callable[[Any, random.Random], Any] | None = None) -> Choose:
     """A player that finishes hands (knocks when it can, mostly discards its worst card:
-    :class:`p2pgin.agents.RandomPlayer`) and whose every choice depends only on ``seed``,
-    the seat and the length of its log: the same table makes the same choices after any
-    crash and restore."""
+    :class:`p2pgin.agents.RandomPlayer`, or ``play(view, rng)``) and whose every choice
+    depends only on ``seed``, the seat and the length of its log: the same table makes
+    the same choices after any crash and restore."""
 
     def choose(seat: Seat) -> Any:
         view = seat.session.view
@@ -208,7 +208,7 @@ def finisher(seed: int) -> Choose:
         rng = random.Random(f"{seed}/{seat.name}/{len(machine.chain)}")
         if view.stage != "play":
             return rng.choice(view.legal_moves)
-        return RandomPlayer(rng)(view)
+        return RandomPlayer(rng)(view) if play is None else play(view, rng)
 
     return choose
 

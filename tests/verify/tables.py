@@ -67,17 +67,7 @@ def _player(game: str, seed: int) -> Choose:
     if game != "rummy":
         return finisher(seed)
     bot = make_rummy_bot("normal")
-
-    def choose(seat: Seat) -> Any:
-        view = seat.session.view
-        machine = seat.session.machine
-        assert machine is not None
-        rng = random.Random(f"{seed}/{seat.name}/{len(machine.chain)}")
-        if view.stage != "play":
-            return rng.choice(view.legal_moves)
-        return bot.choose(view.hand, rng)
-
-    return choose
+    return finisher(seed, lambda view, rng: bot.choose(view.hand, rng))
 
 
 def played(game: str, seats: int, *, seed: int = 1, target: int = 10,
