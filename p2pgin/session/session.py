@@ -166,6 +166,9 @@ class _Link:
     seat: int | None  # None: a lobby newcomer or a spectator
     address: str = ""  # the other end's network address as the adapter saw it
     offered: int | None = None  # lobby: the seat offered to it
+    #: Lobby: every seat offered to it so far (a hello for one of them may cross the
+    #: news that another newcomer took it, and the next offer).
+    offers: set[int] = field(default_factory=set)
     spectator: bool = False
     #: The last ``need`` sent on this link: (from, our log length then). Asking again
     #: only after the log grew or for an earlier position keeps two forked logs from
@@ -494,7 +497,10 @@ class Session:
     def _offer_seat(self, link: Hashable) -> None:
         lobby = self.lobby
         assert lobby is not None and lobby.host_hello is not None
-        self._links[link].offered = lobby.free_seat()
+        info = self._links[link]
+        info.offered = lobby.free_seat()
+        if info.offered is not None:
+            info.offers.add(info.offered)
         self._send(link, _control({
             "ctl": "lobby", "hello": lobby.host_hello.to_dict(),
             "seat": self._links[link].offered, "seated": lobby.seated_names()}))
@@ -509,6 +515,8 @@ class Session:
                 continue
             if info.seat is None:
                 info.offered = free
+                if free is not None:
+                    info.offers.add(free)
             self._send(link, _control({
                 "ctl": "lobby", "hello": None,
                 "seat": info.seat if info.seat is not None else info.offered,
@@ -519,10 +527,11 @@ class Session:
         lobby, info = self.lobby, self._links.get(link)
         assert lobby is not None and lobby.host_hello is not None and info is not None
         seat = info.offered
-        if seat is not None and type(hello.sender) is int and 0 < hello.sender < lobby.seats:
+        if seat is not None and hello.sender in info.offers:
             # NB: newcomers arriving together are all offered the lowest free seat, and
-            # the news that one took it crosses the others' hellos: a hello for any seat
-            # this connection was offered, or a later free one, is as good as the offer.
+            # the news that one took it crosses the others' hellos: a hello for a seat
+            # this connection was offered earlier is as good as the offer now. (Not any
+            # free seat: a newcomer must not pick its place, a partner in team gin.)
             seat = hello.sender
         refused = check_joiner_hello(lobby, hello, seat, info.key)
         if refused:

@@ -159,3 +159,22 @@ def test_a_newcomer_that_reconnects_in_the_lobby_is_offered_a_seat_again() -> No
     router.pump()
     assert host.session.machine is not None
     assert sorted((j1.session.me, j2.session.me)) == [1, 2]
+
+
+def test_a_newcomer_cannot_pick_a_free_seat_it_was_never_offered() -> None:
+    # In team gin the seat is the partnership: seat 2 partners the host. A newcomer
+    # offered seat 1 that signs for seat 2 instead is refused, and the seat stays free.
+    host, eve = _host(4), _joiner(7, accept_rules=None)  # eve decides nothing herself
+    router = Router([host, eve])
+    router.connect("host", "j7")
+    router.pump()
+    lobby = eve.session.lobby
+    assert lobby is not None and lobby.offered == 1 and lobby.host_hello is not None
+    body = lobby.host_hello.body
+    chosen = eve.session._sign_hello(seat=2, seats=4, game=str(body["game"]),
+                                     rules=dict(body["rules"]),  # type: ignore[arg-type]
+                                     table=lobby.host_hello.hash(), port=None)
+    router.inject("j7", "host", chosen.to_bytes())
+    assert "j7" in host.dropped
+    assert any(isinstance(e, LinkRefused) for e in host.events)
+    assert host.session.view.seated[2] == ""
