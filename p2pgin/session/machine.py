@@ -112,6 +112,11 @@ class Observer(Protocol):
         payloads this party made itself (each shuffle proof costs tens of ms)."""
 
 
+#: States kept for the most recent positions, and the spacing of older checkpoints.
+_RECENT: Final = 64
+_CHECKPOINT: Final = 64
+
+
 def _group_by_deck(positions: Sequence[int]) -> dict[int, tuple[int, ...]]:
     out: dict[int, list[int]] = {}
     for pos in sorted(positions):
@@ -155,6 +160,10 @@ class Machine:
         self._due: Due | None = self._compute_due(self._state)
         #: The seat that owed each accepted entry's position (``None``: none did).
         self._due_at: list[int | None] = []
+        #: The state before the entry at each seq, for the last ``_RECENT`` positions
+        #: and every ``_CHECKPOINT``-th one (an entry that crossed an earlier one is
+        #: judged where it claims to stand: :meth:`state_before`).
+        self._before: dict[int, TableState] = {}
 
     @classmethod
     def from_hellos(cls, hellos: Sequence[Entry], *, observer: Observer | None = None
@@ -194,10 +203,37 @@ class Machine:
         """The seat that owed the entry at log position ``seq`` (None: none did)."""
         return self._due_at[seq]
 
+    def state_before(self, seq: int) -> TableState:
+        """The state the log was in before its entry ``seq`` (``seq`` <= its length):
+        where an entry claiming that position is judged. Recent states are kept; an
+        older one is replayed from the last checkpoint before it, without the observer
+        (no seat's private cards are needed to judge another seat's entry).
+
+        Raises:
+            IndexError: ``seq`` is beyond the log.
+        """
+        n = len(self.chain)
+        if not 0 <= seq <= n:
+            raise IndexError(f"no position {seq} in a log of {n} entries")
+        if seq == n:
+            return self._state
+        kept = self._before.get(seq)
+        if kept is not None:
+            return kept
+        base = max(k for k in self._before if k <= seq)
+        state, observer = self._before[base], self.observer
+        self.observer = None
+        try:
+            for at in range(base, seq):
+                state = self.judge(self.chain[at], state).state
+        finally:
+            self.observer = observer
+        return state
+
     # ------------------------------------------------------------------ due
 
-    def _compute_due(self, state: TableState) -> Due | None:
-        seq = len(self.chain)
+    def _compute_due(self, state: TableState, seq: int | None = None) -> Due | None:
+        seq = len(self.chain) if seq is None else seq
         stage = state.stage
         if stage is Stage.TOSS:
             n = self.seating.seats
@@ -258,8 +294,13 @@ class Machine:
         Raises:
             LogError: ``step`` was checked against another head (a caller bug).
         """
+        seq = len(self.chain)
         self.chain.append(step.entry, checked=True)
         self._due_at.append(step.due)
+        self._before[seq] = self._state
+        old = seq - _RECENT
+        if old > 0 and old % _CHECKPOINT:
+            self._before.pop(old, None)
         self._state = step.state
         self._due = self._compute_due(step.state)
         return step.events
@@ -281,7 +322,7 @@ class Machine:
             raise Fault(seat, Rule.MALFORMED, str(exc), entry=entry) from None
         if entry.type in UNLOGGED:
             raise Fault(seat, Rule.STATE, f"a {entry.type} is never a log entry", entry=entry)
-        due = self._due if state is self._state else self._compute_due(state)
+        due = self._due if state is self._state else self._compute_due(state, entry.seq)
         if isinstance(msg, End):
             new, events = judge_end(self, entry, msg, state, due, depth)
             return Step(entry, new, events, None if due is None else due.seat)

@@ -51,7 +51,7 @@ from p2pgin.session.actions import (
     TakeBack,
 )
 from p2pgin.session.endings import Ending
-from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
+from p2pgin.session.errors import Fault, LocalProtocolError, Rule, Unattributable
 from p2pgin.session.events import (
     Event,
     LinkRefused,
@@ -59,6 +59,7 @@ from p2pgin.session.events import (
     TableFormed,
     TakeBackDone,
 )
+from p2pgin.session.judge import equivocation, evidence_of
 from p2pgin.session.lobby import (
     IF_SAME,
     AcceptPolicy,
@@ -109,8 +110,10 @@ __all__ = [
 
 #: ``Output.send`` destination meaning every link.
 EVERY: Final = None
-#: Out-of-order entries kept while the gap before them is filled.
-_AHEAD_LIMIT: Final = 256
+#: Out-of-order entries kept while the gap before them is filled: only entries signed
+#: by a seat, at most this many and at most this far ahead of the log (protocol/wire.md
+#: §11: a peer's budget).
+_AHEAD_LIMIT: Final = 32
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
 
@@ -804,35 +807,61 @@ class Session:
         placement = machine.chain.place(entry)
         if placement is Placement.DUPLICATE:
             return
-        if entry.sender == self.me:
-            # NB: every entry in my name is one I made and stored before I sent it; one
-            # I do not hold was never mine (a stolen key, or this identity running twice).
-            self._drop(link, f"entry {entry.seq} in my name that I did not make")
-            return
-        if placement is Placement.NEXT and machine.stage is Stage.ENDED:
+        if placement is Placement.NEXT and entry.prev == machine.chain.head:
+            if entry.sender == self.me:
+                # NB: every entry in my name is one I made and stored before I sent it;
+                # one I do not hold was never mine (a stolen key, or this identity
+                # running twice).
+                self._drop(link, f"entry {entry.seq} in my name that I did not make")
+            elif machine.stage is not Stage.ENDED:
+                self._accept(link, entry)
+                self._drain_ahead()
+                self._advance()
             return  # NB: nothing follows an ending; the seat that sent it learns it
-        if placement is Placement.AHEAD:
-            if machine.stage is not Stage.ENDED and len(self._ahead) < _AHEAD_LIMIT:
-                self._ahead[entry.seq] = entry
-            self._ask(link, len(machine.chain))
+        if not machine.chain.authentic(entry):
+            # NB: out of place and not signed by the seat it names: junk, whoever sent it
+            self._drop(link, f"entry at {entry.seq} not signed by seat {entry.sender}")
             return
-        if placement is Placement.DETACHED:
-            if entry.seq == 0:
-                self._drop(link, "an entry 0 that is not this log's")
-            else:
-                self._ask(link, entry.seq - 1)
+        if self._equivocation_in(entry):
             return
         if placement is Placement.CONFLICT:
-            if not machine.chain.authentic(entry):
-                self._drop(link, f"entry at {entry.seq} not signed by seat {entry.sender}")
-                return
+            # NB: one in my name at a position I filled is mine too (its signature is my
+            # key's): this identity signed two entries there, and the ending says so.
             ending = machine.judge_conflict(entry)
             if ending is not None and self.me is not None:
                 self._emit(ending)
             return
-        self._accept(link, entry)
-        self._drain_ahead()
-        self._advance()
+        if placement is Placement.AHEAD:
+            nxt = len(machine.chain)
+            if (machine.stage is not Stage.ENDED and entry.sender != self.me
+                    and entry.seq < nxt + _AHEAD_LIMIT and len(self._ahead) < _AHEAD_LIMIT):
+                self._ahead[entry.seq] = entry
+            self._ask(link, nxt)
+            return
+        # DETACHED (or at my next position, built on another log than mine): the logs
+        # parted before it; walk back to where.
+        if entry.seq == 0:
+            self._drop(link, "an entry 0 that is not this log's")
+        else:
+            self._ask(link, entry.seq - 1)
+
+    def _equivocation_in(self, entry: Entry) -> bool:
+        """An authentic entry out of place, or one of its evidence, signed by a seat that
+        signed another entry at that position of my log: while the match is live, the
+        seat that equivocated is named (with both). True when it was."""
+        machine = self.machine
+        assert machine is not None
+        if self.me is None or not self._live():
+            return False
+        found = equivocation(machine, [entry, *evidence_of(entry)])
+        if found is None:
+            return False
+        mine, theirs = found
+        self._emit(End(kind=EndKind.ACCUSE, seat=theirs.sender, rule=Rule.EQUIVOCATION.value,
+                       evidence=[mine.to_dict(), theirs.to_dict()],
+                       reason=f"two signed entries of seat {theirs.sender} at {theirs.seq}"))
+        return True
+
 
     def _accept(self, link: Hashable | None, entry: Entry) -> bool:
         """Judge an entry at the head; commit it, or answer a fault with an accusation."""
@@ -852,6 +881,10 @@ class Session:
                 # the bytes stay evidence of the link they came on.
                 if link is not None:
                     self._drop(link, str(fault))
+                return False
+            if self._equivocation_in(entry):
+                # NB: whatever the ending claims, it carries an entry whose signer signed
+                # another one at that position of my log: that seat equivocated.
                 return False
             self._accuse(fault)
             return False
@@ -1069,6 +1102,19 @@ class Session:
             raise LocalProtocolError("no other seat owes a step now")
         self._end_live(End(kind=EndKind.TIMEOUT, seat=due.seat, owed=due.owed.value,
                            evidence=[], reason=reason))
+        return self._flush()
+
+    def probe(self) -> Output:
+        """Tell every seat linked where my log stands (a ``head`` frame each): a seat
+        whose log differs at or before it answers with its entries from there, so two
+        logs that parted (one seat shown another entry than its neighbour) meet before
+        either side ends a wait that is no silence. The adapter calls it while a wait
+        runs long.
+        """
+        if self.machine is not None:
+            for link, info in self._links.items():
+                if info.seat is not None:
+                    self._send_head(link)
         return self._flush()
 
     def _live(self) -> bool:

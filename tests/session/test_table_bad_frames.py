@@ -85,8 +85,8 @@ DROPPED: dict[str, Make] = {
                                                              {"toss": _commit(r)}, signer=9),
     "an entry of another session": lambda r: _signed(r, 1, "toss_commit",
                                                      {"toss": _commit(r)}, session="cd" * 32),
-    "an entry that does not link to the head": lambda r: _signed(
-        r, 1, "toss_commit", {"toss": _commit(r)}, prev="ab" * 32),
+    "an entry that does not link to the head, signed by a stranger": lambda r: _signed(
+        r, 1, "toss_commit", {"toss": _commit(r)}, prev="ab" * 32, signer=9),
     "an entry of a seat the table does not have": lambda r: _signed(
         r, 1, "toss_commit", {"toss": _commit(r)}).replace(b'"sender":1', b'"sender":5'),
     "a new hello of bob's": lambda r: sign_hello(key(1), sender=1, body={
@@ -161,6 +161,16 @@ def _answer(router: Router, frame: bytes) -> tuple[Seat, Any, list[Any]]:
     out = ann.session.receive("bob", frame)
     assert out.drop == () and out.store == () and machine.state is state
     return ann, out, [canonical_loads(f) for _, f in out.send]
+
+
+def test_a_seat_s_entry_at_my_next_position_on_another_log_is_walked_back() -> None:
+    # bob's entry takes my next position but builds on another log than mine: the logs
+    # parted before it (issue 24); ask for the log from the position before, change
+    # nothing, keep the link
+    router = _at_toss()
+    frame = _signed(router, 1, "toss_commit", {"toss": _commit(router)}, prev="ab" * 32)
+    ann, _, sent = _answer(router, frame)
+    assert sent == [{"ctl": "need", "from": 0}] and "bob" in ann.session.links
 
 
 def test_a_replayed_entry_and_the_table_s_own_hello_are_ignored() -> None:
