@@ -1,4 +1,5 @@
-"""``p2pgin verify FILE [--json]``: check a transcript or a game file offline.
+"""``p2pgin verify FILE [FILE ...] [--json]``: check a transcript or a game file offline;
+several records of one table are each checked, then weighed together into one verdict.
 
 Registered by :mod:`p2pgin.cli` through its ``EXTENSIONS`` hook (:func:`register`); also
 ``python -m p2pgin.verify FILE``. The verifier is imported inside the handler, so
@@ -7,8 +8,9 @@ building the parser stays cheap for every other subcommand.
 Exit codes: 0 the file is a complete record and all of it holds (a finished match, an
 upheld ending, or a false claim the log refutes: the report names who is at fault);
 1 something does not hold (the report names the line, the entry, the rule and who
-signed it); 2 the input is no p2pgin record (one line says why); 3 a game file of a
-match that is not over: everything in it holds so far.
+signed it); 2 the input is no p2pgin record (one line says why), or the records are of
+different tables; 3 a game file of a match that is not over: everything in it holds so
+far (several records: none shows the match over).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ __all__ = [
     "main",
     "register",
     "run",
+    "run_many",
 ]
 
 EXIT_OK: Final = 0
@@ -37,7 +40,9 @@ EXIT_UNFINISHED: Final = 3
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, help="a transcript (.jsonl) or a game file (.log)")
+    p.add_argument("files", type=Path, nargs="+", metavar="FILE",
+                   help="a transcript (.jsonl) or a game file (.log); several records of "
+                   "one table (any seats') are weighed together into one verdict")
     p.add_argument("--json", action="store_true", help="one JSON object for machines")
     p.set_defaults(func=_cmd_verify)
 
@@ -129,9 +134,35 @@ def run(path: Path, *, as_json: bool = False) -> int:
     return EXIT_UNFINISHED if report.status is Status.UNFINISHED else EXIT_FAILED
 
 
+def run_many(paths: list[Path], *, as_json: bool = False) -> int:
+    """Verify several records of one table and print the one verdict they give
+    together (text, or one JSON object); the exit code (see the module docstring)."""
+    from p2pgin.verify.sniff import Unreadable
+
+    if not as_json:
+        print(f"records  {len(paths)}: " + ", ".join(str(p) for p in paths), flush=True)
+    from p2pgin.verify.reconcile import reconcile_files  # NB: the match machine: ~0.15 s
+
+    try:
+        together = reconcile_files(paths)
+    except Unreadable as exc:
+        return _unreadable(Path(""), exc, as_json)
+    except ValueError as exc:
+        return _unreadable(Path(""), exc, as_json)
+    if as_json:
+        print(json.dumps(together.to_dict(), sort_keys=True, ensure_ascii=False))
+    else:
+        print("\n".join(together.lines()))
+    if together.ok:
+        return EXIT_OK
+    from p2pgin.session.verdict import Outcome
+
+    return EXIT_UNFINISHED if together.verdict.outcome is Outcome.OPEN else EXIT_FAILED
+
+
 def _unreadable(path: Path, exc: Exception, as_json: bool) -> int:
     """One line on what ``path`` is instead; exit 2."""
-    message = f"{path} {exc}"
+    message = f"{path} {exc}" if str(path) not in ("", ".") else str(exc)
     if as_json:
         print(json.dumps({"ok": False, "file": str(path), "error": message},
                          sort_keys=True, ensure_ascii=False))
@@ -149,7 +180,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     program runs; for a transcript, also that its sealed header claims what the log
     proves. Exit 0 only if all of it holds (3: a game file of a match not over yet)."""
     try:
-        return run(args.file, as_json=bool(args.json))
+        if len(args.files) > 1:
+            return run_many(list(args.files), as_json=bool(args.json))
+        return run(args.files[0], as_json=bool(args.json))
     except BrokenPipeError:
         # NB: `p2pgin verify F | head`: the reader left. Point stdout at /dev/null so
         # the interpreter's final flush does not complain; no traceback.
@@ -158,7 +191,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m p2pgin.verify FILE [--json]``."""
+    """``python -m p2pgin.verify FILE [FILE ...] [--json]``."""
     parser = argparse.ArgumentParser(prog="p2pgin verify", description=_cmd_verify.__doc__)
     _configure(parser)
     args = parser.parse_args(argv)

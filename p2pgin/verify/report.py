@@ -18,6 +18,7 @@ from p2pgin.log.canonical import JsonValue
 from p2pgin.log.entry import Entry
 from p2pgin.session.endings import Ending
 from p2pgin.session.messages import EndKind
+from p2pgin.session.verdict import Outcome, Verdict
 from p2pgin.verify.sniff import printable
 
 __all__ = [
@@ -321,6 +322,9 @@ class Report:
     sealed_by: int | None = None
     notes: tuple[str, ...] = ()
     meta: dict[str, JsonValue] = field(default_factory=dict)
+    #: What this record proves on its own about who won or who is to blame (a forfeit's
+    #: winners), as one side's record (p2pgin.session.verdict).
+    verdict: Verdict | None = None
 
     @property
     def ok(self) -> bool:
@@ -392,7 +396,26 @@ class Report:
             out += self._refuted_lines(self.refuted)
         out += [f"note     {n}" for n in self.notes]
         out += self._verdict_lines()
+        out += self._forfeit_lines()
         return [printable(line) for line in out]
+
+    def _forfeit_lines(self) -> list[str]:
+        """Who wins a match a seat forfeited, and what one side's record cannot know."""
+        verdict = self.verdict
+        if verdict is None or self.status not in (Status.ENDED, Status.REFUTED):
+            return []
+        out = []
+        if verdict.outcome is Outcome.FORFEIT and verdict.forfeit is not None:
+            losers = " and ".join(self.who(s) for s in verdict.forfeit.losers)
+            winners = " and ".join(self.who(s) for s in verdict.forfeit.winners)
+            won = (f"{winners} {'win' if len(verdict.forfeit.winners) > 1 else 'wins'} by "
+                   "forfeit" if winners else "nobody wins")
+            out.append(f"forfeit  {losers} {'forfeit' if ' and ' in losers else 'forfeits'} "
+                       f"the match: {won}.")
+        elif verdict.outcome is Outcome.BROKEN_LINK:
+            out.append(f"forfeit  none: {self.named(verdict.reason)}.")
+        out += [f"note     {self.named(n)}" for n in verdict.notes]
+        return out
 
     def _hand_lines(self, hand: HandRecord) -> list[str]:
         players = ", ".join(self.who(s) for s in hand.players) or "no cards dealt yet"
@@ -572,4 +595,15 @@ class Report:
             "failure": failure,
             "notes": list(self.notes),
             "meta": self.meta,
+            "verdict": None if self.verdict is None else self.verdict_dict(self.verdict),
         }
+
+    def verdict_dict(self, verdict: Verdict) -> dict[str, JsonValue]:
+        """A verdict's JSON form with its seats named."""
+        out: dict[str, Any] = dict(verdict.to_dict())
+        out["reason"] = self.named(verdict.reason)
+        out["culprits"] = [{"seat": s, "name": self.who(s)} for s in verdict.culprits]
+        out["winners"] = [{"seat": s, "name": self.who(s)} for s in verdict.winners]
+        out["notes"] = [self.named(n) for n in verdict.notes]
+        out["result"] = _named(verdict.result, self.names)
+        return out

@@ -64,6 +64,7 @@ from p2pgin.session.events import (
 )
 from p2pgin.session.machine import Machine, Stage, TableState
 from p2pgin.session.messages import End
+from p2pgin.session.verdict import Record, reconcile
 from p2pgin.verify.report import (
     Failure,
     HandRecord,
@@ -89,6 +90,8 @@ __all__ = [
     "verify_game_entries",
     "verify_log",
     "verify_transcript",
+    "walk_bytes",
+    "walk_log",
 ]
 
 _FINISHED = frozenset({Stage.MATCH_OVER, Stage.REMATCH})
@@ -410,6 +413,28 @@ def verify_log(
 ) -> Report:
     """Verify a table's log: its hellos, then its entries (see the module docstring).
 
+    Args: as :func:`walk_log`. Never raises for a bad log: the report carries the
+    verdict.
+    """
+    return walk_log(hellos, entries, transcript=transcript, line_of_hello=line_of_hello,
+                    line_of_entry=line_of_entry, notes=notes, watch=watch)[0]
+
+
+def walk_log(
+    hellos: Sequence[Entry],
+    entries: Sequence[Entry],
+    *,
+    transcript: Transcript | None = None,
+    line_of_hello: Callable[[int], int] | None = None,
+    line_of_entry: Callable[[int], int] | None = None,
+    notes: Sequence[str] = (),
+    watch: Watch | None = None,
+    label: str = "",
+) -> tuple[Report, Record | None]:
+    """Verify a table's log (see the module docstring), and the log as a
+    :class:`~p2pgin.session.verdict.Record` for weighing with other records of the table
+    (None when the hellos or a transcript's header do not hold: nothing is weighed).
+
     Args:
         transcript: the transcript they come from, whose header is checked too.
         line_of_hello, line_of_entry: file lines (1-based) of hello ``seat`` and of the
@@ -428,7 +453,7 @@ def verify_log(
                   notes=tuple(notes), meta={} if transcript is None else dict(transcript.meta))
     if not hellos:
         return replace(base, failure=Failure(line=hello_line(0), rule="hello",
-                                             detail="the log starts with no hello"))
+                                             detail="the log starts with no hello")), None
     try:
         machine = Machine.from_hellos(hellos)
     except (Unattributable, Fault) as exc:
@@ -438,8 +463,9 @@ def verify_log(
             # hellos: the file's hellos were changed (nobody's signature says which).
             return replace(base, failure=Failure(
                 line=1, rule="header", type="header", detail="the header's session id is "
-                f"not the hash of these hellos, which do not form one table ({exc.detail})"))
-        return replace(base, failure=_hello_failure(hellos, exc, hello_line))
+                f"not the hash of these hellos, which do not form one table ({exc.detail})")
+                ), None
+        return replace(base, failure=_hello_failure(hellos, exc, hello_line)), None
     table = machine.seating
     base = replace(base, session=table.session_id, game=table.game.name,
                    rules=dict(table.hellos[0].body.get("rules") or {}),
@@ -450,21 +476,24 @@ def verify_log(
     if transcript is not None:
         problem = _check_header(transcript, machine)
         if problem is not None:
-            return replace(base, failure=problem, sealed_by=None)
+            return replace(base, failure=problem, sealed_by=None), None
 
     tally = _Tally(machine)
     failure: Failure | None = None
     refuted: Refuted | None = None
+    stop: tuple[Fault | Unattributable, Entry] | None = None
     last = len(entries) - 1
     for index, entry in enumerate(entries):
         line = entry_line(index)
         state, due = machine.state, machine.due
         try:
             step = machine.check(entry)
-        except Unattributable:
+        except Unattributable as exc:
             failure = _unattributable(machine, entry, line, entry_line)
+            stop = exc, entry
             break
         except Fault as fault:
+            stop = fault, entry
             if (fault.fault_rule is Rule.CLAIM and entry.type == End.TYPE and index == last
                     and fault.culprit == entry.sender):
                 in_hand = state.stage in (Stage.SHUFFLE, Stage.DEAL, Stage.PLAY, Stage.SHARE)
@@ -495,38 +524,55 @@ def verify_log(
     report = replace(base, entries=count, matches=matches, hands=hands, ending=state.ending,
                      evidence=_evidence(machine.chain[count - 1]) if state.ending else (),
                      refuted=refuted)
+    record = Record(machine=machine, label=label,
+                    refused=None if stop is None else stop[0],
+                    refused_entry=None if stop is None else stop[1])
     if failure is not None:
-        return replace(report, failure=failure)
+        return replace(report, failure=failure), record
     proven = (_refuted_result(state, refuted) if refuted is not None
               else _result_of(state))
     if transcript is not None:
         problem = _after_walk(transcript, machine, proven, count)
         if problem is not None:
-            return replace(report, failure=problem)
+            return replace(report, failure=problem), record
     if refuted is not None:
-        return replace(report, status=Status.REFUTED)
-    if state.stage is Stage.ENDED:
-        return replace(report, status=Status.ENDED)
-    if state.stage in _FINISHED:
-        return replace(report, status=Status.FINISHED)
-    due = machine.due
-    pending = None if due is None else Pending(seat=due.seat, owed=due.owed.value, seq=due.seq)
-    return replace(report, status=Status.UNFINISHED, pending=pending)
+        status = Status.REFUTED
+    elif state.stage is Stage.ENDED:
+        status = Status.ENDED
+    elif state.stage in _FINISHED:
+        status = Status.FINISHED
+    else:
+        due = machine.due
+        pending = (None if due is None
+                   else Pending(seat=due.seat, owed=due.owed.value, seq=due.seq))
+        return replace(report, status=Status.UNFINISHED, pending=pending), record
+    return replace(report, status=status, verdict=reconcile([record])), record
 
 
 def verify_transcript(t: Transcript, *, watch: Watch | None = None) -> Report:
     """Verify a parsed transcript: header, hellos and log (see the module docstring)."""
-    return verify_log(t.hellos, t.entries, transcript=t, line_of_hello=t.line_of_hello,
-                      line_of_entry=t.line_of_entry, watch=watch)
+    return _walk_transcript(t, watch=watch)[0]
+
+
+def _walk_transcript(t: Transcript, *, watch: Watch | None = None, label: str = ""
+                     ) -> tuple[Report, Record | None]:
+    return walk_log(t.hellos, t.entries, transcript=t, line_of_hello=t.line_of_hello,
+                    line_of_entry=t.line_of_entry, watch=watch, label=label)
 
 
 def verify_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = (),
                         watch: Watch | None = None) -> Report:
     """Verify a game file's entries (the hellos lead, then the log)."""
+    return _walk_game_entries(entries, notes=notes, watch=watch)[0]
+
+
+def _walk_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = (),
+                       watch: Watch | None = None, label: str = ""
+                       ) -> tuple[Report, Record | None]:
     n = 0
     while n < len(entries) and entries[n].is_hello:
         n += 1
-    return verify_log(entries[:n], entries[n:], notes=notes, watch=watch)
+    return walk_log(entries[:n], entries[n:], notes=notes, watch=watch, label=label)
 
 
 # --------------------------------------------------------------------------- files
@@ -537,14 +583,15 @@ def _damaged(source: str, line: int, rule: str, detail: str) -> Report:
                   failure=Failure(line=line, rule=rule, detail=detail))
 
 
-def _game_file(data: bytes, watch: Watch | None) -> Report:
+def _game_file(data: bytes, watch: Watch | None, label: str
+               ) -> tuple[Report, Record | None]:
     try:
         entries, good = parse_game_bytes(data, "game file")
     except CorruptStore as exc:
         found = _STORE_LINE.search(exc.detail)
         line = int(found[1]) if found else 1
         return _damaged("game file", line, "malformed",
-                        f"line {line}: not a log entry ({exc.detail.split(': ', 2)[-1]})")
+                        f"line {line}: not a log entry ({exc.detail.split(': ', 2)[-1]})"), None
     notes = []
     torn = data[good:].split(b"\0", 1)[0]
     if torn:
@@ -553,7 +600,7 @@ def _game_file(data: bytes, watch: Watch | None) -> Report:
                      "of the log, as the game file's own reader drops it")
     if not entries:  # pragma: no cover - sniff() refuses a file with no complete line
         raise Unreadable("is a game file with no complete line: nothing to verify")
-    return verify_game_entries(entries, notes=notes, watch=watch)
+    return _walk_game_entries(entries, notes=notes, watch=watch, label=label)
 
 
 def verify_bytes(data: bytes, *, watch: Watch | None = None) -> Report:
@@ -567,21 +614,32 @@ def verify_bytes(data: bytes, *, watch: Watch | None = None) -> Report:
     Raises:
         Unreadable: empty, not a p2pgin transcript or game file, or another version.
     """
+    return walk_bytes(data, watch=watch)[0]
+
+
+def walk_bytes(data: bytes, *, watch: Watch | None = None, label: str = ""
+               ) -> tuple[Report, Record | None]:
+    """:func:`verify_bytes`, and the log as a record to weigh with the table's other
+    records (None when nothing of it can be weighed: see :func:`walk_log`).
+
+    Raises:
+        Unreadable: as :func:`verify_bytes`.
+    """
     kind = sniff(data)
     if kind is Kind.GAME_FILE:
-        return _game_file(data, watch)
+        return _game_file(data, watch, label)
     if not data.endswith(b"\n"):
         line = data.count(b"\n") + 1
         return _damaged("transcript", line, "cut", f"line {line}: the file is cut short: it "
-                        "ends in the middle of this line (no newline after it)")
+                        "ends in the middle of this line (no newline after it)"), None
     try:
         transcript = parse_transcript(data)
     except TranscriptVersionError as exc:  # pragma: no cover - sniff() refuses it first
         raise Unreadable(f"is {exc.detail}") from None
     except TranscriptFormatError as exc:
         rule = "cut" if "cut" in exc.detail else "format"
-        return _damaged("transcript", exc.line, rule, exc.detail)
-    return verify_transcript(transcript, watch=watch)
+        return _damaged("transcript", exc.line, rule, exc.detail), None
+    return _walk_transcript(transcript, watch=watch, label=label)
 
 
 def verify_file(path: Path, *, watch: Watch | None = None) -> Report:
