@@ -424,6 +424,7 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
         return await run_seat(run)
     finally:
         args.lifeline_cut = run.lifeline_cut
+        args.no_table = node.session.machine is None  # NB: turned away, or the host gone
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
@@ -891,6 +892,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         played += 1
         if getattr(args, "lifeline_cut", False):
             break  # the player's program that started this bot is gone
+        if args.join and getattr(args, "no_table", False):
+            break  # NB: no seat there (the table is full, or the host is gone): said why
     return status
 
 

@@ -22,15 +22,26 @@ from p2pgin.log.store import GAME_SUFFIX, GameStore, game_path, games_dir, read_
 
 __all__ = [
     "META_SUFFIX",
+    "OTHER_SUFFIX",
     "TableFiles",
     "describe_resume",
     "find_unfinished",
+    "others_of",
     "read_meta",
     "read_table",
     "split_hellos",
 ]
 
 META_SUFFIX: Final = ".peer.json"
+#: ``<game>.other<N>.log``: another seat's log that parted from the game file's.
+OTHER_SUFFIX: Final = ".other"
+
+
+def others_of(game: Path) -> list[Path]:
+    """The other seats' records kept beside game file ``game`` (``<game>.other<N>.log``),
+    in order."""
+    found = sorted(game.parent.glob(f"{game.stem}{OTHER_SUFFIX}*{GAME_SUFFIX}"))
+    return [p for p in found if p.stem[len(game.stem) + len(OTHER_SUFFIX):].isdigit()]
 
 # The resume metadata's keys (all optional; a file written by an older version lacks some):
 #   role: "host" | "join" | "watch"; seat: int (None for a spectator)
@@ -118,6 +129,29 @@ class TableFiles:
         if meta_path is not None:
             data = json.dumps(self.meta, sort_keys=True, indent=1).encode() + b"\n"
             atomic_write(meta_path, data, mode=0o600)
+
+    def others_paths(self) -> list[Path]:
+        """The records of other seats' logs kept beside the game file (see
+        :meth:`write_others`), in order."""
+        path = self.path
+        return [] if path is None else others_of(path)
+
+    def write_others(self, hellos: Sequence[Entry], mine: Sequence[Entry],
+                     forks: Sequence[Sequence[Entry]]) -> None:
+        """Keep each of ``forks`` (another seat's log from where it parted from mine) as
+        a record of its own beside the game file: ``<game>.other<N>.log``, the hellos,
+        my first entries up to where it parted, then its entries. Each is a game file
+        ``p2pgin verify`` reads with mine (durable, replaced whole)."""
+        path = self.path
+        if path is None:
+            return
+        for n, fork in enumerate(forks, 1):
+            if not fork:
+                continue
+            lines = [*hellos, *mine[:fork[0].seq], *fork]
+            data = b"".join(e.to_bytes() + b"\n" for e in lines)
+            atomic_write(path.with_name(f"{path.stem}{OTHER_SUFFIX}{n}{GAME_SUFFIX}"), data,
+                         mode=0o600)
 
     def close(self) -> None:
         """Close the store (a closed game file is exactly its lines)."""

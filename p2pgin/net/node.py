@@ -88,12 +88,16 @@ class Deadlines:
         lobby: a newcomer offered a seat must sign its hello (or decline) within this.
         auto_end: end the match by itself when a deadline passes (computer players);
             a person is told and decides.
+        deliver: once the match ended, how long the seat stays up at most offering the
+            signed ending to the seats not known to hold it (None: until the program
+            exits); it stops earlier once every seat has it.
     """
 
     person: float = 120.0
     step: float = 30.0
     lobby: float = 120.0
     auto_end: bool = False
+    deliver: float | None = None
 
 
 class StorageFailed(Exception):
@@ -189,6 +193,8 @@ class Node:
         self._storage_failed: StorageFailed | None = None
         self._due_key: tuple[int, str, int] | None = None
         self._due_timer: asyncio.TimerHandle | None = None
+        self._probe_timer: asyncio.TimerHandle | None = None
+        self._deliver_timer: asyncio.TimerHandle | None = None
         self._ended_at: float | None = None
         #: The error that stopped this seat early (:class:`StorageFailed`), if any.
         self.error: BaseException | None = None
@@ -336,6 +342,7 @@ class Node:
         self.port = int(server.sockets[0].getsockname()[1])
         if on_listening is not None:
             on_listening(self.port)
+        self._watch_due()  # NB: a resumed seat's wait runs from now, linked or not
         return self.port
 
     def dial(self, host: str, port: int, *, expect: bytes | None = None,
@@ -346,6 +353,7 @@ class Node:
             return
         task = self._spawn(self._dial_loop(host, port, expect, give_up_after))
         self._dialing[(host, port)] = task
+        self._watch_due()
 
     async def _dial_loop(self, host: str, port: int, expect: bytes | None,
                          give_up_after: float | None) -> None:
@@ -518,6 +526,12 @@ class Node:
         self._watch_due()
         if out.finished:
             self._wind_down()
+        elif self.session.machine is None and self.session.closed and not self._done.is_set():
+            lobby = self.session.lobby
+            why = (lobby.refused or f"declined: {lobby.declined}") if lobby is not None else ""
+            self.give_up(why or "the lobby closed")
+        if out.forks is not None and self.files is not None:
+            self._keep_forks(out.forks)
         self._changed()
 
     def _store(self, out: Output) -> bool:
@@ -610,10 +624,21 @@ class Node:
         if self._due_timer is not None:
             self._due_timer.cancel()
             self._due_timer = None
+        if self._probe_timer is not None:
+            self._probe_timer.cancel()
+            self._probe_timer = None
         if key is None or due is None or self._done.is_set():
             return
         wait = self.deadlines.person if due.person else self.deadlines.step
         started = time.monotonic()
+
+        def probe() -> None:
+            # NB: halfway: every seat hears where my log stands; a seat whose log parted
+            # from mine answers with its entries, before anyone ends a wait that is none
+            if not self._done.is_set() and self._due_key == key:
+                self._apply(self.session.probe())
+
+        self._probe_timer = asyncio.get_running_loop().call_later(wait / 2, probe)
 
         def fire() -> None:
             self._due_timer = None
@@ -632,13 +657,44 @@ class Node:
         self._due_timer = asyncio.get_running_loop().call_later(wait, fire)
 
     def _wind_down(self) -> None:
-        """The log is complete. An ended match lingers (so the other seats can fetch
-        the last entries), then stops; a finished one stays up for a rematch until the
-        agent gives up."""
+        """The log is complete. An ended match stays up while a seat is not known to
+        hold the signed ending (it is offered to every seat that links, and the seats
+        this one dials are dialled again), at most ``deadlines.deliver``; then it lingers
+        (so the last frames go out) and stops. A finished one stays up for a rematch
+        until the agent gives up."""
         if not self.session.closed or self._ended_at is not None:
             return
+        loop = asyncio.get_running_loop()
+        waiting = self.session.undelivered
+        if waiting:
+            if self._deliver_timer is None and self.deadlines.deliver is not None:
+                names = self._names(waiting)
+                self._deliver_timer = loop.call_later(
+                    self.deadlines.deliver, self.give_up,
+                    f"the ending could not be delivered to {names} within "
+                    f"{self.deadlines.deliver:g} s")
+            return
+        if self._deliver_timer is not None:
+            self._deliver_timer.cancel()
         self._ended_at = time.monotonic()
-        asyncio.get_running_loop().call_later(self.linger, self.give_up, "the match ended")
+        loop.call_later(self.linger, self.give_up, "the match ended")
+
+    def _names(self, seats: tuple[int, ...]) -> str:
+        machine = self.session.machine
+        names = machine.seating.names if machine is not None else ()
+        return ", ".join(names[s] if s < len(names) and names[s] else f"seat {s}"
+                         for s in seats)
+
+    def _keep_forks(self, forks: tuple[tuple[Any, ...], ...]) -> None:
+        """Keep the other seats' logs that parted from this one beside the game file,
+        each as a record of its own (hellos, the shared entries, then theirs)."""
+        machine, files = self.session.machine, self.files
+        if machine is None or files is None or files.path is None:
+            return
+        try:
+            files.write_others(machine.seating.hellos, machine.chain.entries, forks)
+        except OSError as exc:
+            _log.warning("the other seats' records could not be kept: %s", exc)
 
     # ------------------------------------------------------------------ plumbing
 

@@ -43,6 +43,8 @@ class Lobby:
     host_hello: Entry | None = None
     offered: int | None = None
     declined: str = ""
+    #: (Joiner) why the host turned it away ("the table is full"), if it did.
+    refused: str = ""
     #: (Host) the latest thing that happened in the lobby a person should hear of.
     news: str = ""
 

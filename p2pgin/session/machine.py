@@ -230,6 +230,21 @@ class Machine:
             self.observer = observer
         return state
 
+    def branch(self, seq: int) -> Machine:
+        """A machine (no observer) whose log is this log's first ``seq`` entries, in the
+        state before entry ``seq``: where another seat's log that parted from this one
+        at ``seq`` is walked on (:mod:`p2pgin.session.verdict`)."""
+        chain = Chain(self.seating.hellos)
+        for entry in self.chain.entries[:seq]:
+            chain.append(entry, checked=True)
+        other = Machine(self.seating, chain)
+        other._state = self.state_before(seq)
+        other._due = other._compute_due(other._state)
+        other._due_at = self._due_at[:seq]
+        other._before = {k: v for k, v in self._before.items() if k < seq}
+        other._before.setdefault(0, self._before.get(0, TableState(stage=Stage.TOSS)))
+        return other
+
     # ------------------------------------------------------------------ due
 
     def _compute_due(self, state: TableState, seq: int | None = None) -> Due | None:

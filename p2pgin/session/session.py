@@ -89,6 +89,7 @@ from p2pgin.session.messages import (
     parse_body,
 )
 from p2pgin.session.secrets import SeatSecrets
+from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
 from p2pgin.session.view import PlayerView, build_view
 
 __all__ = [
@@ -114,6 +115,11 @@ EVERY: Final = None
 #: by a seat, at most this many and at most this far ahead of the log (protocol/wire.md
 #: §11: a peer's budget).
 _AHEAD_LIMIT: Final = 32
+#: Entries of other seats' logs that parted from mine kept to weigh with it (in all),
+#: and how far back from my head a walk to where they parted may go.
+_FORK_LIMIT: Final = 256
+#: Other logs kept at most (one per seat that showed one, a few more).
+_FORKS: Final = 8
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
 
@@ -141,6 +147,9 @@ class Output:
         events: what happened, oldest first.
         finished: the log is complete (the match is over or ended): links may wind down
             once the other seats have it.
+        forks: when they changed: the other seats' logs that parted from mine, as far as
+            this seat holds them (each from the position where it parted): records to
+            keep beside the game file and weigh with it (:attr:`Session.verdict`).
     """
 
     hellos: tuple[Entry, ...] = ()
@@ -151,6 +160,7 @@ class Output:
     connect: tuple[tuple[int, str], ...] = ()
     events: tuple[Event, ...] = ()
     finished: bool = False
+    forks: tuple[tuple[Entry, ...], ...] | None = None
 
 
 @dataclass(slots=True)
@@ -207,6 +217,16 @@ class Session:
         self._proposed: tuple[str, dict[str, Any]] | None = None
         self._secrets: SeatSecrets | None = None
         self._ahead: dict[int, Entry] = {}
+        #: Other seats' logs that parted from mine: (the seat that showed it, entries
+        #: from where it parted on).
+        self._forks: list[tuple[int | None, list[Entry]]] = []
+        self._forks_changed = False
+        self._verdict: tuple[tuple[int, ...], Verdict] | None = None
+        #: Each seat's last head frame: (its log length, its last hash).
+        self._heads: dict[int, tuple[int, str]] = {}
+        #: My log's length when I last told every link where it stands, being final
+        #: (-1: to tell now).
+        self._told_final: int | None = None
         self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
         self._view: PlayerView | None = None
         self._out = _Builder()
@@ -381,7 +401,7 @@ class Session:
         closed (declined, or the table was full)."""
         machine = self.machine
         if machine is None:
-            return bool(self.lobby is not None and self.lobby.declined)
+            return bool(self.lobby is not None and (self.lobby.declined or self.lobby.refused))
         return machine.stage is Stage.ENDED
 
     @property
@@ -409,12 +429,25 @@ class Session:
     # ------------------------------------------------------------------ outputs
 
     def _flush(self) -> Output:
+        machine = self.machine
+        if machine is not None and self._told_final == -1:
+            # NB: another seat's entry made my log final: every seat hears where it
+            # stands, so the seat that ended it learns it was delivered (and a log that
+            # parted from mine shows at once)
+            self._told_final = len(machine.chain)
+            for link, info in self._links.items():
+                if info.seat is not None:
+                    self._send_head(link)
         out, self._out = self._out, _Builder()
         secrets = None if self._secrets is None else self._secrets.changed()
         self._view = None
+        forks = None
+        if self._forks_changed:
+            self._forks_changed = False
+            forks = tuple(tuple(entries) for _, entries in self._forks)
         return Output(hellos=out.hellos, secrets=secrets, store=tuple(out.store),
                       send=tuple(out.send), drop=tuple(out.drop), connect=tuple(out.connect),
-                      events=tuple(out.events), finished=self.finished)
+                      events=tuple(out.events), finished=self.finished, forks=forks)
 
     def _send(self, link: Hashable | None, frame: bytes) -> None:
         self._out.send.append((link, frame))
@@ -424,11 +457,28 @@ class Session:
             if link != but:
                 self._send_entry(link, entry)
 
-    def _drop(self, link: Hashable, detail: str) -> None:
+    def _drop(self, link: Hashable, detail: str, *, quiet: bool = False) -> None:
         if link in self._links:
             del self._links[link]
         self._out.drop.append(link)
-        self._out.events.append(LinkRefused(link=link, detail=detail))
+        if not quiet:
+            self._out.events.append(LinkRefused(link=link, detail=detail))
+
+    def _turn_away(self, link: Hashable) -> None:
+        """A newcomer at a table whose seats are all taken: it is told the table is full
+        (a lobby frame offering no seat, with the host's hello) and let go. The seats
+        hear nothing of it: it took nobody's place and nothing changed."""
+        machine = self.machine
+        machine = self.machine
+        host = self.role is Role.HOST
+        hello = (None if not host else machine.seating.hellos[0] if machine is not None
+                 else self.lobby.host_hello if self.lobby is not None else None)
+        names = (list(machine.seating.names) if machine is not None
+                 else self.lobby.seated_names() if self.lobby is not None else [])
+        self._send(link, _control({"ctl": "lobby",
+                                   "hello": None if hello is None else hello.to_dict(),
+                                   "seat": None, "seated": names}))
+        self._drop(link, "the table is full", quiet=True)
 
     # ------------------------------------------------------------------ links
 
@@ -446,7 +496,8 @@ class Session:
             seat = next((s for s, h in enumerate(machine.seating.hellos)
                          if bytes(hello_key(h)) == key), None)
             if seat is None and not self.allow_spectators:
-                self._drop(link, "not a seat of this table")
+                self._links[link] = _Link(key=key, seat=None, address=address)
+                self._turn_away(link)
                 return self._flush()
             self._links[link] = _Link(key=key, seat=seat, spectator=seat is None,
                                       address=address)
@@ -550,9 +601,11 @@ class Session:
             self._lobby_news()
             return
         self._form(lobby.table_hellos())
-        for other, other_info in self._links.items():
+        for other, other_info in list(self._links.items()):
             if other_info.seat is not None or other_info.spectator:
                 self._send_table(other)
+            else:
+                self._turn_away(other)  # NB: still in the lobby: the last seat is taken
         self._advance()
 
     def _take_lobby(self, link: Hashable, obj: dict[str, Any]) -> None:
@@ -567,10 +620,17 @@ class Session:
             seats = hello.body["seats"]
             assert isinstance(seats, int)
             lobby = self.lobby = Lobby(seats=seats, host_hello=hello)
+        seat = obj.get("seat")
+        if seat is None and "seat" in obj:
+            # NB: no seat is offered only when every seat is taken (PROTOCOL.md §9): said
+            # by the host, or by a seat of a table that formed without me
+            if lobby is None:
+                lobby = self.lobby = Lobby(seats=0)
+            lobby.offered, lobby.refused = None, "the table is full"
+            return
         if lobby is None or lobby.host_hello is None:
             self._drop(link, "lobby: no host hello yet")
             return
-        seat = obj.get("seat")
         lobby.offered = seat if type(seat) is int else None
         mine = self.my_hello
         if lobby.offered is None or (mine is not None and mine.sender == lobby.offered):
@@ -757,6 +817,9 @@ class Session:
             self._drop(link, "head: not this table's, or malformed")
             return
         chain = machine.chain
+        seat = self._links[link].seat
+        if seat is not None and isinstance(head, str):
+            self._heads[seat] = (nxt, head)
         if nxt <= len(chain):
             if chain.hash_before(nxt) == head:
                 self._send_from(link, nxt)
@@ -764,6 +827,10 @@ class Session:
                 # NB: our logs differ at or before nxt-1: send from there; the other side
                 # judges the crossing, or walks further back with "need".
                 self._send_from(link, max(nxt - 1, 0), again=True)
+        elif machine.stage is Stage.ENDED and len(chain):
+            # NB: nothing follows my ending, so a longer log parted from mine: my last
+            # entry shows the other side where (it walks back with need)
+            self._send_from(link, len(chain) - 1, again=True)
         else:
             self._ask(link, len(chain))
 
@@ -824,6 +891,7 @@ class Session:
             return
         if self._equivocation_in(entry):
             return
+        kept = self._keep_fork(link, entry)
         if placement is Placement.CONFLICT:
             # NB: one in my name at a position I filled is mine too (its signature is my
             # key's): this identity signed two entries there, and the ending says so.
@@ -831,6 +899,8 @@ class Session:
             if ending is not None and self.me is not None:
                 self._emit(ending)
             return
+        if kept:
+            return  # NB: it continues another seat's log I hold from where it parted
         if placement is Placement.AHEAD:
             nxt = len(machine.chain)
             if (machine.stage is not Stage.ENDED and entry.sender != self.me
@@ -842,8 +912,92 @@ class Session:
         # parted before it; walk back to where.
         if entry.seq == 0:
             self._drop(link, "an entry 0 that is not this log's")
-        else:
-            self._ask(link, entry.seq - 1)
+        elif entry.seq > len(machine.chain) - _FORK_LIMIT:
+            self._ask(link, entry.seq - 1, walk=True)
+
+    def _keep_fork(self, link: Hashable, entry: Entry) -> bool:
+        """Keep an authentic entry of another seat's log that parted from mine: the
+        first one at the position where it parted (my log holds another there, built on
+        the same entries before), or the next one of a log I keep. True when kept (or
+        held already). Bounded: :data:`_FORK_LIMIT` entries, :data:`_FORKS` logs."""
+        machine = self.machine
+        assert machine is not None
+        chain = machine.chain
+        seat = self._links[link].seat if link in self._links else None
+        total = 0
+        for _, entries in self._forks:
+            total += len(entries)
+            last = entries[-1]
+            if entry in entries:
+                return True
+            if entry.seq == last.seq + 1 and entry.prev == last.hash():
+                if total >= _FORK_LIMIT:
+                    return True  # NB: over budget: dropped, as if held
+                entries.append(entry)
+                self._forks_changed = True
+                self._verdict = None
+                return True
+        if (entry.seq < len(chain) and chain[entry.seq] != entry
+                and entry.prev == chain.hash_before(entry.seq)
+                and len(self._forks) < _FORKS and total < _FORK_LIMIT):
+            self._forks.append((seat, [entry]))
+            self._forks_changed = True
+            self._verdict = None
+            return True
+        return False
+
+    @property
+    def forks(self) -> tuple[tuple[Entry, ...], ...]:
+        """The other seats' logs that parted from mine, as far as I hold them (each from
+        the position where it parted)."""
+        return tuple(tuple(entries) for _, entries in self._forks)
+
+    def _fork_records(self) -> list[Record]:
+        machine = self.machine
+        assert machine is not None
+        records = []
+        for n, (seat, entries) in enumerate(self._forks):
+            branch = machine.branch(entries[0].seq)
+            label = f"seat {seat}'s log" if seat is not None else f"log {n + 2}"
+            refused: Fault | Unattributable | None = None
+            stop: Entry | None = None
+            for entry in entries:
+                try:
+                    branch.feed(entry)
+                except (Unattributable, Fault) as exc:
+                    refused, stop = exc, entry
+                    break
+            records.append(Record(machine=branch, label=label, refused=refused,
+                                  refused_entry=stop))
+        return records
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """Once my log is final: what it and the other seats' logs I hold prove together
+        (one verdict per table: :mod:`p2pgin.session.verdict`); None before."""
+        machine = self.machine
+        if machine is None or not self.finished:
+            return None
+        key = (len(machine.chain), *(len(entries) for _, entries in self._forks))
+        if self._verdict is None or self._verdict[0] != key:
+            records = [record_of(machine, label="my log"), *self._fork_records()]
+            self._verdict = key, reconcile(records)
+        return self._verdict[1]
+
+    @property
+    def undelivered(self) -> tuple[int, ...]:
+        """(An ended match) the other seats not known to hold my final log: their last
+        head is not mine, and I hold no final log of theirs. Empty otherwise."""
+        machine, me = self.machine, self.me
+        if machine is None or machine.stage is not Stage.ENDED or me is None:
+            return ()
+        mine = (len(machine.chain), machine.chain.head)
+        done: set[int] = {s for s, head in self._heads.items() if head == mine}
+        for record, (seat, _) in zip(self._fork_records(), self._forks, strict=True):
+            if seat is not None and record.machine.stage in (
+                    Stage.ENDED, Stage.MATCH_OVER, Stage.REMATCH):
+                done.add(seat)
+        return tuple(s for s in range(machine.seating.seats) if s != me and s not in done)
 
     def _equivocation_in(self, entry: Entry) -> bool:
         """An authentic entry out of place, or one of its evidence, signed by a seat that
@@ -891,18 +1045,21 @@ class Session:
         self._out.events.extend(machine.commit(step))
         self._out.store.append(entry)
         self._broadcast(entry, but=link)
+        if self.finished:
+            self._told_final = -1  # NB: told in _flush, after the entry it follows
         if entry.type == TakeBackAnswer.TYPE:
             self._takeback = None  # NB: answered; the machine reported how
         elif entry.sender != self.me:
             self._takeback_void("overtaken by a move")
         return True
 
-    def _ask(self, link: Hashable, start: int) -> None:
+    def _ask(self, link: Hashable, start: int, *, walk: bool = False) -> None:
         """Ask ``link`` for the log from ``start`` on, unless that was asked already and
-        nothing came of it (see ``_Link.asked``). An ended log asks for nothing."""
+        nothing came of it (see ``_Link.asked``). An ended log asks only to ``walk``
+        back to where another seat's log parted from it."""
         machine, info = self.machine, self._links.get(link)
         assert machine is not None
-        if info is None or machine.stage is Stage.ENDED:
+        if info is None or (machine.stage is Stage.ENDED and not walk):
             return
         if info.asked is not None and start >= info.asked[0] and (
                 len(machine.chain) <= info.asked[1]):

@@ -85,7 +85,7 @@ def _lobby_view(session: Session) -> PlayerView:
     seats = 0 if lobby is None else lobby.seats
     rules = body.get("rules")
     asks = (session.role is Role.JOINER and lobby is not None and lobby.offered is not None
-            and session.my_hello is None and not lobby.declined)
+            and session.my_hello is None and not lobby.declined and not lobby.refused)
     if session.role is Role.HOST and lobby is not None:
         seated = tuple(str(lobby.hellos[s].body.get("name", "")) if s in lobby.hellos else ""
                        for s in range(lobby.seats))
@@ -96,12 +96,13 @@ def _lobby_view(session: Session) -> PlayerView:
         waiting = ("your decision on the host's game and rules" if asks else
                    "the host's table" if host is None else
                    f"declined: {lobby.declined}" if lobby is not None and lobby.declined else
+                   lobby.refused if lobby is not None and lobby.refused else
                    "the other players")
     return PlayerView(
         me=session.me, seats=seats, names=tuple(seated), fingerprints=(),
         game=str(body.get("game", "")), rules=rules if isinstance(rules, dict) else {},
         match=None, hand=None, hand_no=0,
-        stage="closed" if lobby is not None and lobby.declined else "lobby",
+        stage="closed" if lobby is not None and (lobby.declined or lobby.refused) else "lobby",
         my_turn=asks, legal_moves=(AcceptRules(), DeclineRules()) if asks else (),
         last_result=None, due=None, waiting_for=waiting, seated=seated, lobby_news=news)
 

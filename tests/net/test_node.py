@@ -5,6 +5,7 @@ cannot touch a formed table; a seat that crashed resumes from its game file."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -109,13 +110,16 @@ async def test_a_stranger_cannot_touch_a_formed_table(tmp_path: Path) -> None:
         entries = len(n0.session.machine.chain)  # type: ignore[union-attr]
         stranger = await open_link("127.0.0.1", n0.port or 0, identity=SigningKey(b"\x07" * 32))
         stranger.send([b'{"ctl":"need","from":0}', b"junk"])
-        # The host closes the connection without a word: no entry, nothing else.
+        # The host says the table is full (a lobby frame offering no seat) and closes
+        # the connection: no entry, nothing else (issue 23, bug 6).
+        frames = []
         async with asyncio.timeout(5):
             try:
-                got = await stranger.recv()
+                while (got := await stranger.recv()) is not None:
+                    frames.append(json.loads(got))
             except (ConnectionError, OSError):
-                got = None
-        assert got is None
+                pass
+        assert [(f["ctl"], f["seat"]) for f in frames] == [("lobby", None)]
         await stranger.close()
         assert n0.session.ending is None
         assert len(n0.session.machine.chain) >= entries  # type: ignore[union-attr]
