@@ -289,7 +289,8 @@ class _RecordKeeper:
     def __init__(self, run: SeatRun) -> None:
         self.run = run
         self.addresses: dict[int, str] = {}
-        self.saved_at = -1  # log length of the last transcript saved
+        #: (log length, verdict) of the last transcript saved
+        self.saved_at: tuple[int, Any] | None = None
 
     def changed(self) -> None:
         node = self.run.node
@@ -309,9 +310,11 @@ class _RecordKeeper:
         machine = node.session.machine
         if machine is None or run.identity is None or node.session.me is None:
             return
-        if len(machine.chain) == self.saved_at:
-            return
-        self.saved_at = len(machine.chain)
+        verdict = node.session.verdict
+        key = (len(machine.chain), None if verdict is None else verdict_meta(verdict))
+        if key == self.saved_at:
+            return  # NB: saved again when another seat's log changes the verdict
+        self.saved_at = key
         if node.files is not None and node.files.path is not None:
             node.files.write_meta(finished=True)
         try:
@@ -342,12 +345,24 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     machine = node.session.machine
     assert machine is not None
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    transcript = transcript_of(machine, identity.signing_key,
-                               meta={"saved": saved, "me": node.session.me})
+    meta: dict[str, Any] = {"saved": saved, "me": node.session.me}
+    verdict = node.session.verdict
+    if verdict is not None:
+        meta["verdict"] = verdict_meta(verdict)
+    transcript = transcript_of(machine, identity.signing_key, meta=meta)
     path = transcripts_dir() / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
     write_transcript(path, transcript)
     _count_in_statistics(transcript, node.session.me)
     return path
+
+
+def verdict_meta(verdict: Any) -> dict[str, Any]:
+    """What a transcript's header keeps of the seat's verdict (its own log weighed with
+    the other seats' it holds): ``games`` and ``stats`` read it; ``p2pgin verify``
+    proves it again from the records."""
+    return {"outcome": verdict.outcome.value, "culprits": list(verdict.culprits),
+            "winners": list(verdict.winners), "rule": verdict.rule,
+            "reason": verdict.reason, "records": verdict.records}
 
 
 def _count_in_statistics(transcript: Any, me: int | None) -> None:

@@ -35,7 +35,7 @@ The CLI records a finished or ended match with :func:`record_transcript`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -85,7 +85,8 @@ def opponent_key(fingerprint: str, name: str, bot: bool) -> str:
 class MatchSummary:
     """One match of a log from the side of seat ``me``.
 
-    ``result``: ``won``, ``lost`` or ``ended``; ``place`` (at a table of three or more
+    ``result``: ``won``, ``lost`` or ``ended`` (then ``forfeit`` says whether it was won
+    or lost by forfeit, or unscored); ``place`` (at a table of three or more
     playing each for themselves): 1 for a win, else the rank by the totals (ties share
     the better place); ``ending``: the kind of an ending
     (``abandon``, ``timeout``, ``accuse``, ``crossed``, ``refuted``), ``culprit`` the
@@ -104,6 +105,9 @@ class MatchSummary:
     place: int | None = None
     ending: str = ""
     culprit: int | None = None
+    #: an ended match: ``won`` or ``lost`` by forfeit, ``unscored`` (a broken link, at
+    #: nobody's fault), or "" (a record of before forfeits were scored)
+    forfeit: str = ""
     hands: int = 0
     hands_won: int = 0
     gins: int = 0  # gins and big gins by me
@@ -216,9 +220,25 @@ def _place(me: int, totals: Sequence[int], low_wins: bool) -> int:
     return 1 + sum(1 for t in totals if (t < mine if low_wins else t > mine))
 
 
-def summarize(report: Report, me: int, *, date: str = "") -> list[MatchSummary]:
+def _forfeit(verdict: Mapping[str, Any] | None, me: int) -> str:
+    """Seat ``me``'s forfeit result from a verdict's ``to_dict``-like form."""
+    if not verdict:
+        return ""
+    outcome = verdict.get("outcome")
+    if outcome == "broken_link":
+        return "unscored"
+    if outcome != "forfeit":
+        return ""
+    winners = [w["seat"] if isinstance(w, dict) else w for w in verdict.get("winners") or ()]
+    return "won" if me in winners else "lost"
+
+
+def summarize(report: Report, me: int, *, date: str = "",
+              verdict: Mapping[str, Any] | None = None) -> list[MatchSummary]:
     """Every match of a verified record from seat ``me``'s side: each finished match,
-    and the last one if an ending (or a refuted claim) ended it.
+    and the last one if an ending (or a refuted claim) ended it, with its forfeit (who
+    won by it: ``verdict``, the seat's own verdict over every record it held, else the
+    record's own).
 
     Raises:
         StatsError: the record does not verify, or ``me`` is not a seat.
@@ -237,6 +257,9 @@ def summarize(report: Report, me: int, *, date: str = "") -> list[MatchSummary]:
     ending = report.ending
     refuted = report.refuted
     last = report.matches[-1].match_no if report.matches else 0
+    if verdict is None and report.verdict is not None:
+        verdict = report.verdict.to_dict()
+    forfeit = _forfeit(verdict, me)
     out = []
     for match in report.matches:
         counts: dict[str, Any] = {"hands": 0, "hands_won": 0, "gins": 0, "undercuts": 0,
@@ -279,14 +302,14 @@ def summarize(report: Report, me: int, *, date: str = "") -> list[MatchSummary]:
             culprit = (ending.culprit if ending is not None
                        else refuted.seat if refuted is not None else None)
             out.append(MatchSummary(**base, match_no=match.match_no, result="ended",
-                                    ending=kind, culprit=culprit, **counts))
+                                    ending=kind, culprit=culprit, forfeit=forfeit, **counts))
     if not report.matches and (ending is not None or refuted is not None):
         # NB: ended before the coin toss finished: no match started, the ending stands
         kind = ending.kind.value if ending is not None else "refuted"
         culprit = ending.culprit if ending is not None else (
             refuted.seat if refuted is not None else None)
         out.append(MatchSummary(**base, match_no=1, result="ended", ending=kind,
-                                culprit=culprit))
+                                culprit=culprit, forfeit=forfeit))
     return out
 
 
@@ -358,10 +381,24 @@ def _seat_of(transcript: Transcript, me: int | str) -> int:
 def _add(store: _Store, summaries: Iterable[MatchSummary]) -> bool:
     new = False
     for summary in summaries:
-        if summary.key not in store.matches:
+        old = store.matches.get(summary.key)
+        # NB: an ended match counted again when another seat's record changed its verdict
+        if old is None or (old.result == "ended" and old != summary):
             store.matches[summary.key] = summary
             new = True
     return new
+
+
+def _verdict_of(transcript: Transcript) -> Mapping[str, Any] | None:
+    """The verdict the seat that sealed ``transcript`` reached over every record it held
+    (its header's meta), if it says one."""
+    verdict = transcript.meta.get("verdict")
+    return verdict if isinstance(verdict, dict) else None
+
+
+def _stamp(head: str | None, verdict: Any) -> str:
+    """What makes a transcript counted again: its head, and the verdict it says."""
+    return f"{head}" if not verdict else f"{head} {json.dumps(verdict, sort_keys=True)}"
 
 
 def record_transcript(transcript: Transcript, me: int | str, home: Path | None = None
@@ -381,14 +418,16 @@ def record_transcript(transcript: Transcript, me: int | str, home: Path | None =
 
     store = _load(home)
     seat = _seat_of(transcript, me)
-    if store.files.get(transcript.session, {}).get("head") == transcript.head and (
+    stamp = _stamp(transcript.head, _verdict_of(transcript))
+    if store.files.get(transcript.session, {}).get("head") == stamp and (
             not store.files[transcript.session].get("problem")):
         return False
     report = verify_transcript(transcript)
     saved = transcript.meta.get("saved")
-    summaries = summarize(report, seat, date=saved if isinstance(saved, str) else "")
+    summaries = summarize(report, seat, date=saved if isinstance(saved, str) else "",
+                          verdict=_verdict_of(transcript))
     new = _add(store, summaries)
-    store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+    store.files[transcript.session] = {"head": stamp, "problem": ""}
     _save(store, home)
     return new
 
@@ -453,8 +492,10 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
             report = verify_transcript(transcript)
             saved = transcript.meta.get("saved")
             _add(store, summarize(report, _me_in(transcript, key),
-                                  date=saved if isinstance(saved, str) else ""))
-            store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+                                  date=saved if isinstance(saved, str) else "",
+                                  verdict=_verdict_of(transcript)))
+            store.files[transcript.session] = {
+                "head": _stamp(transcript.head, _verdict_of(transcript)), "problem": ""}
         except (Unreadable, LogError, StatsError) as exc:
             why = str(getattr(exc, "detail", "") or exc)
             why = why[3:] if isinstance(exc, Unreadable) and why.startswith("is ") else why
@@ -471,7 +512,8 @@ def _header_head(path: Path) -> tuple[str | None, str | None]:
     try:
         with path.open("rb") as f:
             header = json.loads(f.readline())
-        return str(header["session"]), str(header["head"])
+        return str(header["session"]), _stamp(str(header["head"]),
+                                              (header.get("meta") or {}).get("verdict"))
     except (ValueError, KeyError, TypeError):
         pass
     except OSError:
@@ -498,6 +540,9 @@ class Totals:
     ended_mine: int = 0  # ... with you at fault
     ended_theirs: int = 0  # ... with this opponent at fault (overall: any other seat)
     ended_others: int = 0  # ... with someone else at the table at fault
+    forfeits_won: int = 0  # ended matches won by forfeit (counted in matches_won too)
+    forfeits_lost: int = 0  # ... lost by forfeit
+    unscored: int = 0  # ended at nobody's fault (a broken link): not counted as matches
     hands: int = 0
     hands_won: int = 0
     gin_matches: int = 0
@@ -522,6 +567,14 @@ class Totals:
                 self.ended_theirs += 1
             else:
                 self.ended_others += 1
+            if m.forfeit in ("won", "lost"):
+                # NB: a forfeit is a result: the match counts, won or lost
+                self.matches += 1
+                self.matches_won += m.forfeit == "won"
+                self.forfeits_won += m.forfeit == "won"
+                self.forfeits_lost += m.forfeit == "lost"
+            elif m.forfeit == "unscored":
+                self.unscored += 1
         else:
             self.matches += 1
             self.matches_won += m.result == "won"
@@ -556,6 +609,8 @@ class Totals:
                 "ended_your_fault": self.ended_mine,
                 "ended_their_fault": self.ended_theirs,
                 "ended_someone_elses_fault": self.ended_others,
+                "forfeits_won": self.forfeits_won, "forfeits_lost": self.forfeits_lost,
+                "unscored": self.unscored,
                 "hands": self.hands, "hands_won": self.hands_won, "gins": self.gins,
                 "undercuts": self.undercuts, "undercut": self.undercut,
                 "knocks": self.knocks,
@@ -589,8 +644,12 @@ def _ended_text(t: Totals, per_opponent: bool) -> str:
               (f"{'them' if per_opponent else 'others'} {t.ended_theirs}"
                if t.ended_theirs else ""),
               f"someone else {t.ended_others}" if t.ended_others else ""]
+    forfeits = [f"won by forfeit {t.forfeits_won}" if t.forfeits_won else "",
+                f"lost by forfeit {t.forfeits_lost}" if t.forfeits_lost else "",
+                f"unscored {t.unscored}" if t.unscored else ""]
+    said = ", ".join(f for f in forfeits if f)
     return (f", ended early {t.ended} ({kinds}; at fault: "
-            f"{', '.join(f for f in faults if f)})")
+            f"{', '.join(f for f in faults if f) or 'nobody'}{'; ' + said if said else ''})")
 
 
 def _line(label: str, t: Totals, *, per_opponent: bool = True) -> str:

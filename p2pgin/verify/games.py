@@ -271,6 +271,7 @@ def _transcript(path: Path, key: str | None) -> GameLine:
         ending = dict(result.get("ending") or {})
         text = describe_ending(ending, names, me)
         ending["at_fault"] = _who(ending.get("culprit"), names, None)
+        text += _forfeit_words(header, ending, ending.get("culprit"), names, me)
     elif status == "refuted":
         claim = result.get("claim") or {}
         liar = _who(claim.get("seat"), names, me)
@@ -278,12 +279,45 @@ def _transcript(path: Path, key: str | None) -> GameLine:
                 f"log; at fault: {liar}")
         ending = {"kind": "refuted", **claim,
                   "at_fault": _who(claim.get("seat"), names, None)}
+        text += _forfeit_words(header, ending, claim.get("seat"), names, me)
     else:
         text = status or "no result"
     return GameLine(file=str(path), kind="transcript", date=date,
                     session=str(header.get("session", "")), game=game, me=me,
                     players=_players(keys, names, bots), status=status, result=text,
                     totals=totals, ending=ending)
+
+
+def _forfeit_words(header: dict[str, Any], ending: dict[str, Any], culprit: Any,
+                   names: Sequence[str], me: int | None) -> str:
+    """``; you won by forfeit``, ``; Bob won by forfeit``, ``; unscored (...)``: from the
+    verdict the sealer reached over every record it held (its header's meta), else from
+    the ending (the culprit's side loses: engine/forfeit.py); ``ending`` gains
+    ``winners``."""
+    from p2pgin.engine.forfeit import forfeit, sides_of
+    from p2pgin.engine.games import GameSpecError, make_game
+
+    verdict = (header.get("meta") or {}).get("verdict")
+    if isinstance(verdict, dict) and verdict.get("outcome") == "broken_link":
+        ending["winners"] = []
+        return "; unscored: the link broke (nobody's fault)"
+    if isinstance(verdict, dict) and verdict.get("outcome") == "forfeit":
+        winners = [w for w in verdict.get("winners") or () if isinstance(w, int)]
+    elif isinstance(culprit, int):
+        try:
+            game = make_game(str(header.get("game", "")), dict(header.get("rules") or {}),
+                             len(names))
+        except (GameSpecError, TypeError, ValueError):
+            return ""
+        winners = list(forfeit(sides_of(game), [culprit]).winners)
+    else:
+        return ""
+    ending["winners"] = winners
+    if not winners:
+        return "; nobody won"
+    if me in winners:
+        return "; you won by forfeit"
+    return f"; {' and '.join(_who(w, names, me) for w in winners)} won by forfeit"
 
 
 def _unfinished(path: Path, key: str | None, latest: bool) -> GameLine:

@@ -138,7 +138,9 @@ def test_your_identity_key_says_which_seat_is_yours(saved: dict[str, Path],
         {"version": 1, "name": "ann", "seed": (bytes([1]) * 32).hex()}) + b"\n")
     listed = json.loads(p2pgin(home, "games", "--json").stdout)
     abandoned = next(g for g in listed if g["file"] == str(saved["abandoned"]))
-    assert abandoned["me"] == 0 and abandoned["result"] == "abandoned by you"
+    assert abandoned["me"] == 0
+    assert abandoned["result"] == "abandoned by you; bob won by forfeit"
+    assert abandoned["ending"]["winners"] == [1]
     text = p2pgin(home, "games").stdout
     assert "abandoned by you" in text
 
@@ -154,7 +156,9 @@ def test_an_ending_is_described_from_your_side_with_who_is_at_fault(home: Path) 
     router.apply(waiter, router.seats[waiter].session.end_silent("no move"))
     save(home / "transcripts", transcript(router.seats[waiter]))
     (listed,) = json.loads(p2pgin(home, "games", "--json").stdout)
-    assert listed["result"] == f"ended: {silent} timed out (owed move); at fault: {silent}"
+    # no identity here: the sealer (the waiter) is you, and you won by the forfeit
+    assert listed["result"] == (f"ended: {silent} timed out (owed move); at fault: {silent}; "
+                                "you won by forfeit")
 
 
 def test_a_file_that_is_no_transcript_is_a_line_saying_so(home: Path) -> None:

@@ -183,7 +183,8 @@ def test_each_bot_level_is_its_own_opponent_and_a_person_is_one_whatever_the_nam
         fp: 2}
     assert per[fp].names == {"Ann", "Annie"}
     lines = stats_lines()
-    assert any(x.startswith(f"bot-easy ({fp}, a computer player): matches 0/0 won, "
+    # each opponent abandoned: a forfeit, the match won
+    assert any(x.startswith(f"bot-easy ({fp}, a computer player): matches 1/1 won, "
                             "ended early 1") for x in lines), lines
     assert any(x.startswith(f"Ann, Annie ({fp}): ") for x in lines), lines
 
@@ -260,14 +261,17 @@ def test_an_ended_match_is_counted_as_ended_with_who_was_at_fault(home: Path) ->
     assert (mine.result, mine.ending, mine.culprit) == ("ended", "abandon", 0)
     assert theirs.culprit == 0 and theirs.me == 1
     (line_ann,) = stats_lines()[:1]
-    assert line_ann.startswith("All opponents: matches 0/0 won, ended early 1 "
-                               "(abandoned 1; at fault: you 1)")
+    # an abandonment is a forfeit: the one who stayed wins the match (issue 24)
+    assert (mine.forfeit, theirs.forfeit) == ("lost", "won")
+    assert line_ann.startswith("All opponents: matches 0/1 won, ended early 1 "
+                               "(abandoned 1; at fault: you 1; lost by forfeit 1)")
     bob_lines = stats_lines(home / "bob")
-    assert bob_lines[1].startswith("ann (gr2q-7gf5-lh6p-zfdn): matches 0/0 won, ended "
-                                   "early 1 (abandoned 1; at fault: them 1)")
+    assert bob_lines[1].startswith("ann (gr2q-7gf5-lh6p-zfdn): matches 1/1 won, ended "
+                                   "early 1 (abandoned 1; at fault: them 1; won by forfeit 1)")
     obj = totals(load_matches(home / "bob").values())[0].to_dict()
     assert (obj["ended"], obj["ended_kinds"], obj["ended_their_fault"]) == (
         1, {"abandon": 1}, 1)
+    assert (obj["matches_won"], obj["forfeits_won"]) == (1, 1)
 
 
 def test_at_a_bigger_table_an_ending_may_be_someone_elses_fault(home: Path) -> None:
