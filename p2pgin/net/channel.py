@@ -176,6 +176,13 @@ class Channel:
         if initiator:
             self._write_handshake(b"")
 
+    def limit_frames(self, max_frame: int) -> None:
+        """From now on, refuse received frames above ``max_frame`` (the peer's budget: a
+        peer not seated may send small frames only; what this side sends keeps the link's
+        maximum). A frame whose header already arrived is judged by the limit it was
+        announced under."""
+        self._frames.max_size = max_frame
+
     # -- state
 
     @property

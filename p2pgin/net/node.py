@@ -41,6 +41,7 @@ from nacl.signing import SigningKey
 from p2pgin.log.entry import hello_key
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.log.identity import PeerCheck, PeerStatus
+from p2pgin.net.budget import NEWCOMER_FRAME, ConnectionGate, connection_limits
 from p2pgin.net.channel import ChannelError
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import (
@@ -181,6 +182,9 @@ class Node:
         self._dialing: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._servers: list[asyncio.Server] = []
+        #: Caps the connections this seat's listeners hold (made at the first listen,
+        #: from the open-file limit then).
+        self._gate: ConnectionGate | None = None
         self._events: list[Event] = []
         #: Why the last dial failed, while no link is up ("" once one is): for screens
         #: that show the link before the console's history exists (the lobby).
@@ -334,10 +338,13 @@ class Node:
     async def listen(self, host: str | None, port: int,
                      on_listening: Callable[[int], None] | None = None) -> int:
         """Accept connections on ``host:port`` until this seat stops; returns the port."""
+        if self._gate is None:
+            self._gate = ConnectionGate(*connection_limits())
         server = await serve_links(self._accepted, host, port, identity=self.identity,
                                    handshake_timeout=self.handshake_timeout,
                                    ping_interval=self.ping_interval,
-                                   dead_after=self.dead_after)
+                                   dead_after=self.dead_after, gate=self._gate,
+                                   newcomer_frame=NEWCOMER_FRAME)
         self._servers.append(server)
         self.port = int(server.sockets[0].getsockname()[1])
         if on_listening is not None:
@@ -409,6 +416,8 @@ class Node:
             self._links.pop(lid, None)
             await link.close()
             return
+        if seat is not None:
+            link.seated()
         self._events.append(LinkUp(seat=seat, address=link.peername))
         self.link_problem = ""
         self._learn_address(lid, link, dialled)
@@ -523,6 +532,9 @@ class Node:
             self._events.append(event)
             if isinstance(event, TableFormed):
                 self._identify()
+                for lid, seated in self.session.links.items():
+                    if seated is not None and isinstance(lid, int) and lid in self._links:
+                        self._links[lid].seated()
         self._watch_due()
         if out.finished:
             self._wind_down()

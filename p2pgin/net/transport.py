@@ -37,6 +37,7 @@ from typing import Final
 
 from nacl.signing import SigningKey
 
+from p2pgin.net.budget import ConnectionGate, quiet_floods
 from p2pgin.net.channel import Channel, ChannelError, HandshakeFailed
 from p2pgin.net.framing import MAX_FRAME, FrameError
 
@@ -45,10 +46,12 @@ __all__ = [
     "FRAME_DEADLINE",
     "HANDSHAKE_TIMEOUT",
     "PING_INTERVAL",
+    "WRITE_LIMIT",
     "FrameStalled",
     "Link",
     "LinkDead",
     "Sink",
+    "SlowReader",
     "open_link",
     "serve_links",
 ]
@@ -64,6 +67,12 @@ HANDSHAKE_TIMEOUT: Final = 5.0
 FRAME_DEADLINE: Final = 10.0
 #: The keepalive: one empty frame (encrypted like any other).
 _KEEPALIVE: Final = (b"",)
+#: Bytes sent to a peer and not yet taken by the kernel beyond which the link is
+#: dropped: a peer that does not read cannot make this side keep what it sends.
+WRITE_LIMIT: Final = 8 << 20
+#: Connections the kernel may queue before the listener accepts them (a burst of
+#: strangers must not keep a player's connect waiting in a full queue).
+_BACKLOG: Final = 512
 #: Payloads queued for :meth:`Link.recv` beyond which the socket stops being read.
 _QUEUE_LIMIT: Final = 64
 #: Benchmark only (bench/p2p.py measures what the encryption costs): after the
@@ -76,6 +85,10 @@ _log = logging.getLogger(__name__)
 
 class LinkDead(ConnectionError):
     """The peer sent nothing (not even a keepalive) for too long."""
+
+
+class SlowReader(ConnectionError):
+    """The peer left more than :data:`WRITE_LIMIT` bytes of what it was sent unread."""
 
 
 class FrameStalled(ChannelError):
@@ -136,6 +149,13 @@ class _LinkProtocol(asyncio.Protocol):
         self._reading_paused = False
         self._drain_waiters: list[asyncio.Future[None]] = []
         self.lost: asyncio.Future[None] = loop.create_future()
+        #: A seat's connection (a listener's gate never drops it for a stranger's).
+        self.trusted = False
+
+    def abort(self) -> None:
+        """Drop the connection at once (a listener's gate makes room)."""
+        if self.transport is not None:
+            self.transport.abort()
 
     # -- asyncio callbacks
 
@@ -333,6 +353,12 @@ class Link:
         """True once :meth:`close` ran or the connection failed."""
         return self._closed
 
+    def seated(self, max_frame: int = MAX_FRAME) -> None:
+        """The other end is a seat of the table: it may send frames up to ``max_frame``
+        and its connection is never dropped to make room for another."""
+        self._protocol.trusted = True
+        self._channel.limit_frames(max_frame)
+
     async def _keepalive(self) -> None:
         """Send keepalives, and be the receive watchdog: a reader that has waited
         ``dead_after`` seconds with nothing arriving fails with :class:`LinkDead`, and a
@@ -375,6 +401,12 @@ class Link:
     def _write(self, data: bytes) -> None:
         if self._closed or self._transport.is_closing():
             raise ConnectionResetError("link is closed")
+        if self._transport.get_write_buffer_size() > WRITE_LIMIT:
+            # NB: the peer does not read what it is sent: its link goes, not our memory
+            self._protocol._fail(SlowReader(
+                f"{self.peername} left {WRITE_LIMIT >> 20} MiB unread"))
+            self._transport.abort()
+            raise ConnectionResetError("the peer does not read")
         self._transport.write(data)
         self._last_sent = time.monotonic()
 
@@ -564,6 +596,8 @@ async def serve_links(
     frame_deadline: float = FRAME_DEADLINE,
     max_frame: int = MAX_FRAME,
     on_refused: Callable[[str, Exception], None] | None = None,
+    gate: ConnectionGate | None = None,
+    newcomer_frame: int | None = None,
 ) -> asyncio.Server:
     """Listen on ``host:port``; for every connection run the handshake as the
     responder and, once the other end proved its identity, ``on_link`` in a task of
@@ -571,17 +605,40 @@ async def serve_links(
     ``on_link`` (``on_refused(address, error)`` hears of them); several handshakes run
     at once, so a silent connection delays nobody.
 
+    ``gate`` caps the connections held at once (:mod:`p2pgin.net.budget`); with
+    ``newcomer_frame``, a connection may send frames of at most that size until
+    :meth:`Link.seated` says it is a seat's. Connection errors a flood causes are
+    logged without a traceback.
+
     The server is listening when this returns (its sockets name the port).
     """
     loop = asyncio.get_running_loop()
+    quiet_floods(loop)
     tasks: set[asyncio.Task[None]] = set()
 
     class _Accepted(_LinkProtocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
+            if gate is not None:
+                peer = transport.get_extra_info("peername")
+                address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+                if not gate.admit(self, address):
+                    self.abort()
+                    return
             task = loop.create_task(_run(self))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if gate is not None:
+                gate.release(self)
+            super().connection_lost(exc)
+
+    def _channel() -> Channel:
+        channel = Channel(identity, initiator=False, max_frame=max_frame)
+        if newcomer_frame is not None:
+            channel.limit_frames(newcomer_frame)
+        return channel
 
     async def _run(protocol: _LinkProtocol) -> None:
         assert protocol.transport is not None
@@ -602,5 +659,5 @@ async def serve_links(
             _log.exception("connection handler failed")
             await link.close()
 
-    return await loop.create_server(
-        lambda: _Accepted(Channel(identity, initiator=False, max_frame=max_frame)), host, port)
+    return await loop.create_server(lambda: _Accepted(_channel()), host, port,
+                                    backlog=_BACKLOG)

@@ -115,6 +115,8 @@ EVERY: Final = None
 #: by a seat, at most this many and at most this far ahead of the log (protocol/wire.md
 #: §11: a peer's budget).
 _AHEAD_LIMIT: Final = 32
+#: ... and at most this many bytes of them in all.
+_AHEAD_BYTES: Final = 4 << 20
 #: Entries of other seats' logs that parted from mine kept to weigh with it (in all),
 #: and how far back from my head a walk to where they parted may go.
 _FORK_LIMIT: Final = 256
@@ -190,6 +192,10 @@ class _Link:
     #: Log positions sent on this link since it came up: the other side's head, a
     #: snapshot from before they arrived, must not make us send them a second time.
     sent: set[int] = field(default_factory=set)
+    #: Log positions [from, to) sent again on this link because it asked (``need``, or a
+    #: head that differs): each is sent again at most once per link, so no flood of
+    #: requests makes this seat send more than its log (protocol/wire.md §11).
+    served: tuple[int, int] | None = None
 
 
 def _control(obj: dict[str, Any]) -> bytes:
@@ -836,13 +842,24 @@ class Session:
 
     def _send_from(self, link: Hashable, start: int, *, again: bool = False) -> None:
         """Send our log from ``start`` on; ``again``: even what this link already got
-        (the other side asked for it: it lost or could not link it)."""
+        (the other side asked for it: it lost or could not link it), but each position
+        at most once more per link (``_Link.served``)."""
         machine, info = self.machine, self._links.get(link)
         assert machine is not None
         chain = machine.chain
-        for seq in range(start, len(chain)):
-            if info is not None and seq in info.sent and not again:
-                continue
+        n = len(chain)
+        if info is None:
+            return
+        if not again:
+            for seq in range(start, n):
+                if seq not in info.sent:
+                    self._send_entry(link, chain[seq])
+            return
+        start = min(max(start, 0), n)
+        low, high = info.served if info.served is not None else (start, start)
+        todo = [*range(start, min(low, n)), *range(max(high, start), n)]
+        info.served = (min(low, start), max(high, n))
+        for seq in todo:
             self._send_entry(link, chain[seq])
 
     def _send_entry(self, link: Hashable, entry: Entry) -> None:
@@ -904,7 +921,9 @@ class Session:
         if placement is Placement.AHEAD:
             nxt = len(machine.chain)
             if (machine.stage is not Stage.ENDED and entry.sender != self.me
-                    and entry.seq < nxt + _AHEAD_LIMIT and len(self._ahead) < _AHEAD_LIMIT):
+                    and entry.seq < nxt + _AHEAD_LIMIT and len(self._ahead) < _AHEAD_LIMIT
+                    and sum(len(e.to_bytes()) for e in self._ahead.values())
+                    + len(entry.to_bytes()) <= _AHEAD_BYTES):
                 self._ahead[entry.seq] = entry
             self._ask(link, nxt)
             return

@@ -1,0 +1,126 @@
+"""What any peer may cost a listening seat (protocol/wire.md §11): connections, frame
+sizes, and nothing written to the terminal by a flood.
+
+* **Connections.** At most :attr:`ConnectionGate.total` accepted connections at once,
+  and at most :attr:`ConnectionGate.per_address` from one address, both well below the
+  process's open-file limit (read once, at start: :func:`connection_limits`). A new
+  connection over a cap takes the place of the oldest one that is not a seat's (from
+  its own address first): a flood of idle or silent connections never keeps a player
+  out, and a seat's link is never dropped for a stranger's.
+* **Frames.** A peer that is not a seat (a stranger, a newcomer in the lobby, a
+  spectator) may send frames of at most :data:`NEWCOMER_FRAME` bytes (a hello, a
+  control frame); a seat up to the link's maximum. Both are enforced at the frame's
+  header, before any of its payload is buffered.
+* **Quiet.** Errors of connections that a flood causes (an accept that finds no file
+  descriptor, a reset) are logged at debug level without a traceback: no flood writes
+  to the terminal. Anything else still reaches the loop's default handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Final, Protocol
+
+__all__ = ["NEWCOMER_FRAME", "ConnectionGate", "Gated", "connection_limits", "quiet_floods"]
+
+#: Largest frame a peer that is not a seat may send: a hello, a decline, a watch, a need.
+NEWCOMER_FRAME: Final = 16 << 10
+#: Open files kept free for the game file, its secrets, transcripts and the seat's own
+#: outgoing links, beside the caps.
+_RESERVE: Final = 64
+
+_log = logging.getLogger(__name__)
+
+
+def connection_limits(open_files: int | None = None) -> tuple[int, int]:
+    """(total, per address) caps for accepted connections, from the process's soft
+    open-file limit (read now unless given): half of it, at most 2,048, at least 8; a
+    quarter of that per address, at least 4."""
+    if open_files is None:
+        try:
+            import resource
+
+            soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+            open_files = 4096 if soft == resource.RLIM_INFINITY else int(soft)
+        except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+            open_files = 1024
+    total = max(8, min((open_files - _RESERVE) // 2, 2048))
+    return total, max(4, total // 4)
+
+
+class Gated(Protocol):
+    """A connection the gate can see: whether it is a seat's, and how to drop it."""
+
+    trusted: bool
+
+    def abort(self) -> None:
+        """Drop the connection at once."""
+
+
+class ConnectionGate:
+    """Caps the connections a listener holds (see the module docstring)."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self._open: dict[Gated, str] = {}  # NB: insertion order: oldest first
+        self._by_address: dict[str, int] = {}
+        #: Connections dropped to make room, and new ones refused (all seats').
+        self.evicted = 0
+        self.refused = 0
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def admit(self, conn: Gated, address: str) -> bool:
+        """Register a new connection from ``address``, dropping the oldest connections
+        that are not seats' as the caps need; False (the caller drops it) when every
+        connection in the way is a seat's."""
+        while self._by_address.get(address, 0) >= self.per_address:
+            if not self._evict(address):
+                self.refused += 1
+                return False
+        while len(self._open) >= self.total:
+            if not self._evict(None):
+                self.refused += 1
+                return False
+        self._open[conn] = address
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        return True
+
+    def release(self, conn: Gated) -> None:
+        """A connection is gone (safe to repeat)."""
+        address = self._open.pop(conn, None)
+        if address is not None:
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
+
+    def _evict(self, address: str | None) -> bool:
+        victim = next((c for c, a in self._open.items()
+                       if not c.trusted and (address is None or a == address)), None)
+        if victim is None:
+            return False
+        self.release(victim)
+        self.evicted += 1
+        victim.abort()
+        return True
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    exc = context.get("exception")
+    message = str(context.get("message", ""))
+    if isinstance(exc, OSError) or message.startswith("socket.accept() out of system"):
+        _log.debug("connection error (no traceback): %s %s", message, exc)
+        return
+    loop.default_exception_handler(context)
+
+
+def quiet_floods(loop: asyncio.AbstractEventLoop) -> None:
+    """Make ``loop`` log the connection errors a flood causes at debug level, without a
+    traceback (unless the program set a handler of its own)."""
+    if loop.get_exception_handler() is None:
+        loop.set_exception_handler(_quiet)
