@@ -311,8 +311,10 @@ def _deadlines(args: argparse.Namespace) -> Deadlines:
 
     after = getattr(args, "abandon_after", None)
     if _front_kind(args) == "agent":
-        return Deadlines(person=after or 900.0, step=after or 60.0, auto_end=True)
-    return Deadlines(person=after or 120.0, step=after or 30.0)
+        # NB: a computer also stops offering an ending nobody comes for (10 minutes)
+        return Deadlines(person=after or 900.0, step=after or 60.0, auto_end=True,
+                         deliver=600.0, host_gone=after or 30.0)
+    return Deadlines(person=after or 120.0, step=after or 30.0, host_gone=after or 30.0)
 
 
 def _known_peers() -> Callable[[str, bytes], Any]:

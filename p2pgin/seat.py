@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from p2pgin.log.identity import Identity
+from p2pgin.log.identity import Identity, PeerStatus
 from p2pgin.net.node import Node
 from p2pgin.session.actions import AcceptRematch, DeclineRematch
 from p2pgin.session.errors import ProtocolError
@@ -291,9 +291,12 @@ class _RecordKeeper:
         self.addresses: dict[int, str] = {}
         #: (log length, verdict) of the last transcript saved
         self.saved_at: tuple[int, Any] | None = None
+        #: Seats whose changed key was warned of.
+        self.warned: set[int] = set()
 
     def changed(self) -> None:
         node = self.run.node
+        self._warn_changed_keys()
         files = node.files
         if files is None or files.path is None:
             return
@@ -304,6 +307,17 @@ class _RecordKeeper:
             files.write_meta(addresses=[self.addresses.get(s, "") for s in range(seats)])
         if node.finished:
             self.save()
+
+    def _warn_changed_keys(self) -> None:
+        """A computer seat says it loudly, as the console does, when a name it knows
+        comes with another key (an impostor, or that player's new identity)."""
+        run = self.run
+        if run.front.kind != "agent":
+            return
+        for seat, check in run.node.peers.items():
+            if check.status is PeerStatus.CHANGED and seat not in self.warned:
+                self.warned.add(seat)
+                run.say(check.message)
 
     def save(self) -> None:
         node, run = self.run.node, self.run

@@ -63,6 +63,7 @@ from p2pgin.session.events import (
     Overdue,
     TableFormed,
 )
+from p2pgin.session.state import Owed
 
 __all__ = [
     "Deadlines",
@@ -89,6 +90,8 @@ class Deadlines:
         lobby: a newcomer offered a seat must sign its hello (or decline) within this.
         auto_end: end the match by itself when a deadline passes (computer players);
             a person is told and decides.
+        host_gone: (a joiner or spectator before its table formed) how long the host
+            may be unreachable before the seat stops, saying the host is gone.
         deliver: once the match ended, how long the seat stays up at most offering the
             signed ending to the seats not known to hold it (None: until the program
             exits); it stops earlier once every seat has it.
@@ -99,6 +102,7 @@ class Deadlines:
     lobby: float = 120.0
     auto_end: bool = False
     deliver: float | None = None
+    host_gone: float = 30.0
 
 
 class StorageFailed(Exception):
@@ -263,10 +267,17 @@ class Node:
 
     def end_silent(self, reason: str = "") -> None:
         """End the match because the due seat stayed silent: a signed ending naming it.
+        A rematch offer nobody answers is no match to end: the offer lapses (the match
+        before it stands, finished) and the seat stops.
 
         Raises:
             LocalProtocolError: no other seat owes anything now.
         """
+        due = self.session.due
+        if due is not None and due.owed is Owed.REMATCH_ANSWER and due.seat != self.session.me:
+            self.give_up(f"the rematch offer lapsed: {self._names((due.seat,))} did not "
+                         "answer" + (f" ({reason})" if reason else ""))
+            return
         self._queue(self.session.end_silent(reason))
 
     @property
@@ -323,7 +334,11 @@ class Node:
 
     async def aclose(self) -> None:
         """:meth:`give_up` and wait for the links to close."""
+        links = list(self._links.values())
         self.give_up("closed")
+        for link in links:  # NB: closed, not left to tasks cancelled below
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                await link.close()
         tasks = [t for t in self._tasks if t is not asyncio.current_task()]
         for task in tasks:
             task.cancel()
@@ -375,9 +390,16 @@ class Node:
                                            ping_interval=self.ping_interval,
                                            dead_after=self.dead_after)
                 except (OSError, TimeoutError, ChannelError) as exc:
-                    if give_up_after is not None and (
-                            time.monotonic() - down_since > give_up_after):
+                    down = time.monotonic() - down_since
+                    if give_up_after is not None and down > give_up_after:
                         self.give_up(f"cannot reach {host}:{port}: {_reason(exc)}")
+                        return
+                    if (self.session.machine is None and self.session.me != 0
+                            and down > self.deadlines.host_gone):
+                        # NB: a lobby waits on its host alone: with the host gone there
+                        # is no table to wait for
+                        self.give_up(f"the host at {host}:{port} is gone ({_reason(exc)} "
+                                     f"for {down:.0f} s)")
                         return
                     reason = _reason(exc)
                     self.link_problem = f"Cannot reach {host}:{port} ({reason})"

@@ -415,8 +415,10 @@ def build_table(
         from p2pgin.ui.trust import overdue_note as make_overdue
 
         overdue_note = make_overdue(overdue, names)
-    if overdue_note is not None and history.ending is None and stage not in (
-            "match_over", "closed", "lobby"):
+    if overdue_note is not None and history.ending is None and (
+            stage not in ("match_over", "closed", "lobby")
+            or (stage == "match_over" and overdue_note.owed == "rematch_answer")):
+        # NB: an unanswered rematch offer lapses with E (the match before it stands)
         actions.add("end")
     else:
         overdue_note = None
