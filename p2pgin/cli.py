@@ -642,9 +642,11 @@ async def _resume(args: argparse.Namespace, game: Path) -> int:
             mine = await node.listen(listen_host, 0)
         files.write_meta(listen=f"{listen_host}:{mine}")
         _say(f"listening on {listen_host}:{mine}")  # NB: a resumed local bot's parent reads it
-        for seat in range(me):
+        for seat in range(seating.seats):
+            # NB: the seats after mine dial me, but they may have finished while I was
+            # away: whichever is still reachable hands over the rest
             host, _, text = addresses[seat].rpartition(":")
-            if host and text.isdigit():
+            if seat != me and host and text.isdigit():
                 _say(f"reconnecting to {seating.names[seat]} at {host}:{text}")
                 node.dial(host, int(text), expect=bytes(seating_key(seating, seat)),
                           give_up_after=args.give_up_after)

@@ -208,8 +208,13 @@ async def _stay_for_rematch(run: SeatRun) -> None:
         while not node.done and node.finished and machine.state.match_no == match_no:
             linked = set(node.session.links.values())
             waited = time.monotonic() - started
-            if waited > max(run.linger, run.rematch_wait if people else 0.0) or (
-                    people and not linked & set(people) and waited > run.linger):
+            # NB: a seat that does not hold the last entries yet (it was away) gets them
+            # from here when it comes back: wait for it, a bounded time
+            missing = bool(node.session.undelivered) and waited < (
+                node.deadlines.deliver if node.deadlines.deliver is not None else REMATCH_WAIT)
+            if not missing and (waited > max(run.linger, run.rematch_wait if people else 0.0)
+                                or (people and not linked & set(people)
+                                    and waited > run.linger)):
                 node.give_up("nobody asked for a rematch")
                 return
             await asyncio.sleep(0.2)

@@ -230,6 +230,8 @@ class Session:
         self._verdict: tuple[tuple[int, ...], Verdict] | None = None
         #: Each seat's last head frame: (its log length, its last hash).
         self._heads: dict[int, tuple[int, str]] = {}
+        #: Restored from a game file whose log was final already (nobody is waited for).
+        self._restored_final = False
         #: My log's length when I last told every link where it stands, being final
         #: (-1: to tell now).
         self._told_final: int | None = None
@@ -333,6 +335,8 @@ class Session:
         except (Unattributable, Fault) as exc:
             raise LocalProtocolError(f"game file fails replay: {exc}") from None
         session._out = _Builder()
+        # NB: a log complete already when it was stored: the other seats had it then
+        session._restored_final = session.finished
         state = machine.state
         session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries)))
         session._advance()
@@ -1005,13 +1009,16 @@ class Session:
 
     @property
     def undelivered(self) -> tuple[int, ...]:
-        """(An ended match) the other seats not known to hold my final log: their last
-        head is not mine, and I hold no final log of theirs. Empty otherwise."""
+        """(A finished or ended match) the other seats not known to hold my final log:
+        their last head is not mine, and I hold no final log of theirs. Empty
+        otherwise."""
         machine, me = self.machine, self.me
-        if machine is None or machine.stage is not Stage.ENDED or me is None:
+        if machine is None or not self.finished or me is None or self._restored_final:
             return ()
         mine = (len(machine.chain), machine.chain.head)
         done: set[int] = {s for s, head in self._heads.items() if head == mine}
+        if len(machine.chain):
+            done.add(machine.chain[-1].sender)  # NB: it signed my last entry: it holds all
         for record, (seat, _) in zip(self._fork_records(), self._forks, strict=True):
             if seat is not None and record.machine.stage in (
                     Stage.ENDED, Stage.MATCH_OVER, Stage.REMATCH):

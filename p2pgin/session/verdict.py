@@ -12,8 +12,9 @@ one seat could not see, another's log may show. The rules, in the order they app
 3. **Timeouts are weighed.** A timeout claims the named seat never sent the step it
    owed. If no record holds that step, the seat forfeits. If one does: the claimant
    signed entries on top of it (it had seen it: the claim is refuted, the claimant is
-   named); the step is the match's last entry (withheld from the claimant: the match
-   finished, as its author's record shows); the named seat's side in turn ended the
+   named); the step is the match's last entry, or a record holding it goes on to the
+   match's end (the claimant never got the rest: the match finished, as that record
+   shows); the named seat's side in turn ended the
    wait for the claimant (two seats that each kept waiting for the other: a **broken
    link**, nobody's fault, the match unscored); else the step came late and the named
    seat forfeits.
@@ -301,11 +302,17 @@ def _weigh_timeout(timeout: Entry, records: Sequence[Record], pool: _Pool) -> _F
                             f"{owed or 'step'} at position {q}, yet signed entries on "
                             "top of it")
     for record in holding:
-        if record.machine.state_before(q + 1).stage in _OVER:
+        last = record.machine.state_before(q + 1).stage in _OVER
+        if last or record.machine.stage in _OVER:
+            # NB: the step came, and the log that holds it goes on to the match's end:
+            # the claimant never got the rest (a withheld last entry, or a seat that was
+            # away while the others finished)
+            what = ("finished the match" if last else
+                    f"was made, and seat {seat}'s record goes on to the match's end")
             return _Finding(culprits=(), rule="", seq=q, outcome=Outcome.FINISHED,
                             record=record, evidence=(timeout, record.machine.chain[q]),
-                            reason=f"seat {seat}'s entry at position {q} finished the "
-                            f"match (seat {claimant} never got it and ended the wait)")
+                            reason=f"seat {seat}'s entry at position {q} {what} (seat "
+                            f"{claimant} never got it and ended the wait)")
     for other in _ending_timeouts(records):
         if other != timeout and _each_waited(timeout, other, records):
             low, high = sorted((seat, claimant))
