@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
     from p2pgin.localbot import LocalBot
@@ -228,46 +228,93 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
         raise BadOptions(str(exc)) from None
 
 
-def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``HOST[:PORT]`` (IPv6 as ``[addr]:port``) to a pair."""
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        return host, int(rest[1:]) if rest.startswith(":") else default_port
-    if text.count(":") == 1:
-        host, port = text.split(":")
-        return host, int(port)
-    return text, default_port
-
-
 class BadTarget(ValueError):
     """What to join is neither a join code nor ``HOST[:PORT]``; the message says which."""
 
 
 #: A join code as shown (groups of four symbols): text of this shape is never a host name.
 _CODE_SHAPE = re.compile(r"[0-9a-z]{4}(?:[- ][0-9a-z]{1,4})+", re.IGNORECASE)
+#: One label of a host name (RFC 1123): letters, digits, inner hyphens.
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)", re.IGNORECASE)
 
 
-def _parse_target(target: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``).
+class Address(NamedTuple):
+    """A host to dial and its TCP port (what ``HOST[:PORT]`` or a join code names)."""
+
+    host: str
+    port: int
+
+
+def _parse_target(target: str) -> Address:
+    """``HOST[:PORT]`` (IPv6 as ``[addr]:port``) or a join code (tried first when the
+    text has no ``.`` or ``:``), the port 1 to 65535 (default :data:`DEFAULT_PORT`).
 
     Raises:
-        BadTarget: text shaped like a join code that does not decode (a typo), or a port
-            that is not a number.
+        BadTarget: a mistyped join code, a host that is no IP address or host name, or a
+            port that is not a number from 1 to 65535 (the message says which).
     """
-    if ":" not in target and "." not in target:
+    text = target.strip()
+    if ":" not in text and "." not in text:
         from p2pgin.net.joincode import JoinCodeError, decode_join_code
 
         try:
-            return decode_join_code(target)
+            return Address(*decode_join_code(text))
         except JoinCodeError as exc:
-            if _CODE_SHAPE.fullmatch(target.strip()):
+            if _CODE_SHAPE.fullmatch(text):
                 raise BadTarget(f"{target!r} is not a valid join code ({exc}); check it "
                                 "against the host's screen, or give HOST[:PORT]") from None
+    port_text = ""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            raise BadTarget(f"{target!r} is not HOST[:PORT] ([IPv6 address]:PORT)")
+        port_text = rest[1:] if rest else str(DEFAULT_PORT)
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    elif ":" in text:
+        host = text  # NB: a bare IPv6 address (no port: its colons are the address's)
+        port_text = str(DEFAULT_PORT)
+    else:
+        host, port_text = text, str(DEFAULT_PORT)
+    why = _bad_host(host)
+    if why:
+        raise BadTarget(f"{target!r}: {why}")
+    return Address(host, _port_number(port_text, lowest=1, what=f"{target!r}: the port"))
+
+
+def _bad_host(host: str) -> str:
+    """Why ``host`` is neither an IP address nor a host name ("" when it is one)."""
+    import ipaddress
+
+    if not host:
+        return "no host before the port"
     try:
-        return _split_address(target)
+        ipaddress.ip_address(host)
+        return ""
     except ValueError:
-        raise BadTarget(f"{target!r} is not HOST[:PORT] (a port is a number) or a join "
-                        "code") from None
+        pass
+    if ":" in host or host.replace(".", "").isdigit():
+        return f"{host} is not an IP address"
+    labels = host.removesuffix(".").split(".")
+    if len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        return f"{host} is not a host name (letters, digits and hyphens between dots)"
+    return ""
+
+
+def _port_number(text: str, *, lowest: int, what: str = "a port") -> int:
+    """``text`` as a TCP or UDP port from ``lowest`` to 65535.
+
+    Raises:
+        BadTarget: it is not a whole number in that range.
+    """
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise BadTarget(f"{what} must be a number from {lowest} to 65535, not "
+                        f"{text!r}") from None
+    if not lowest <= value <= 65535:
+        raise BadTarget(f"{what} must be a number from {lowest} to 65535, not {value}")
+    return value
 
 
 def _secret_source(args: argparse.Namespace) -> random.Random:
@@ -808,10 +855,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     you ask for a new one."""
     import asyncio
 
-    target = args.target_host
-    if target is not None:
-        _parse_target(target)  # NB: a mistyped join code is said first
-    _table(args)  # ... and options that make no table
+    target: Address | None = args.target_host  # NB: checked by the parser (_target)
+    _table(args)  # NB: options that make no table are said first
     _need_terminal(args)
     _ask_name_on_first_run(args)
     if target is None:
@@ -823,7 +868,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             return 2
         host, port, fp = found
     else:
-        (host, port), fp = _parse_target(target), ""
+        (host, port), fp = target, ""
     if not args.new:
         game = _unfinished("join", f"{host}:{port}", fp)
         if game is not None:
@@ -840,9 +885,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     public card, the scores and each shuffle's proof; nothing you do changes the game."""
     import asyncio
 
-    target = args.target_host
-    if target is not None:
-        _parse_target(target)
+    target: Address | None = args.target_host  # NB: checked by the parser (_target)
     _need_terminal(args)
     if target is None:
         found = asyncio.run(_discover(args))
@@ -850,7 +893,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             return 2
         host, port, _ = found
     else:
-        host, port = _parse_target(target)
+        host, port = target
     return asyncio.run(_watch(args, host, port))
 
 
@@ -882,7 +925,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         if played and args.seed is not None:
             args.seed += 1  # NB: a new table needs a new hello nonce, hence a new session id
         if args.join:
-            host, port = _parse_target(args.join)
+            host, port = args.join  # NB: checked by the parser (_target)
             if args.port == DEFAULT_PORT:
                 args.port = 0  # NB: a seat listens for the seats after it on any free port
             status = asyncio.run(_join(args, host, port))
@@ -1079,14 +1122,75 @@ def _positive(text: str) -> int:
     return value
 
 
+# NB: the argument types below check every address and port as the parser reads it, so a
+# bad one is a one-line error before anything starts (no name prompt, no traceback from
+# deep inside, no endless dialling of a port that cannot exist).
+
+
+def _listen_port(text: str) -> int:
+    """A TCP port to listen on (``--port``): 0 (any free port) to 65535."""
+    try:
+        return _port_number(text, lowest=0, what="a port to listen on")
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (0: any free port)") from None
+
+
+def _udp_port(text: str) -> int:
+    """A UDP port (``--discovery-port``): 1 to 65535."""
+    try:
+        return _port_number(text, lowest=1)
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _target(text: str) -> Address:
+    """A host to dial (``join``, ``watch``, ``bot --join``): ``HOST[:PORT]`` or a join
+    code, the port 1 to 65535."""
+    try:
+        return _parse_target(text)
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _host_port(text: str) -> str:
+    """``HOST:PORT`` to dial, kept as text (``resume --host-at``, written by ``play``)."""
+    host, port = _target(text)
+    return f"{host}:{port}"
+
+
+def _listen_address(text: str) -> str:
+    """An address of this machine to listen on (``--listen``): ``0.0.0.0`` (every IPv4
+    interface), ``::``, ``localhost`` or one interface's IP address. A trial bind to a
+    free port says whether the address is this machine's (nothing is sent)."""
+    import ipaddress
+    import socket
+
+    if text == "localhost":
+        return text
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address (0.0.0.0 listens on every interface)") from None
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as trial:
+            trial.bind((text, 0))
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot listen on {text}: "
+                                         f"{exc.strerror or exc}") from None
+    return text
+
+
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
     # NB: default None (p2pgin.net.discovery's port): that module is not imported for --help.
-    p.add_argument("--discovery-port", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--discovery-port", type=_udp_port, default=None, help=argparse.SUPPRESS)
 
 
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
-    p.add_argument("--port", type=int, default=default_port, help="TCP port (0: any free port)")
-    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+    p.add_argument("--port", type=_listen_port, default=default_port,
+                   help="TCP port (0: any free port)")
+    p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default: all interfaces)")
     p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
     _discovery_opt(p)
@@ -1095,14 +1199,14 @@ def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
 def _seat_listen_opts(p: argparse.ArgumentParser) -> None:
     """Where a joining seat listens for the seats after it (every seat connects to every
     other)."""
-    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+    p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address this seat accepts the other seats on (default: all)")
-    p.add_argument("--port", type=int, default=0,
+    p.add_argument("--port", type=_listen_port, default=0,
                    help="port this seat accepts the other seats on (default: any free)")
 
 
 def _target_opts(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
+    p.add_argument("target_host", nargs="?", type=_target, metavar="HOST[:PORT]|JOINCODE",
                    help=f"the host to {what}; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="take the first host discovered")
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
@@ -1140,8 +1244,8 @@ def _configure_watch(p: argparse.ArgumentParser) -> None:
 def _configure_bot(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
                    help="strength (default normal)")
-    p.add_argument("--join", metavar="HOST[:PORT]", help="take a seat at this host's table "
-                                                         "instead of hosting")
+    p.add_argument("--join", type=_target, metavar="HOST[:PORT]",
+                   help="take a seat at this host's table instead of hosting")
     p.add_argument("--matches", type=int, default=None,
                    help="exit after N tables (default: serve on); at each it accepts "
                         "every rematch offered")
@@ -1174,9 +1278,9 @@ def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
     # Where to listen and where the host is now (play's bots resume on new loopback
     # ports: the old ones may be taken).
-    p.add_argument("--listen", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
-    p.add_argument("--host-at", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--listen", type=_listen_address, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=_listen_port, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--host-at", type=_host_port, default=None, help=argparse.SUPPRESS)
 
 
 #: name -> (help, configure(parser), handler)

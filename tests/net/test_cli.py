@@ -59,7 +59,8 @@ def test_every_command_helps_in_plain_words(name: str,
 def test_bot_options() -> None:
     args = _parse("bot", "--level", "hard", "--join", "10.0.0.2:7000", "--matches", "3",
                   "--delay", "0.5")
-    assert (args.level, args.join, args.matches, args.delay) == ("hard", "10.0.0.2:7000", 3, 0.5)
+    assert (args.level, args.join, args.matches, args.delay) == ("hard", ("10.0.0.2", 7000), 3,
+                                                                 0.5)
     with pytest.raises(SystemExit):
         _parse("bot", "--level", "impossible")
 
