@@ -603,8 +603,31 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
         node.dial(host, where, give_up_after=args.give_up_after)
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
+            watching.append(asyncio.ensure_future(_watch_local_bots(node, bots.all)))
 
-    return await _run(args, node, identity, start)
+    watching: list[asyncio.Future[None]] = []
+    try:
+        return await _run(args, node, identity, start)
+    finally:
+        for task in watching:
+            task.cancel()
+
+
+async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) -> None:
+    """``play``'s bots are the other seats: one whose process ends while its match goes
+    on (a full disk, a crash) will not answer again, so this seat stops waiting for it
+    and the player is told the bot's last words. Its game file and the player's stay
+    resumable (``p2pgin resume`` starts the bot again)."""
+    import asyncio
+
+    while not node.done:
+        gone = next((bot for bot in bots() if bot.ended), None)
+        if gone is not None:
+            if not node.finished:
+                words = await asyncio.to_thread(gone.last_words)
+                node.give_up(f"{gone.name}'s program ended: {words}")
+            return
+        await asyncio.sleep(0.2)
 
 
 def _rules_policy(args: argparse.Namespace) -> AcceptPolicy:
@@ -634,10 +657,14 @@ async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
     return await _run(args, node, None, start)
 
 
-async def _resume(args: argparse.Namespace, game: Path) -> int:
+async def _resume(args: argparse.Namespace, game: Path,
+                  bots: Sequence[LocalBot] = ()) -> int:
     """Restore the seat's session from ``game`` and reconnect: listen where this seat
     listened (its hello says where), and dial every seat before it at its last known
-    address (``--host-at`` overrides the host's); each link must prove that seat's key."""
+    address (``--host-at`` overrides the host's); each link must prove that seat's key.
+    ``bots``: ``play``'s bots, started again (one that ends is noticed)."""
+    import asyncio
+
     from p2pgin.log.errors import LogError
     from p2pgin.log.gamefile import TableFiles, read_meta, read_table
     from p2pgin.log.identity import load_or_create_identity
@@ -695,8 +722,15 @@ async def _resume(args: argparse.Namespace, game: Path) -> int:
         if me > 0 and not any(addresses[s] for s in range(me)):
             _say("the game file does not say where the other seats are: waiting for them "
                  "to connect")
+        if bots:
+            watching.append(asyncio.ensure_future(_watch_local_bots(node, lambda: bots)))
 
-    return await _run(args, node, identity, start)
+    watching: list[asyncio.Future[None]] = []
+    try:
+        return await _run(args, node, identity, start)
+    finally:
+        for task in watching:
+            task.cancel()
 
 
 def seating_key(seating: Any, seat: int) -> bytes:
@@ -743,8 +777,12 @@ class _LocalBots:
         """End bots nobody joined (the player resumes an old match instead)."""
         self.host.discard()
 
+    def all(self) -> list[LocalBot]:
+        """Every bot started so far (the host first)."""
+        return [self.host, *self.others]
+
     def stop(self) -> None:
-        for bot in [self.host, *self.others]:
+        for bot in self.all():
             bot.stop()
 
 
@@ -1009,7 +1047,7 @@ def _resume_game(args: argparse.Namespace, game: Path) -> int:
         bots, address = _resume_local_bots(game, meta)
         args.host_at = address
     try:
-        return asyncio.run(_resume(args, game))
+        return asyncio.run(_resume(args, game, bots))
     finally:
         for bot in bots:
             bot.stop()

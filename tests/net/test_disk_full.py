@@ -5,11 +5,18 @@ writes to a full disk fail with ENOSPC), small enough that its game file hits it
 in the match. It must stop at once with a clear error, having sent nothing it did not
 store; restarted without the limit, it resumes and the match ends exactly as the replay
 of the two (identical) game files says.
+
+Nearly full disks (issue 23, bug 2) are small RAM file systems mounted for the test
+(root only): a bot of ``p2pgin play`` that runs out of room mid-match is noticed by
+the player's side, which says the bot's last words instead of dialling it forever.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,3 +68,38 @@ def test_a_host_whose_disk_fills_up_stops_cleanly_and_resumes(tmp: Path) -> None
         resumed.wait_line("resuming ")
         r0, r1 = resumed.result(timeout=120), joiner.result(timeout=120)
     check_same_table([r0, r1])
+
+
+@contextlib.contextmanager
+def small_disk(where: Path, size: str) -> Iterator[Path]:
+    """A file system of ``size`` bytes (tmpfs) mounted at ``where``: a nearly full disk."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs",
+                           str(where)], capture_output=True, text=True)
+    if done.returncode:
+        pytest.skip(f"this machine cannot mount a tmpfs: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def test_play_says_the_last_words_of_a_bot_whose_disk_is_full(tmp_path: Path) -> None:
+    # On main the player saw "Cannot reach 127.0.0.1:P (Connection refused); trying
+    # again" for as long as he waited; the bot's reason was only in its log.
+    home = tmp_path / "me"
+    with small_disk(home / "bot", "48k"), stopped_at_exit() as procs:
+        play = PeerProc(home, "play", "--plain", "--name", "Ann", "--bot-delay", "0",
+                        stdin=subprocess.PIPE)  # a person at the plain console, typing nothing
+        procs.append(play)
+        said = play.wait_line("Links closed (bot-normal's program ended:", 60)
+        assert "No space left on device" in said and "p2pgin resume" in said, play.output
+        assert play.output.count("Cannot reach") <= 5, play.output  # noticed at once
+        assert play.proc.stdin is not None
+        play.proc.stdin.write("quit\n")
+        play.proc.stdin.close()
+        play.proc.wait(30)
+        (game,) = game_files(home)  # the player's side stays resumable
+        assert "p2pgin resume" in play.output and str(game) in play.output, play.output
