@@ -7,7 +7,8 @@ store; restarted without the limit, it resumes and the match ends exactly as the
 of the two (identical) game files says.
 
 Nearly full disks (issue 23, bug 2) are small RAM file systems mounted for the test
-(root only): a bot of ``p2pgin play`` that runs out of room mid-match is noticed by
+(root only): ``p2pgin play`` plays a whole match with 2 MB free, a killed player leaves
+no padding in any game file, and a bot that runs out of room mid-match is noticed by
 the player's side, which says the bot's last words instead of dialling it forever.
 """
 
@@ -16,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,6 +87,35 @@ def small_disk(where: Path, size: str) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def _complete_lines(path: Path) -> bool:
+    data = path.read_bytes()
+    return data.endswith(b"\n") and b"\0" not in data
+
+
+def test_play_plays_a_match_with_2_mb_free_and_a_killed_player_leaves_no_padding(
+        tmp_path: Path) -> None:
+    # On main every game file wrote 1 MiB of zeros ahead: the player's and the bot's did
+    # not fit in 2 MB, and a killed player's file kept its megabyte.
+    with small_disk(tmp_path / "disk", "2000000") as disk, stopped_at_exit() as procs:
+        home = disk / "me"
+        play = PeerProc(home, "play", "--agent", "random", "--target", "10", "--bot-delay",
+                        "0", "--delay", "0.02", "--new", "--seed", "5")
+        procs.append(play)
+        deadline = time.monotonic() + 60
+        while not (game_files(home) and game_files(home)[0].read_bytes().count(b"\n") >= 8):
+            assert play.proc.poll() is None and time.monotonic() < deadline, play.output
+            time.sleep(0.05)
+        play.kill(signal.SIGKILL)  # mid-hand: the player's store is never closed
+        (mine,) = game_files(home)
+        assert _complete_lines(mine)  # no padding left behind, not even before a reopen
+        again = PeerProc(home, "resume")
+        procs.append(again)
+        result = again.result(180)
+        assert result["stage"] == "match_over" and result["error"] is None, again.output
+        bots = sorted((home / "bot").glob("games/*.log"))
+        assert bots and all(_complete_lines(path) for path in [mine, *bots])
 
 
 def test_play_says_the_last_words_of_a_bot_whose_disk_is_full(tmp_path: Path) -> None:
