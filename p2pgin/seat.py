@@ -303,6 +303,10 @@ class _RecordKeeper:
             files.write_meta(addresses=[self.addresses.get(s, "") for s in range(seats)])
         if node.finished:
             self.save()
+        elif files.meta.get("finished") and self.run.identity is not None:
+            # NB: a rematch began: until it is over its game file is the record, so a
+            # crash now leaves it resumable and listed (the last match's transcript stays)
+            files.write_meta(finished=False)
 
     def save(self) -> None:
         node, run = self.run.node, self.run
@@ -333,10 +337,22 @@ class _RecordKeeper:
             node.files.write_meta(finished=node.finished)
 
 
+def transcript_path(session_id: str, match_no: int, *, create: bool = True) -> Path:
+    """Where the transcript of match ``match_no`` (1: the first) of a table is saved:
+    ``<session id>.jsonl`` for the first, ``<session id>-match2.jsonl`` for the first
+    rematch... Each match of a table has its own file, never rewritten by a later
+    match's, so every match stays listed with its own result (a rematch's transcript
+    holds the table's whole log, the matches before it too)."""
+    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, transcripts_dir
+
+    name = session_id if match_no <= 1 else f"{session_id}-match{match_no}"
+    return transcripts_dir(create=create) / f"{name}{TRANSCRIPT_SUFFIX}"
+
+
 def save_transcript(node: Node, identity: Identity) -> Path:
     """Write the seat's sealed transcript of its finished or ended match under the data
-    directory (one per table: a rematch's match extends it) and return its path."""
-    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, transcripts_dir, write_transcript
+    directory (one per match: :func:`transcript_path`) and return its path."""
+    from p2pgin.log.transcript import write_transcript
     from p2pgin.verify import transcript_of
 
     machine = node.session.machine
@@ -344,7 +360,7 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     transcript = transcript_of(machine, identity.signing_key,
                                meta={"saved": saved, "me": node.session.me})
-    path = transcripts_dir() / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
+    path = transcript_path(machine.session_id, machine.state.match_no)
     write_transcript(path, transcript)
     _count_in_statistics(transcript, node.session.me)
     return path
@@ -366,13 +382,13 @@ def match_notes(node: Node) -> list[str]:
     """The console's lines at the end of a match: this player's record against the
     opponents at this table (from the statistics the transcript was counted into)."""
     from p2pgin.log.errors import TranscriptError
-    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, read_transcript, transcripts_dir
+    from p2pgin.log.transcript import read_transcript
     from p2pgin.stats import StatsError, opponent_lines
 
     machine, me = node.session.machine, node.session.me
     if machine is None or me is None:
         return []
-    path = transcripts_dir(create=False) / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
+    path = transcript_path(machine.session_id, machine.state.match_no, create=False)
     try:
         return opponent_lines(read_transcript(path), me)
     except (OSError, TranscriptError, StatsError):
