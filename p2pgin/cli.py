@@ -115,13 +115,29 @@ def _need_terminal(args: argparse.Namespace) -> None:
     Raises:
         NoTerminal: the console would run and stdin is not a terminal.
     """
-    if getattr(args, "plain", False) or _front_kind(args) == "agent":
+    if _front_kind(args) == "agent":
+        return
+    if getattr(args, "plain", False):
+        if _front_kind(args) == "console" and _stdin_is_devnull():
+            # NB: nothing could ever be typed, so nothing is started (no bot, no table,
+            # no seat that would leave at once); a spectator needs no input
+            raise NoTerminal("--plain reads the commands you type from stdin, and stdin "
+                             "is /dev/null: nothing can be typed there")
         return
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 
     if not keys_come_from_a_terminal():
         raise NoTerminal("the console needs a terminal, and stdin is not one "
                          "(--plain reads typed commands line by line from any input)")
+
+
+def _stdin_is_devnull() -> bool:
+    """Whether stdin is the null device (``< /dev/null``)."""
+    try:
+        mine, null = os.fstat(0), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (mine.st_rdev, mine.st_ino, mine.st_dev) == (null.st_rdev, null.st_ino, null.st_dev)
 
 
 def _ask_name_on_first_run(args: argparse.Namespace) -> None:

@@ -30,7 +30,7 @@ from p2pgin.session.errors import ProtocolError
 from p2pgin.session.events import Ended, Event, LinkDown, LinkFailed, MatchEnded, Overdue
 
 __all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "outcome_line", "run_seat",
-           "save_transcript"]
+           "save_transcript", "transcript_path"]
 
 #: Seconds a finished seat stays up so the other seats can fetch the last entries.
 LINGER: Final = 3.0
@@ -140,9 +140,15 @@ async def run_seat(run: SeatRun) -> int:
 
 def _player_left(run: SeatRun, player: asyncio.Future[Any]) -> None:
     """The front stopped before the seat did: a person who quits a live match abandons
-    it (the console warned); otherwise the seat just stops."""
+    it (the console asked first); otherwise the seat just stops, signing nothing (the
+    ``--plain`` player's input ended: the match stays resumable)."""
     node = run.node
     if run.front.kind == "console" and player.exception() is None and not node.finished:
+        from p2pgin.ui.plain import INPUT_ENDED
+
+        if player.result() == INPUT_ENDED:
+            node.give_up("the player's input ended")
+            return
         try:
             node.abandon("the player quit")
             # NB: the seat stays a moment so that every other seat gets the signed ending
