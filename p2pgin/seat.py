@@ -29,8 +29,8 @@ from p2pgin.session.actions import AcceptRematch, DeclineRematch
 from p2pgin.session.errors import ProtocolError
 from p2pgin.session.events import Ended, Event, LinkDown, LinkFailed, MatchEnded, Overdue
 
-__all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "outcome_line", "run_seat",
-           "save_transcript", "transcript_path"]
+__all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "end_summary", "outcome_line",
+           "run_seat", "save_transcript", "score_line", "transcript_path"]
 
 #: Seconds a finished seat stays up so the other seats can fetch the last entries.
 LINGER: Final = 3.0
@@ -133,9 +133,46 @@ async def run_seat(run: SeatRun) -> int:
         run.say("RESULT " + json.dumps(result_line(run), sort_keys=True))
     elif run.front.kind == "agent":
         run.say(outcome_line(node))
-    elif not finished and node.files is not None and node.files.path is not None:
-        run.say(f"The match is saved in {node.files.path}; continue it with: p2pgin resume")
+    else:
+        for line in end_summary(run):
+            run.say(line)
     return 0 if finished and node.error is None else 1
+
+
+def end_summary(run: SeatRun) -> list[str]:
+    """What a person's terminal shows once the console has closed: the score the match
+    ended with (or stands at), and where its record is, with the command that checks
+    it (or the one that continues an unfinished match). The plain start of the end
+    summary (issue 26 grows it)."""
+    node = run.node
+    lines = []
+    score = score_line(node)
+    if score:
+        lines.append(score)
+    for path in run.transcripts:
+        lines.append(f"Transcript: {path}  (check it: p2pgin verify {path})")
+    if not node.finished and node.files is not None and node.files.path is not None:
+        lines.append(f"The match is saved in {node.files.path}; continue it with: "
+                     "p2pgin resume")
+    return lines
+
+
+def score_line(node: Node) -> str:
+    """The last match's score in one line for a person ("" before any deal): who won
+    and the totals once it is over, the ending that stopped it, or the score so far."""
+    machine = node.session.machine
+    match = None if machine is None else machine.state.match
+    if machine is None or match is None:
+        return ""
+    state, names = machine.state, machine.seating.names
+    result = match.result()
+    totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(result.totals))
+    if state.ending is not None:
+        return f"{state.ending.headline(names).rstrip('.')}. Score then: {totals}."
+    if node.finished:
+        winners = " and ".join(names[s] for s in result.winners) or "nobody"
+        return f"Match over: {winners} won. Final score: {totals}."
+    return f"Score so far: {totals}."
 
 
 def _player_left(run: SeatRun, player: asyncio.Future[Any]) -> None:
