@@ -472,8 +472,12 @@ async def _run_console(node: Node, args: argparse.Namespace,
 
 
 async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
-               start: Callable[[], Any], *, lobby_lines: list[str] | None = None) -> int:
-    """Run the seat (:func:`p2pgin.seat.run_seat`) with this command line's front."""
+               start: Callable[[], Any], *, lobby_lines: list[str] | None = None,
+               bots: Callable[[], Sequence[LocalBot]] | None = None) -> int:
+    """Run the seat (:func:`p2pgin.seat.run_seat`) with this command line's front;
+    ``bots``: ``play``'s bots started so far, watched while the seat runs."""
+    import asyncio
+
     from p2pgin.seat import REMATCH_WAIT, SeatRun, run_seat
 
     run = SeatRun(node=node, identity=identity, front=_front(args, lobby_lines=lobby_lines),
@@ -483,10 +487,13 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
                   # NB: a scripted seat (tests, benchmarks) never offers a rematch
                   rematch_wait=0.0 if getattr(args, "agent", None) == "random"
                   else REMATCH_WAIT)
+    watcher = None if bots is None else asyncio.ensure_future(_watch_local_bots(node, bots))
     try:
         return await run_seat(run)
     finally:
         args.lifeline_cut = run.lifeline_cut
+        if watcher is not None:
+            watcher.cancel()
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
@@ -619,14 +626,9 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
         node.dial(host, where, give_up_after=args.give_up_after)
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
-            watching.append(asyncio.ensure_future(_watch_local_bots(node, bots.all)))
 
-    watching: list[asyncio.Future[None]] = []
-    try:
-        return await _run(args, node, identity, start)
-    finally:
-        for task in watching:
-            task.cancel()
+    return await _run(args, node, identity, start,
+                      bots=None if bots is None else bots.all)
 
 
 async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) -> None:
@@ -679,7 +681,6 @@ async def _resume(args: argparse.Namespace, game: Path,
     listened (its hello says where), and dial every seat before it at its last known
     address (``--host-at`` overrides the host's); each link must prove that seat's key.
     ``bots``: ``play``'s bots, started again (one that ends is noticed)."""
-    import asyncio
 
     from p2pgin.log.errors import LogError
     from p2pgin.log.gamefile import TableFiles, read_meta, read_table
@@ -738,15 +739,8 @@ async def _resume(args: argparse.Namespace, game: Path,
         if me > 0 and not any(addresses[s] for s in range(me)):
             _say("the game file does not say where the other seats are: waiting for them "
                  "to connect")
-        if bots:
-            watching.append(asyncio.ensure_future(_watch_local_bots(node, lambda: bots)))
 
-    watching: list[asyncio.Future[None]] = []
-    try:
-        return await _run(args, node, identity, start)
-    finally:
-        for task in watching:
-            task.cancel()
+    return await _run(args, node, identity, start, bots=(lambda: bots) if bots else None)
 
 
 def seating_key(seating: Any, seat: int) -> bytes:
