@@ -362,6 +362,8 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
                     print(line)
                 continue
             except EOFError:
+                if plain.console.confirming:  # NB: a question nobody can answer now
+                    plain.console.answer(False)
                 print(INPUT_ENDED_LINE)
                 return INPUT_ENDED
             for line in plain.feed(text):

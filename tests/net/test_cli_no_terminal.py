@@ -7,6 +7,7 @@ after starting a bot peer. The check comes first: nothing is started, no traceba
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -65,9 +66,10 @@ def test_plain_mode_from_dev_null_is_one_line_and_starts_nothing(tmp_path: Path,
 
 
 def test_plain_mode_whose_input_ends_leaves_without_signing_anything(tmp_path: Path) -> None:
-    # A pipe that ends (a script's input, Ctrl-D): no prompt_toolkit warning, one line
-    # saying the player leaves without abandoning; no ending is signed, so there is no
-    # transcript, and the match is saved and listed to be resumed.
+    # Ctrl-C asks (SIGINT: stdin is a pipe, not the terminal); then the pipe ends (a
+    # script's input, Ctrl-D): no prompt_toolkit warning, one line saying the player
+    # leaves without abandoning; no ending is signed, so there is no transcript, and the
+    # match is saved and listed to be resumed.
     env = dict(os.environ, P2PGIN_HOME=str(tmp_path),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "p2pgin", "play", "--plain", "--name",
@@ -76,9 +78,11 @@ def test_plain_mode_whose_input_ends_leaves_without_signing_anything(tmp_path: P
                             env=env, cwd=ROOT)
     assert proc.stdout is not None and proc.stdin is not None
     seen = []
-    for line in proc.stdout:  # NB: the input ends once the cards are dealt
+    for line in proc.stdout:  # NB: Ctrl-C once the cards are dealt, then the input ends
         seen.append(line)
         if line.startswith("Your turn") or line.startswith("bot-normal "):
+            proc.send_signal(signal.SIGINT)  # Ctrl-C at a terminal that is not stdin
+        if line.startswith("Quit the game? The match will be abandoned. Type y or n."):
             break
     proc.stdin.close()
     proc.wait(60)
@@ -87,7 +91,8 @@ def test_plain_mode_whose_input_ends_leaves_without_signing_anything(tmp_path: P
     assert "Warning" not in err and "Traceback" not in err, err
     assert ("Your input ended: you leave the table without abandoning the match (nothing "
             "is signed for you).") in out, out
-    assert "abandon" not in out.replace("without abandoning", ""), out
+    assert "abandoned the match" not in out and "You left the match" not in out, out
+    assert out.count("Quit the game?") == 1, out  # asked once, never answered
     assert not list((tmp_path / "transcripts").glob("*.jsonl"))
     (game,) = (tmp_path / "games").glob("*.log")
     assert f"The match is saved in {game}; continue it with: p2pgin resume" in out
