@@ -884,7 +884,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     _table(args)  # NB: bad options are said before anything starts
     _need_terminal(args)
-    _ask_name_on_first_run(args)
     if not args.new:
         game = _unfinished("host")
         if game is not None:
@@ -894,7 +893,31 @@ def _cmd_host(args: argparse.Namespace) -> int:
                 args.port = None  # NB: where it listened before
             args.listen = None if args.listen == "0.0.0.0" else args.listen
             return _resume_game(args, game)
+    _port_is_free(args.listen, args.port)  # NB: before the name is asked
+    _ask_name_on_first_run(args)
     return asyncio.run(_host(args))
+
+
+def _port_is_free(listen: str, port: int) -> None:
+    """Say now, not after the name prompt and the identity, that ``port`` is taken (a
+    trial bind, as the listener will bind: with SO_REUSEADDR).
+
+    Raises:
+        BadOptions: another program listens there.
+    """
+    import socket
+
+    if not port:
+        return
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as trial:
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            trial.bind((listen, port))
+        except OSError as exc:
+            raise BadOptions(f"cannot listen on {listen} port {port} "
+                             f"({(exc.strerror or str(exc)).lower()}): choose another with "
+                             "--port, or --port 0 for any free port") from None
 
 
 def _cmd_join(args: argparse.Namespace) -> int:

@@ -84,3 +84,19 @@ def test_good_addresses_and_ports_are_read_as_typed() -> None:
     assert args.join == ("example.lan", cli.DEFAULT_PORT)
     args = parser.parse_args(["resume", "--host-at", "127.0.0.1:7000"])
     assert args.host_at == "127.0.0.1:7000"
+
+
+def test_a_port_another_program_listens_on_is_said_before_the_name_prompt(
+        tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status, out, err = _run_at_a_terminal(tmp_path, "host", "--listen", "127.0.0.1",
+                                              "--port", str(port), "--no-announce")
+    assert status == 2 and out == "" and "Traceback" not in err, (status, out, err)
+    assert err == (f"p2pgin: cannot listen on 127.0.0.1 port {port} (address already in "
+                   "use): choose another with --port, or --port 0 for any free port\n")
+    assert not (tmp_path / "identity.json").exists()
