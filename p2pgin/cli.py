@@ -643,7 +643,8 @@ async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) 
         if gone is not None:
             if not node.finished:
                 words = await asyncio.to_thread(gone.last_words)
-                node.give_up(f"{gone.name}'s program ended: {words}")
+                # NB: what matters first (a log line may be cut at the panel's edge)
+                node.give_up(f"{gone.name} stopped: {words.removeprefix('the match stopped: ')}")
             return
         await asyncio.sleep(0.2)
 

@@ -126,7 +126,8 @@ def test_play_says_the_last_words_of_a_bot_whose_disk_is_full(tmp_path: Path) ->
         play = PeerProc(home, "play", "--plain", "--name", "Ann", "--bot-delay", "0",
                         stdin=subprocess.PIPE)  # a person at the plain console, typing nothing
         procs.append(play)
-        said = play.wait_line("Links closed (bot-normal's program ended:", 60)
+        said = play.wait_line("Links closed (bot-normal stopped: cannot write the game file "
+                              "(No space left on device)", 60)
         assert "No space left on device" in said and "p2pgin resume" in said, play.output
         assert play.output.count("Cannot reach") <= 5, play.output  # noticed at once
         assert play.proc.stdin is not None
