@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
     from p2pgin.localbot import LocalBot
@@ -1366,11 +1366,19 @@ COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], 
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument said in one line (``p2pgin join: error: argument
+    --port: ...``) rather than after the whole usage (``--help`` still shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: built-in subcommands, then those of :data:`EXTENSIONS`."""
     from p2pgin import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="p2pgin",
         description="Peer-to-peer Gin Rummy and Rummy over a LAN, dealt by mental poker. "
                     "With no command, p2pgin plays against the computer on this machine "

@@ -67,8 +67,8 @@ def test_a_bad_address_or_port_is_one_line_before_the_name_prompt(
     assert status == 2, (status, out, err)
     assert "Traceback" not in err and "Welcome to p2pgin" not in out, (out, err)
     assert out == "", out  # nothing started: no name asked, no port bound, no dial
-    last = err.strip().splitlines()[-1]
-    assert last.startswith(f"p2pgin {argv[0]}: error: ") and said in last, err
+    (line,) = err.splitlines()  # one line: no usage dump before it
+    assert line.startswith(f"p2pgin {argv[0]}: error: ") and said in line, err
     assert not (tmp_path / "identity.json").exists() and not (tmp_path / "games").exists()
 
 
