@@ -17,19 +17,14 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+import _repo  # noqa: F401  (this checkout first on the import path: p2pgin, testkit)
 
-from reference import ref_best_melds  # noqa: E402
-
-from p2pgin.engine.cards import CARDS, Card  # noqa: E402
-from p2pgin.engine.melds import best_layoffs, best_melds, discard_options  # noqa: E402
+from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.melds import best_layoffs, best_melds, discard_options
+from testkit.gin_reference import ref_best_melds
 
 __all__ = ["main", "median_us"]
 
