@@ -28,11 +28,7 @@ from p2pgin.engine.rummy import (
     deal_size,
 )
 from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
-
-try:
-    from .rummy_reference import ref_count, ref_is_meld, ref_round_points
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_reference import ref_count, ref_is_meld, ref_round_points
+from tests.engine.rummy_reference import ref_count, ref_is_meld, ref_round_points
 
 __all__ = [
     "ALL_RULES",
