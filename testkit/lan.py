@@ -46,7 +46,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DEFAULT_PREFIX", "SUBNET", "Lab", "LabError", "Lan", "Netem", "main", "missing"]
+__all__ = ["DEFAULT_PREFIX", "SUBNET", "Lab", "LabError", "Lan", "Netem", "main", "missing",
+           "sweep"]
 
 #: The lab's first three octets; host K is SUBNET.K.
 SUBNET = "10.77.0"
