@@ -3,7 +3,8 @@
 So a benchmark measures the ``p2pgin`` beside it (not a copy installed elsewhere) and can
 use the test kit (``testkit/``, which is not in the wheel). Import it before anything of
 the project's: ``import _repo  # noqa: F401``. Tests never need it: pytest puts the
-repository root on the path itself (``pythonpath`` in ``pyproject.toml``).
+repository root on the path itself (``pythonpath`` in ``pyproject.toml``). The scripts
+in ``tools/`` do the same in their one ``sys.path`` line.
 """
 
 from __future__ import annotations

@@ -46,6 +46,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from testkit.procs import alive, wait_gone
+
 __all__ = ["DEFAULT_PREFIX", "SUBNET", "Lab", "LabError", "Lan", "Netem", "main", "missing",
            "sweep"]
 
@@ -404,24 +406,13 @@ def _pids(ns: str) -> list[int]:
     return [int(p) for p in done.stdout.split() if p.isdigit() and int(p) != os.getpid()]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
-
-
 def _stop(pid: int, grace: float = 3.0) -> None:
     """SIGTERM, then SIGKILL after ``grace`` seconds."""
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return
-    deadline = time.monotonic() + grace
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if _alive(pid):
+    if not wait_gone(pid, grace):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
 
@@ -434,10 +425,10 @@ def _stop_all(ns: str) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 3.0
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     for pid in pids:
-        if _alive(pid):
+        if alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
@@ -448,9 +439,12 @@ def sweep(family: str = DEFAULT_PREFIX) -> list[str]:
     gone = []
     for ns in _namespaces():
         found = re.fullmatch(rf"({re.escape(family)}(\d+))-sw", ns)
-        if found and not _alive(int(found.group(2))):
+        if found and not alive(int(found.group(2))):
             Lab(found.group(1)).down()
             gone.append(found.group(1))
+        probe = re.fullmatch(r"p2labprobe(\d+)", ns)  # a check cut short
+        if probe and not alive(int(probe.group(1))):
+            _run(["ip", "netns", "del", ns], check=False)
     return gone
 
 

@@ -10,6 +10,10 @@ can still be read, :meth:`Term.status` gives the exit status, and tmux writes
 ``Pane is dead (status N, ...)`` on the bottom line, which :meth:`Term.wait` sees (so
 ``wait("Pane is dead")`` waits for the program to end) and :meth:`Term.screen` leaves out.
 
+What a program writes just as it exits may be missing from its last screen on a loaded
+machine (tmux may not have read it yet when the terminal is hung up as the program, its
+session leader, ends). Wait for a screen while the program still runs, then for its exit.
+
 Needs tmux 3.0 or newer (``apt-get install tmux``); :func:`missing` says why a machine
 cannot, for a skip reason.
 """
@@ -25,6 +29,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from testkit.procs import wait_gone
 
 __all__ = ["DEAD", "ScreenTimeout", "Term", "missing"]
 
@@ -78,24 +84,6 @@ def _size(size: str) -> tuple[int, int]:
     if found is None:
         raise ValueError(f"bad terminal size {size!r} (COLSxROWS, e.g. 80x24)")
     return int(found.group(1)), int(found.group(2))
-
-
-def _alive(pid: int) -> bool:
-    """``pid`` runs (exists and is not a zombie)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
-
-
-def _wait_gone(pid: int, secs: float) -> bool:
-    deadline = time.monotonic() + secs
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(_POLL)
-    return True
 
 
 class Term:
@@ -157,7 +145,8 @@ class Term:
     # -- talking to tmux ---------------------------------------------------------------
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(["tmux", "-u", "-L", self._socket, "-f", "/dev/null", *args],
+        tmux = shutil.which("tmux") or "tmux"
+        done = subprocess.run([tmux, "-u", "-L", self._socket, "-f", "/dev/null", *args],
                               capture_output=True, text=True, env=self.env, timeout=60,
                               check=False)
         if check and done.returncode:
@@ -167,6 +156,7 @@ class Term:
     def _look(self) -> tuple[_Pane, list[str]] | None:
         """The pane's state and its rows (plus, when tmux has scrolled, the row above),
         from one tmux call; None when the terminal is gone."""
+        look = None
         for _ in range(40):
             done = self._tmux("display-message", "-p", "-t", self._target, _INFO, ";",
                               "capture-pane", "-p", "-t", self._target, "-S", "-1",
@@ -178,15 +168,15 @@ class Term:
             pane = _Pane(dead=fields[0] == "1", status=_number(fields[1]),
                          signal=_number(fields[2]), pid=_number(fields[3]),
                          rows=_number(fields[4]) or 0, server=_number(fields[5]))
-            if pane.dead and pane.status is None and pane.signal is None and pane.server:
-                # Debian's tmux (built with libutempter) can miss the SIGCHLD of a pane
-                # whose output closes as it exits: the pane stays dead but unreaped, with
-                # no status and no dead line. A SIGCHLD makes the server reap it.
-                os.kill(pane.server, signal.SIGCHLD)
-                time.sleep(_POLL)
-                continue
-            return pane, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
-        return None
+            look = pane, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+            if not (pane.dead and pane.status is None and pane.signal is None and pane.server):
+                return look
+            # Debian's tmux (built with libutempter) can miss the SIGCHLD of a pane whose
+            # output closes as it exits: the pane stays dead but unreaped, with no status
+            # and no dead line. A SIGCHLD makes the server reap it.
+            os.kill(pane.server, signal.SIGCHLD)
+            time.sleep(_POLL)
+        return look
 
     def _pane(self) -> _Pane | None:
         look = self._look()
@@ -288,16 +278,16 @@ class Term:
         pid = pane.pid if pane is not None and not pane.dead else None
         server = pane.server if pane is not None else self._server
         self._tmux("kill-server", check=False)
-        if pid is not None and pid > 1 and not _wait_gone(pid, 3.0):
+        if pid is not None and pid > 1 and not wait_gone(pid, 3.0):
             try:
                 os.killpg(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             except PermissionError:
                 os.kill(pid, signal.SIGKILL)
-            _wait_gone(pid, 2.0)
+            wait_gone(pid, 2.0)
         if server is not None:
-            _wait_gone(server, 2.0)  # so that a new terminal of the same name can start
+            wait_gone(server, 2.0)  # so that a new terminal of the same name can start
         tmp = os.environ.get("TMUX_TMPDIR", "/tmp")
         Path(tmp, f"tmux-{os.getuid()}", self._socket).unlink(missing_ok=True)
 

@@ -25,13 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import _repo  # this checkout first on the import path (p2pgin, testkit)
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout first on the import path (p2pgin, testkit)
 
-from testkit.keys import next_keys
-from testkit.term import Term as _Term
-from testkit.term import missing
-
-ROOT = _repo.ROOT
+from testkit.keys import next_keys  # noqa: E402
+from testkit.term import Term as _Term  # noqa: E402
+from testkit.term import missing  # noqa: E402
 
 
 class Term(_Term):

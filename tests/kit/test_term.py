@@ -43,7 +43,8 @@ def test_the_terminal_has_the_size_asked_and_a_resize_reaches_the_program() -> N
 
 
 def test_an_exit_is_seen_with_its_status_and_the_last_screen_stays() -> None:
-    with Term(_name("exit"), "30x5", ["sh", "-c", "seq 1 7; echo bye; exit 3"]) as term:
+    # NB: the pause before the exit: see "just as it exits" in testkit/term.py
+    with Term(_name("exit"), "30x5", ["sh", "-c", "seq 1 7; echo bye; sleep 0.5; exit 3"]) as term:
         term.wait(DEAD, 10)
         assert term.status() == "exited 3"
         screen = term.screen()
@@ -75,5 +76,5 @@ def test_stop_ends_a_program_that_ignores_the_hangup_and_can_be_repeated(
         assert not stat.exists() or stat.read_text().rpartition(")")[2].split()[0] == "Z"
     term.stop()
     assert term.status() == "no terminal"
-    with Term(_name("stop"), "30x4", ["sh", "-c", "echo again"]) as again:  # same name
-        again.wait("^again$", 10)
+    with Term(_name("stop"), "30x4", ["sh", "-c", "echo again; sleep 30"]) as again:
+        again.wait("^again$", 10)  # the same name again, at once
