@@ -3,7 +3,7 @@
 * ``best_melds_10_us`` / ``best_melds_11_us``: median µs per ``best_melds`` call over
   random hands (no cache), measured with ``bench/melds.py``'s ``median_us`` (batches of
   100 different hands, fastest of three repeats per batch).
-* ``reference_10_us``: the brute-force reference (``tests/engine/reference.py``) on the
+* ``reference_10_us``: the brute-force reference (``testkit/gin_reference.py``) on the
   same kind of hands, in the same run.
 * ``random_hands_per_s``: full-knowledge hands played to the end by a uniform random
   player over ``legal_moves`` (called at every step, knock options included), presets

@@ -4,7 +4,7 @@ Random hands come from a fixed seed; calls are timed in batches of 100 different
 with ``time.perf_counter_ns`` (each batch's fastest of five repeats) and the median
 batch time is divided by the batch size. The same
 run times an empty loop over the same hands (the floor, printed for scale and not
-subtracted) and the brute-force reference from ``tests/engine/reference.py``.
+subtracted) and the brute-force reference from ``testkit/gin_reference.py``.
 No result is cached: every hand is a different object and the engine keeps no memo.
 
     python bench/melds.py           # human-readable lines
