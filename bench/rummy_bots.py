@@ -30,13 +30,12 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 from multiprocessing import Pool
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import _repo  # this checkout first on the import path
+
+ROOT = _repo.ROOT
 
 from p2pgin.bots import RUMMY_LEVELS  # noqa: E402
 from p2pgin.bots.rummy_referee import RummyTable  # noqa: E402

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,9 +18,8 @@ from p2pgin.engine.rummy import (
     RummyRules,
     Show,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from rummy_play import ALL_RULES, make_deck
+from testkit.rummy_variants import ALL_RULES
+from tests.engine.rummy_play import make_deck
 
 LEVELS = sorted(RUMMY_LEVELS)
 # Three seats, seven cards each; seat 0 plays first.

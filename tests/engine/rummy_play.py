@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from itertools import product
 
 from p2pgin.bots.rummy_referee import RummyTable
 from p2pgin.engine.cards import parse_cards
-from p2pgin.engine.game import DECK_STRIDE
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import (
     STOCK_RENEWALS,
@@ -29,11 +27,8 @@ from p2pgin.engine.rummy import (
     RummyRules,
     deal_size,
 )
-
-try:
-    from .rummy_reference import ref_count, ref_is_meld, ref_round_points
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_reference import ref_count, ref_is_meld, ref_round_points
+from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
+from tests.engine.rummy_reference import ref_count, ref_is_meld, ref_round_points
 
 __all__ = [
     "ALL_RULES",
@@ -48,13 +43,6 @@ __all__ = [
 ]
 
 Policy = Callable[[RummyHand, tuple[Move, ...], random.Random], Move]
-
-ALL_RULES: tuple[RummyRules, ...] = tuple(
-    RummyRules(**dict(zip(RummyRules.variation_names(), flags, strict=True)))
-    for flags in product((False, True), repeat=len(RummyRules.variation_names()))
-)
-"""Every combination of the variations (2^7 = 128 rule sets)."""
-
 
 def make_deck(seats: int, dealer: int, hands: Sequence[str], upcard: str,
               stock: str = "") -> list[int]:
@@ -82,15 +70,6 @@ def random_policy(state: RummyHand, moves: tuple[Move, ...], rng: random.Random)
     if down and rng.random() < 0.7:
         return rng.choice(down)
     return rng.choice(moves)
-
-
-def shuffle_new_decks(state: RummyHand, known_decks: int, rng: random.Random) -> RummyHand:
-    """Reveal a random order for every deck added since ``known_decks`` (full knowledge)."""
-    for plan in state.decks[known_decks:]:
-        cards = list(plan.cards)
-        rng.shuffle(cards)
-        state = state.reveal_many((DECK_STRIDE * plan.deck + i, c) for i, c in enumerate(cards))
-    return state
 
 
 def play_round(

@@ -36,11 +36,7 @@ from p2pgin.engine.rummy import (
     deal_size,
     seat_of_dealt,
 )
-
-try:
-    from .rummy_play import check_terminal, make_deck, play_round
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import check_terminal, make_deck, play_round
+from tests.engine.rummy_play import check_terminal, make_deck, play_round
 
 BASIC = RummyRules()
 # Seat 0 (first to play, dealer 1): a run, a set and loose cards; seat 1: loose cards.

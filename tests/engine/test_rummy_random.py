@@ -17,29 +17,16 @@ from collections import Counter
 import pytest
 
 from p2pgin.engine.rummy import RummyHand, RummyPhase, RummyRules
-
-try:
-    from .rummy_play import (
-        ALL_RULES,
-        Referee,
-        check_conservation,
-        check_terminal,
-        play_round,
-        random_policy,
-        shuffle_new_decks,
-    )
-    from .rummy_reference import ref_can_go_out
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import (
-        ALL_RULES,
-        Referee,
-        check_conservation,
-        check_terminal,
-        play_round,
-        random_policy,
-        shuffle_new_decks,
-    )
-    from rummy_reference import ref_can_go_out
+from tests.engine.rummy_play import (
+    ALL_RULES,
+    Referee,
+    check_conservation,
+    check_terminal,
+    play_round,
+    random_policy,
+    shuffle_new_decks,
+)
+from tests.engine.rummy_reference import ref_can_go_out
 
 
 def _flags(rules: RummyRules) -> str:

@@ -244,10 +244,8 @@ def test_a_bad_target_is_refused_in_one_line(bad: str) -> None:
 
 def test_games_into_a_closed_pipe_says_nothing(tmp_path: Path) -> None:
     """``p2pgin games | head``: the reader leaves early; no 'Broken pipe' message."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from verify import play_transcript
-
     from p2pgin.log.transcript import write_transcript
+    from testkit.memtable import play_transcript
 
     (tmp_path / "transcripts").mkdir()
     for seed in range(3):
@@ -264,10 +262,8 @@ def test_games_into_a_closed_pipe_says_nothing(tmp_path: Path) -> None:
 
 
 def test_games_shows_local_times(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from verify import play_transcript
-
     from p2pgin.log.transcript import write_transcript
+    from testkit.memtable import play_transcript
 
     (tmp_path / "transcripts").mkdir()
     t = play_transcript(1, target=10)  # saved "2026-12-01T00:00:00Z"
