@@ -31,7 +31,7 @@ Rules of this module (docs/rules.md, "Rummy", states each one with the test that
   their (public) cards; with ``shuffle_stock`` the cards go into a new deck, shuffled by
   every seat (:attr:`RummyHand.decks`), whose positions form the stock.
 * The stock is renewed as often as it runs out (the seed's rule). A **stalled round** is
-  the one guard (liveness; normal play never meets it, ``bench/rummy_rounds.py``
+  the one guard (liveness; normal play never meets it, ``bench/rummy_bots.py``
   measures how rarely bots do): when the stock runs out after :data:`STALLED_STOCKS`
   whole stocks in a row (the dealt stock counts, then each renewed one) during which no
   card left any hand by a meld or a lay-off, the round ends blocked at that discard:
@@ -131,7 +131,7 @@ _SHOW_MOVE: Final = Show()
 _BOTH_DRAWS: Final[tuple[Move, ...]] = (_STOCK_MOVE, _PILE_MOVE)
 _SHOW_ONLY: Final[tuple[Move, ...]] = (_SHOW_MOVE,)
 _MANY: Final = 13  # melds allowed in a turn with the variation: more than a hand holds
-STALLED_STOCKS: Final = 3
+STALLED_STOCKS: Final = 6
 """How many whole stocks in a row may run out with no card melded or laid off before the
 round is blocked (the stock itself is renewed as often as it runs out)."""
 

@@ -9,7 +9,7 @@
 * :func:`ref_stock_story`: what the stock and the pile hold after each move of a round,
   and when it stalls, from the moves' kinds and sizes alone: the stock is turned over
   (or reshuffled) as often as it runs out, and the round is blocked when it runs out
-  at the end of the third whole stock in a row during which no card left a hand by a
+  at the end of the sixth whole stock in a row during which no card left a hand by a
   meld or a lay-off (counted here as a run of quiet stocks, not as the engine does).
 """
 
@@ -23,8 +23,8 @@ from typing import NamedTuple
 __all__ = ["StockStep", "ref_can_go_out", "ref_count", "ref_is_meld", "ref_round_points",
            "ref_stock_story"]
 
-QUIET_STOCKS_TO_STALL = 3
-"""The rule's "three whole stocks in a row with nothing laid down" (docs/rules.md)."""
+QUIET_STOCKS_TO_STALL = 6
+"""The rule's "six whole stocks in a row with nothing laid down" (docs/rules.md)."""
 
 
 def _rank(card: int) -> int:

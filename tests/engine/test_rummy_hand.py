@@ -559,8 +559,8 @@ def _scheduled(rules: RummyRules, down_in: set[int], limit: int = 100) -> RummyH
 def test_the_stock_is_renewed_as_often_as_it_runs_out_while_cards_reach_the_table(
         rules: RummyRules) -> None:
     # a card goes down during each of the stocks 0..6, then never again: the stock is
-    # renewed well beyond three times, and the round stalls only once three whole
-    # stocks in a row (7, 8 and 9) have run out with nothing melded or laid off
+    # renewed well beyond three times, and the round stalls only once STALLED_STOCKS
+    # whole stocks in a row (7, 8, ...) have run out with nothing melded or laid off
     state = _scheduled(rules, {1, 2, 3, 4, 5, 6}, limit=6)
     assert state.renewals == 6 and not state.over and state.stalled_stocks == 0
     assert len(state.table[0].positions) == 3 + 5
@@ -571,17 +571,20 @@ def test_the_stock_is_renewed_as_often_as_it_runs_out_while_cards_reach_the_tabl
     assert len(state.decks) == (1 + result.renewals if rules.shuffle_stock else 1)
 
 
-def test_gaps_shorter_than_three_whole_stocks_do_not_stall_a_round() -> None:
-    # quiet stocks 1-2 and 4-5 (two in a row each time), a lay-off during 3 and 6
-    state = _scheduled(BASIC, {3, 6})
-    assert state.blocked and state.renewals == 6 + STALLED_STOCKS
-    # three quiet stocks in a row (1, 2, 3) stall it before the lay-off planned in 4
-    state = _scheduled(BASIC, {4, 5})
-    assert state.blocked and state.renewals == 0 + STALLED_STOCKS
+def test_quiet_runs_shorter_than_the_stall_do_not_block_a_round() -> None:
+    gap = STALLED_STOCKS
+    # quiet stocks 1 .. gap-1, a lay-off during stock gap, quiet again up to 2*gap-1, a
+    # lay-off during stock 2*gap: one quiet stock short of a stall each time
+    state = _scheduled(BASIC, {gap, 2 * gap})
+    assert state.blocked and state.renewals == 2 * gap + STALLED_STOCKS
+    assert len(state.table[0].positions) == 3 + 2
+    # one more quiet stock in a row (1 .. gap) stalls it before the lay-off planned later
+    state = _scheduled(BASIC, {gap + 1})
+    assert state.blocked and state.renewals == STALLED_STOCKS
     assert len(state.table[0].positions) == 3
 
 
-def test_a_round_with_nothing_melded_or_laid_off_for_three_whole_stocks_is_blocked() -> None:
+def test_a_round_with_nothing_melded_or_laid_off_for_several_whole_stocks_is_blocked() -> None:
     for rules in (BASIC, RummyRules(shuffle_stock=True)):
         rng = random.Random(2)
         state = RummyHand.deal(rules, 6, 0, list(range(52)))
@@ -589,13 +592,13 @@ def test_a_round_with_nothing_melded_or_laid_off_for_three_whole_stocks_is_block
             decks = len(state.decks)
             state = _reveal_new_decks(_cycle(state), decks, rng)
             assert state.stalled_stocks == (STALLED_STOCKS if state.over else state.renewals)
-        # the dealt stock and two renewed ones ran out with nothing laid down
+        # the dealt stock and STALLED_STOCKS - 1 renewed ones ran out with nothing laid down
         assert state.renewals == STALLED_STOCKS - 1 and state.blocked
         result = check_terminal(state)
         assert result.winner is None and result.points == (0,) * 6
         assert result.explanation[0] == (
             "The stock ran out again with nothing melded or laid off for several whole "
-            "stocks (2 renewals): the round is blocked.")
+            f"stocks ({STALLED_STOCKS - 1} renewals): the round is blocked.")
         assert len(state.decks) == (STALLED_STOCKS if rules.shuffle_stock else 1)
 
 
