@@ -17,7 +17,6 @@ from p2pgin.bots.rummy_referee import RummyTable
 from p2pgin.engine.cards import parse_cards
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import (
-    STOCK_RENEWALS,
     Discard,
     LayOff,
     Meld,
@@ -28,12 +27,18 @@ from p2pgin.engine.rummy import (
     deal_size,
 )
 from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
-from tests.engine.rummy_reference import ref_count, ref_is_meld, ref_round_points
+from tests.engine.rummy_reference import (
+    ref_count,
+    ref_is_meld,
+    ref_round_points,
+    ref_stock_story,
+)
 
 __all__ = [
     "ALL_RULES",
     "Policy",
     "Referee",
+    "check_stock_story",
     "check_terminal",
     "live_cards",
     "make_deck",
@@ -127,22 +132,36 @@ def check_conservation(state: RummyHand) -> None:
     assert sorted(cards.values()) == list(range(52)), "cards not conserved"
 
 
+def check_stock_story(states: Sequence[RummyHand]) -> None:
+    """The stock, the pile, the renewals and a stall of ``states`` (a round after each of
+    its moves, in order, the last with the whole history) agree with the reference's
+    story of the moves."""
+    last = states[-1]
+    moves = [(p.seat, p.move.kind, len(p.move.positions) if isinstance(p.move, Meld) else 1)
+             for p in last.history]
+    story = ref_stock_story(last.seats, deal_size(last.seats), moves)
+    assert len(story) == len(moves)
+    for state, step in zip(states, story[len(story) - len(states):], strict=True):
+        assert (state.stock_count, len(state.discard_pile), state.renewals,
+                state.blocked) == step, (len(state.history), step)
+
+
 def check_terminal(state: RummyHand) -> RummyRoundResult:
     """Assert a finished round is consistent; recompute its score from scratch."""
     assert state.over and state.to_move is None and state.phase is RummyPhase.OVER
     result = state.result
     assert result is not None
     check_conservation(state)
+    check_stock_story([state])
     rules = state.rules
     for meld in state.table:
         assert ref_is_meld([int(state.known(p)) for p in meld.positions],  # type: ignore[arg-type]
                            rules.aces_high_or_low)
     winner = state.went_out
     assert winner == result.winner
-    if winner is None:  # blocked: the stock ran out once too often
+    if winner is None:  # blocked: a stalled round (the reference agreed above)
         assert state.blocked and result.out_by == "blocked"
         assert state.stock_count == 0 and len(state.discard_pile) >= 2
-        assert state.renewals == STOCK_RENEWALS
         assert result.renewals == state.renewals
         assert all(state.hand_size(s) for s in range(state.seats))
         assert result.points == (0,) * state.seats
