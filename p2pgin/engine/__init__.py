@@ -42,7 +42,6 @@ from p2pgin.engine.explain import explain_hand, explain_match
 from p2pgin.engine.hand import (
     FIRST_STOCK,
     UPCARD,
-    HandResult,
     HandState,
     Phase,
     Played,
@@ -53,7 +52,7 @@ from p2pgin.engine.hand import (
     legal_moves,
     propose_layoff,
 )
-from p2pgin.engine.match import MatchResult, MatchState
+from p2pgin.engine.match import MatchState
 from p2pgin.engine.melds import (
     DefenderResult,
     DiscardOption,
@@ -87,6 +86,7 @@ from p2pgin.engine.moves import (
     TakeUpcard,
     move_from_dict,
 )
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 
 __all__ = [

@@ -39,7 +39,7 @@ from p2pgin.engine.errors import (
 )
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, position
-from p2pgin.engine.hand import UPCARD, HandResult, HandState, Phase, legal_moves
+from p2pgin.engine.hand import UPCARD, HandState, Phase, legal_moves
 from p2pgin.engine.moves import (
     BigGin,
     Discard,
@@ -50,6 +50,7 @@ from p2pgin.engine.moves import (
     MoveFormatError,
     move_from_dict,
 )
+from p2pgin.engine.results import HandResult
 from p2pgin.engine.rules import Rules
 
 __all__ = [

@@ -28,8 +28,9 @@ from p2pgin.engine.gin_common import (
     SingleGameHand,
     WrongHandError,
 )
-from p2pgin.engine.hand import HandResult, HandState
-from p2pgin.engine.match import MatchResult, MatchState
+from p2pgin.engine.hand import HandState
+from p2pgin.engine.match import MatchState
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:

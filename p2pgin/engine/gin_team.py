@@ -54,8 +54,8 @@ from p2pgin.engine.gin_common import (
     move_positions,
     seat_names,
 )
-from p2pgin.engine.hand import HandResult, HandState, legal_moves
-from p2pgin.engine.match import MatchResult, MatchState
+from p2pgin.engine.hand import HandState, legal_moves
+from p2pgin.engine.match import MatchState
 from p2pgin.engine.moves import (
     Discard,
     DrawDiscard,
@@ -65,6 +65,7 @@ from p2pgin.engine.moves import (
     PassUpcard,
     TakeUpcard,
 )
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
