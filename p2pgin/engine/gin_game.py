@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from p2pgin.engine.errors import MatchError
-from p2pgin.engine.explain import DEFAULT_NAMES
+from p2pgin.engine.explain import DEFAULT_NAMES, explain_match
 from p2pgin.engine.game import HandOutcome
 from p2pgin.engine.gin_common import (
     GinTableGame,
@@ -83,7 +83,7 @@ class GinMatchResult:
 
     def explain(self, names: Sequence[str] = DEFAULT_NAMES) -> tuple[str, ...]:
         """The breakdown with the seats' names."""
-        return self.result.explain(names)
+        return explain_match(self.result, names)
 
     def to_dict(self) -> dict[str, Any]:
         return self.result.to_dict()

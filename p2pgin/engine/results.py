@@ -8,12 +8,11 @@ in a circle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.engine.explain import DEFAULT_NAMES, explain_match
 
 __all__ = ["HandResult", "MatchResult"]
 
@@ -112,7 +111,8 @@ class MatchResult:
     """The itemised score of a match (per player, index 0 and 1).
 
     ``winner`` is ``None`` while the match is not over (then no game or shutout bonus).
-    ``totals`` = hand points + box points + game bonus + shutout bonus.
+    ``totals`` = hand points + box points + game bonus + shutout bonus. The breakdown with
+    other names is :func:`p2pgin.engine.explain.explain_match` (``result, names``).
     """
 
     winner: int | None
@@ -126,10 +126,6 @@ class MatchResult:
     totals: tuple[int, int]
     hands_played: int
     explanation: tuple[str, ...] = ()
-
-    def explain(self, names: Sequence[str] = DEFAULT_NAMES) -> tuple[str, ...]:
-        """The breakdown with the given player names."""
-        return explain_match(self, names)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form for logs and transcripts."""
