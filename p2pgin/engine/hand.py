@@ -762,17 +762,8 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
     if state._stock_next == 50:  # the draw left two cards: no knock means a void hand
         new._phase = _P_OVER
         new._to_move = None
-        result = HandResult(
-            kind="void",
-            winner=None,
-            points=0,
-            dealer=state._dealer,
-            knock_limit=state.knock_limit,
-            limit_from_upcard=state._rules.oklahoma,
-            upcard=state._known[UPCARD],
-            last_mover=player,
-        )
-        new._result = _explained(result)
+        new._result = _void(state._rules, state._dealer, state._limit, state._known[UPCARD],
+                            player)
     else:
         new._phase = _P_DRAW
         new._to_move = 1 - player
@@ -892,21 +883,33 @@ def _lay_off(state: HandState, move: Move, player: int) -> HandState:
     new._to_move = None
     new._push(player, move, None)
     new._result = _score(
-        state, knock, melds, tuple((lo.card, lo.meld_index) for lo in layoffs),
-        dead_cards, deadwood,
+        state._rules, state._dealer, state._known[UPCARD], knock,
+        None if knock.position is None else state._known[knock.position],
+        melds, tuple((lo.card, lo.meld_index) for lo in layoffs), dead_cards, deadwood,
     )
     return new
 
 
 def _score(
-    state: HandState,
+    rules: Rules,
+    dealer: int,
+    upcard: Card | None,
     knock: _Knock,
+    discard: Card | None,
     defender_melds: tuple[tuple[Card, ...], ...],
     layoffs: tuple[tuple[Card, int], ...],
     dead_cards: tuple[Card, ...],
     deadwood: int,
 ) -> HandResult:
-    rules = state._rules
+    """The scored result of a knock (or gin, or big gin) and the defender's declaration.
+
+    Args:
+        upcard: the upcard, if known (a spade doubles the hand with ``spade_doubles``).
+        discard: the knocker's face-down discard (``None`` for big gin).
+
+    Raises:
+        HiddenCardError: the rules double a spade upcard and it is unknown.
+    """
     knocker = knock.knocker
     kind = knock.kind
     if kind == "gin":
@@ -921,7 +924,6 @@ def _score(
     else:
         winner, bonus = knocker, 0
         base = deadwood - knock.deadwood
-    upcard = state._known[UPCARD]
     multiplier = 1
     if rules.spade_doubles:
         if upcard is None:
@@ -930,12 +932,11 @@ def _score(
             )
         if upcard // 13 == 3:
             multiplier = 2
-    discard = None if knock.position is None else state._known[knock.position]
     result = HandResult(
         kind=kind,
         winner=winner,
         points=base * multiplier,
-        dealer=state._dealer,
+        dealer=dealer,
         knocker=knocker,
         knock_limit=knock.limit,
         limit_from_upcard=rules.oklahoma,
@@ -953,6 +954,21 @@ def _score(
         multiplier=multiplier,
     )
     return _explained(result)
+
+
+def _void(rules: Rules, dealer: int, knock_limit: int | None, upcard: Card | None,
+          last_mover: int) -> HandResult:
+    """The result of a hand whose stock ran out: nobody scores, the dealer deals again."""
+    return _explained(HandResult(
+        kind="void",
+        winner=None,
+        points=0,
+        dealer=dealer,
+        knock_limit=knock_limit,
+        limit_from_upcard=rules.oklahoma,
+        upcard=upcard,
+        last_mover=last_mover,
+    ))
 
 
 def _explained(result: HandResult) -> HandResult:
