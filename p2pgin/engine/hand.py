@@ -11,12 +11,12 @@ Rules of this module (the rule book with the tests pinning each one is docs/rule
       upcard   TakeUpcard | PassUpcard      non-dealer first, then dealer
       draw     DrawStock | DrawDiscard      stock only right after both passed
       discard  Discard | Knock | BigGin     a card just taken from the pile stays
-      layoff   LayOff                       the defender declares melds + layoffs
+      layoff   Defence                      the defender declares melds + layoffs
       over     -                            ``result`` holds the HandResult
 
 * A knock needs deadwood at or under the knock limit; zero deadwood is gin (no layoffs).
   Big gin (option) melds all eleven cards without a discard. After any knock the defender
-  declares (``LayOff``; after gin with no layoffs), and the hand is scored.
+  declares (``Defence``; after gin with no layoffs), and the hand is scored.
 * Stock exhaustion: a player who draws the stock down to two cards and then discards
   without knocking voids the hand (nobody scores; the same dealer deals again).
 
@@ -51,6 +51,7 @@ from p2pgin.engine.errors import (
     RevealError,
     WrongPhaseError,
 )
+from p2pgin.engine.gin_moves import BigGin, Defence, Knock, PassUpcard, TakeUpcard
 from p2pgin.engine.gin_score import (
     UPCARD,
     _Knock,
@@ -71,17 +72,7 @@ from p2pgin.engine.melds import (
     check_layoffs,
     is_meld,
 )
-from p2pgin.engine.moves import (
-    BigGin,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    Knock,
-    LayOff,
-    Move,
-    PassUpcard,
-    TakeUpcard,
-)
+from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock, Move
 from p2pgin.engine.results import HandResult
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.tables import LazyTable, ranks_of
@@ -787,7 +778,7 @@ def _big_gin(state: HandState, move: Move, player: int) -> HandState:
 
 
 def _lay_off(state: HandState, move: Move, player: int) -> HandState:
-    assert isinstance(move, LayOff)
+    assert isinstance(move, Defence)
     knock = state._knock
     assert knock is not None
     hand = state._hands[player]
@@ -829,7 +820,7 @@ _TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
     _P_UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
     _P_DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
     _P_DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
-    _P_LAYOFF: {LayOff: _lay_off},
+    _P_LAYOFF: {Defence: _lay_off},
     _P_OVER: {},
 }
 
@@ -931,7 +922,7 @@ def best_knock(state: HandState, position: int) -> Knock | None:
     return Knock(position=position, melds=_positions_melds(state, found.melds))
 
 
-def propose_layoff(state: HandState) -> LayOff:
+def propose_layoff(state: HandState) -> Defence:
     """The defender's optimal declaration (least deadwood; no layoffs after gin).
 
     Raises:
@@ -947,9 +938,9 @@ def propose_layoff(state: HandState) -> LayOff:
     where = state._where
     if knock.kind != "knock":
         own = best_melds(cards)
-        return LayOff(melds=_positions_melds(state, own.melds), layoffs=())
+        return Defence(melds=_positions_melds(state, own.melds), layoffs=())
     best = best_layoffs(knock.melds, cards)
-    return LayOff(
+    return Defence(
         melds=_positions_melds(state, best.melds),
         layoffs=tuple((where[lo.card], lo.meld_index) for lo in best.layoffs),
     )
@@ -961,7 +952,7 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
     Upcard and draw phases list every legal move. The discard phase lists every
     ``Discard`` (each still needs its card revealed before ``apply``), plus, when the
     mover's cards are known, one ``Knock`` per discard that allows it (with the best
-    melds) and ``BigGin`` when allowed. The layoff phase lists the optimal ``LayOff``
+    melds) and ``BigGin`` when allowed. The layoff phase lists the optimal ``Defence``
     when the defender's cards are known (any valid declaration is legal). Empty when over.
     """
     phase = state._phase

@@ -55,6 +55,7 @@ from p2pgin.engine.rummy_table import TableMeld, seat_of_dealt
 
 if TYPE_CHECKING:
     from p2pgin.engine.game import Game, GameHand, GameMatch
+    from p2pgin.engine.moves import Move
 
 __all__ = [
     "MAX_SEATS",
@@ -140,7 +141,7 @@ class RummyGame:
         """
         return RummyMatch.new(self.rules, self.seats, seed, first_dealer=first_dealer)
 
-    def move_from_dict(self, data: Mapping[str, Any]) -> RummyMove:
+    def move_from_dict(self, data: Mapping[str, Any]) -> Move:
         """A move from its wire form.
 
         Raises:

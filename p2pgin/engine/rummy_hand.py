@@ -93,7 +93,6 @@ from p2pgin.engine.rummy_moves import (
     DrawStock,
     LayOff,
     Meld,
-    RummyMove,
     Show,
 )
 from p2pgin.engine.rummy_rules import RummyRules, deal_size
@@ -677,7 +676,7 @@ class RummyHand:
         """Every move so far, oldest first."""
         return unwind(self._hist)
 
-    def going_out_plan(self) -> tuple[RummyMove, ...] | None:
+    def going_out_plan(self) -> tuple[Move, ...] | None:
         """Moves that empty the mover's hand this turn, in order, or ``None``.
 
         Only in the play phase with the mover's cards known; an exact search (see
@@ -687,7 +686,7 @@ class RummyHand:
         if plan is None:
             return None
         where = self._where
-        moves: list[RummyMove] = [
+        moves: list[Move] = [
             Meld(positions=tuple(where[c] for c in range(52) if meld >> c & 1))
             for meld in plan.melds
         ]
