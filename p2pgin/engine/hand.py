@@ -6,7 +6,8 @@ Rules of this module (the rule book with the tests pinning each one is docs/rule
   the non-dealer, odd to the dealer), 20 is the upcard, 21..51 the stock, drawn in
   increasing order. Cards are named by position; this observer knows only the
   identities given by ``deal(deck=...)`` or :meth:`HandState.reveal`.
-* Phases and the moves each allows (``_TRANSITIONS`` below is the table ``apply`` uses)::
+* Phases and the moves each allows (``HandState.TRANSITIONS`` below is the table
+  ``apply`` uses)::
 
       upcard   TakeUpcard | PassUpcard      non-dealer first, then dealer
       draw     DrawStock | DrawDiscard      stock only right after both passed
@@ -28,26 +29,21 @@ raises :class:`HiddenCardError` naming the positions to reveal first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Any, Final, TypeVar
 
 from p2pgin.engine.cards import CARDS, Card, mask_cards
 from p2pgin.engine.errors import (
     BigGinNotAllowedError,
-    ConflictingRevealError,
     DiscardTakenCardError,
-    DuplicateCardError,
-    HandOverError,
     HiddenCardError,
-    IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
     KnockTooHighError,
     MustDrawStockError,
     NotBigGinError,
     NotInHandError,
-    OutOfTurnError,
     RevealError,
     WrongPhaseError,
 )
@@ -62,7 +58,7 @@ from p2pgin.engine.gin_score import (
     _score,
     _void,
 )
-from p2pgin.engine.knowledge import identities, unwind
+from p2pgin.engine.hand_base import HandBase, Played, card_of
 from p2pgin.engine.melds import (
     IllegalMeldError,
     InvalidHandError,
@@ -117,19 +113,6 @@ _P_DRAW: Final = Phase.DRAW
 _P_DISCARD: Final = Phase.DISCARD
 _P_LAYOFF: Final = Phase.LAYOFF
 _P_OVER: Final = Phase.OVER
-
-
-class Played(NamedTuple):
-    """One entry of the public history: who made which move.
-
-    ``position`` is the card the move moved when it moved one: the drawn position for
-    draws (stock draws included, identity possibly unknown to this observer), the
-    discarded position for ``Discard`` and ``Knock``; ``None`` otherwise.
-    """
-
-    player: int
-    move: Move
-    position: int | None
 
 
 def _chunk_tables(items: Sequence[_T], name: str) -> tuple[LazyTable[tuple[_T, ...]], ...]:
@@ -199,33 +182,29 @@ def _without_card(cmask: tuple[int, int], player: int, card: Card | None) -> tup
     return (cmask[0], cmask[1] & ~(1 << card))
 
 
-class HandState:
+class HandState(HandBase):
     """An immutable snapshot of one hand as one observer knows it.
 
     Build with :meth:`deal`; advance with :func:`apply` (or :meth:`apply`); learn card
-    identities with :meth:`reveal`. All public attributes are read-only properties.
+    identities with :meth:`reveal`. All public attributes are read-only properties. What
+    every game's hand shares (knowledge, history, the dispatch through
+    :attr:`TRANSITIONS`) is :class:`~p2pgin.engine.hand_base.HandBase`'s.
     """
 
     __slots__ = (
-        "_cmask",
         "_dealer",
         "_discard",
-        "_hands",
-        "_hist",
         "_knock",
-        "_known",
         "_last_drawn",
         "_limit",
         "_passes",
-        "_phase",
-        "_result",
         "_rules",
         "_stock_next",
         "_stock_only",
         "_taken",
-        "_to_move",
-        "_where",
     )
+    _UNIT = "hand"
+    _WHO = "player"
 
     _rules: Rules
     _dealer: int
@@ -327,56 +306,17 @@ class HandState:
 
     # ------------------------------------------------------------------ knowledge
 
-    def reveal(self, position: int, card: int) -> HandState:
-        """A new state that also knows ``position`` holds ``card``.
+    def _check_reveal(self, pos: int, card: int) -> Card:
+        if not isinstance(pos, int) or not 0 <= pos < 52:
+            raise RevealError(f"position must be 0..51, got {pos!r}")
+        return card_of(card)
 
-        Revealing what is already known is a no-op (returns ``self``).
-
-        Raises:
-            ConflictingRevealError: the position is known to hold another card.
-            DuplicateCardError: the card is known to be at another position.
-            RevealError: position or card out of range.
-        """
-        if not isinstance(position, int) or not 0 <= position < 52:
-            raise RevealError(f"position must be 0..51, got {position!r}")
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise RevealError(f"card must be a card index 0..51, got {card!r}")
-        card = CARDS[card]
-        current = self._known[position]
-        if current is not None:
-            if current == card:
-                return self
-            raise ConflictingRevealError(
-                f"position {position} is already known to hold {current}, not {card}"
-            )
-        elsewhere = self._where[card]
-        if elsewhere != -1:
-            raise DuplicateCardError(
-                f"{card} is already known at position {elsewhere}, not {position}"
-            )
-        new = self._copy()
-        known = list(self._known)
-        known[position] = card
-        where = list(self._where)
-        where[card] = position
-        new._known = tuple(known)
-        new._where = tuple(where)
-        bit = 1 << card
-        for player in (0, 1):
-            if self._hands[player] >> position & 1:
-                cmask = list(self._cmask)
-                cmask[player] |= bit
-                new._cmask = (cmask[0], cmask[1])
-        if position == UPCARD:
+    def _revealed(self, new: HandState, pos: int, card: Card) -> None:
+        if pos == UPCARD:
             new._limit = _knock_limit(self._rules, card)
-        return new
 
-    def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> HandState:
-        """:meth:`reveal` for several ``(position, card)`` pairs."""
-        state = self
-        for position, card in pairs:
-            state = state.reveal(position, card)
-        return state
+    def _positions_of(self, mask: int) -> tuple[int, ...]:
+        return _positions(mask)
 
     def public_positions(self) -> frozenset[int]:
         """Positions whose identity the rules show to both players so far.
@@ -419,20 +359,6 @@ class HandState:
         new._limit = _knock_limit(self._rules, known[UPCARD])
         return new
 
-    def known(self, position: int) -> Card | None:
-        """The card at ``position`` if this observer knows it."""
-        return self._known[position]
-
-    def position_of(self, card: int) -> int | None:
-        """Where ``card`` is, if this observer knows."""
-        where = self._where[card]
-        return None if where == -1 else where
-
-    @property
-    def knowledge(self) -> tuple[Card | None, ...]:
-        """The whole map ``position -> card or None`` (52 entries)."""
-        return self._known
-
     @property
     def full_knowledge(self) -> bool:
         """True when every one of the 52 identities is known."""
@@ -457,11 +383,6 @@ class HandState:
         return self._phase
 
     @property
-    def to_move(self) -> int | None:
-        """The player whose move it is; ``None`` when the hand is over."""
-        return self._to_move
-
-    @property
     def over(self) -> bool:
         return self._phase is _P_OVER
 
@@ -469,18 +390,6 @@ class HandState:
     def result(self) -> HandResult | None:
         """The scored result once the hand is over."""
         return self._result
-
-    def hand_of(self, player: int) -> tuple[int, ...]:
-        """The deck positions in ``player``'s hand, ascending."""
-        return _positions(self._hands[player])
-
-    def hand_cards(self, player: int) -> tuple[Card | None, ...]:
-        """The cards of ``player``'s hand as far as known, in position order."""
-        known = self._known
-        return tuple(known[p] for p in _positions(self._hands[player]))
-
-    def holds(self, player: int, position: int) -> bool:
-        return bool(self._hands[player] >> position & 1)
 
     @property
     def stock_count(self) -> int:
@@ -545,29 +454,11 @@ class HandState:
         """The knocker's declared melds (cards) during the layoff phase and after."""
         return () if self._knock is None else self._knock.melds
 
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """Every move so far, oldest first."""
-        return unwind(self._hist)
-
-    def apply(self, move: Move, player: int | None = None) -> HandState:
-        """Same as :func:`apply`."""
-        return apply(self, move, player)
-
     def __repr__(self) -> str:
         return (
             f"<HandState phase={self._phase.value} to_move={self._to_move} "
             f"dealer={self._dealer} stock={self.stock_count} pile={len(self._discard)}>"
         )
-
-    # ------------------------------------------------------------------ helpers
-
-    def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        return identities(self._known, positions, what)
-
-    def _push(self, player: int, move: Move, position: int | None) -> None:
-        self._hist = (self._hist, Played(player, move, position))
-
 
 # ---------------------------------------------------------------------- transitions
 
@@ -813,10 +704,9 @@ def _lay_off(state: HandState, move: Move, player: int) -> HandState:
     return new
 
 
-_Handler = Callable[[HandState, Move, int], HandState]
 # The transition table: per phase, the move types it accepts and the function applying
 # each (which validates the rest). ``apply`` looks moves up here and nowhere else.
-_TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
+HandState.TRANSITIONS = {
     _P_UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
     _P_DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
     _P_DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
@@ -839,22 +729,7 @@ def apply(state: HandState, move: Move, player: int | None = None) -> HandState:
             ``KnockTooHighError``, ``InvalidMeldError``, ``InvalidLayoffError``,
             ``HiddenCardError``, ...). The state is never modified.
     """
-    phase = state._phase
-    if phase is _P_OVER:
-        raise HandOverError("the hand is over; no more moves")
-    mover = state._to_move
-    assert mover is not None
-    if player is not None and player != mover:
-        raise OutOfTurnError(f"it is player {mover}'s turn, not player {player}'s")
-    handler = _TRANSITIONS[phase].get(type(move))
-    if handler is None:
-        allowed = ", ".join(t.kind for t in _TRANSITIONS[phase])
-        kind = getattr(move, "kind", type(move).__name__)
-        raise WrongPhaseError(
-            f"{kind or type(move).__name__} is not allowed in the {phase.value} phase "
-            f"(allowed: {allowed})"
-        )
-    return handler(state, move, mover)
+    return state.apply(move, player)
 
 
 # ---------------------------------------------------------------------- queries
@@ -992,9 +867,5 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
 
 def is_legal(state: HandState, move: Move, player: int | None = None) -> bool:
     """Whether ``apply(state, move, player)`` would succeed."""
-    try:
-        apply(state, move, player)
-    except IllegalMoveError:
-        return False
-    return True
+    return state.is_legal(move, player)
 
