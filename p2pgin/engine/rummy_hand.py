@@ -7,7 +7,8 @@ Rules of this module (docs/rules.md, "Rummy", states each one with the test that
   dealer's left (position ``j`` to seat ``(dealer + 1 + j) % N``; ``k`` = 10 cards each
   for two players, 7 for three or four, 6 for five or six), position ``N*k`` is the
   upcard that starts the discard pile, the rest is the stock, drawn in increasing order.
-* Phases and the moves each allows (``_TRANSITIONS`` is the table :meth:`apply` uses)::
+* Phases and the moves each allows (``RummyHand.TRANSITIONS`` is the table :meth:`apply`
+  uses)::
 
       draw   DrawStock | DrawDiscard          the seat to move; play goes to the left
       play   Meld | LayOff | Discard          melds first, then lay-offs, then a discard
@@ -52,27 +53,23 @@ cards allow and raises :class:`HiddenCardError` for a move that needs an unknown
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final
 
 from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.errors import (
-    ConflictingRevealError,
     DiscardTakenCardError,
-    DuplicateCardError,
-    HandOverError,
     IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
     NotInHandError,
-    OutOfTurnError,
     RevealError,
     WrongPhaseError,
 )
 from p2pgin.engine.explain import meld_text
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure
-from p2pgin.engine.knowledge import identities, unwind
+from p2pgin.engine.hand_base import HandBase, Played, card_of
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy_errors import (
     MeldAfterLayOffError,
@@ -138,19 +135,6 @@ STALLED_STOCKS: Final = 3
 round is blocked (the stock itself is renewed as often as it runs out)."""
 
 
-class Played(NamedTuple):
-    """One entry of the public history: who made which move.
-
-    ``position`` is the card the move moved when it moved one card: the drawn position
-    (a stock draw's identity may be unknown to this observer), the discard, the card
-    laid off; ``None`` for a meld (its positions are in the move) and a show.
-    """
-
-    seat: int
-    move: Move
-    position: int | None
-
-
 _DISCARDS: Final = tuple(Discard(position=p) for p in range(DECK_STRIDE * 4))
 
 
@@ -160,31 +144,30 @@ def _discard_move(pos: int) -> Discard:
 
 
 
-class RummyHand:
+class RummyHand(HandBase):
     """An immutable snapshot of one round as one observer knows it.
 
     Build with :meth:`deal` (or :meth:`p2pgin.engine.rummy_match.RummyMatch.deal`);
     advance with :meth:`apply`; learn identities with :meth:`reveal`. Satisfies the
-    :class:`p2pgin.engine.game.GameHand` contract.
+    :class:`p2pgin.engine.game.GameHand` contract. What every game's hand shares is
+    :class:`~p2pgin.engine.hand_base.HandBase`'s; :meth:`apply` raises, besides its
+    ``OutOfTurnError`` and ``WrongPhaseError``, ``NotInHandError``,
+    ``DiscardTakenCardError``, ``InvalidMeldError``, ``InvalidLayoffError``,
+    ``SecondMeldError``, ``MeldAfterLayOffError``, ``MustKeepDiscardError``,
+    ``StrandedTakenCardError`` and ``HiddenCardError``.
     """
 
     __slots__ = (
-        "_cmask",
         "_dealer",
         "_decks",
-        "_hands",
-        "_hist",
-        "_known",
         "_laid",
         "_last",
         "_last_down",
         "_out",
         "_out_by",
-        "_phase",
         "_pile",
         "_public",
         "_renewals",
-        "_result",
         "_retired",
         "_rules",
         "_seats",
@@ -194,11 +177,11 @@ class RummyHand:
         "_stock_i",
         "_table",
         "_taken",
-        "_to_move",
         "_turn_laid",
         "_turn_melds",
-        "_where",
     )
+    _UNIT = "round"
+    _WHO = "seat"
 
     _rules: RummyRules
     _seats: int
@@ -366,11 +349,6 @@ class RummyHand:
         return (*dealt, Disclosure(position=self._seats * size, to=None))
 
     @property
-    def to_move(self) -> int | None:
-        """The seat to move (to draw, to play, or to show); ``None`` when the round is over."""
-        return self._to_move
-
-    @property
     def over(self) -> bool:
         return self._phase is _OVER
 
@@ -382,34 +360,6 @@ class RummyHand:
     def forced_move(self) -> Move | None:
         """``Show`` while the other seats show their hands at the end; else ``None``."""
         return _SHOW_MOVE if self._phase is _SHOW else None
-
-    def apply(self, move: Move, seat: int | None = None) -> RummyHand:
-        """The round after ``seat`` (by default the seat to move) plays ``move``.
-
-        Always checks legality; the state is never modified.
-
-        Raises:
-            IllegalMoveError: a subclass naming the rule broken (``OutOfTurnError``,
-                ``WrongPhaseError``, ``NotInHandError``, ``DiscardTakenCardError``,
-                ``InvalidMeldError``, ``InvalidLayoffError``, ``SecondMeldError``,
-                ``MeldAfterLayOffError``, ``MustKeepDiscardError``,
-                ``StrandedTakenCardError``, ``HiddenCardError``).
-        """
-        phase = self._phase
-        if phase is _OVER:
-            raise HandOverError("the round is over; no more moves")
-        mover = self._to_move
-        assert mover is not None
-        if seat is not None and seat != mover:
-            raise OutOfTurnError(f"it is seat {mover}'s turn, not seat {seat}'s")
-        handler = _TRANSITIONS[phase].get(type(move))
-        if handler is None:
-            allowed = ", ".join(t.kind for t in _TRANSITIONS[phase])
-            kind = getattr(move, "kind", "") or type(move).__name__
-            raise WrongPhaseError(
-                f"{kind} is not allowed in the {phase.value} phase (allowed: {allowed})"
-            )
-        return handler(self, move, mover)
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves of the seat to move, as far as this observer can tell.
@@ -457,69 +407,22 @@ class RummyHand:
                 return (Disclosure(position=top, to=seat),)
         return ()
 
-    def reveal(self, pos: int, card: int) -> RummyHand:
-        """A new state that also knows ``pos`` holds ``card`` (a no-op if already known).
-
-        Raises:
-            ConflictingRevealError: ``pos`` is known to hold another card.
-            DuplicateCardError: ``card`` is known to be at another live position.
-            RevealError: ``pos`` is no position of this round's decks, ``card`` is not a
-                card, or not one of the cards its deck was made from.
-        """
+    def _check_reveal(self, pos: int, card: int) -> Card:
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(self._known):
             raise RevealError(f"position must be 0..{len(self._known) - 1}, got {pos!r}")
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise RevealError(f"card must be a card index 0..51, got {card!r}")
+        known = card_of(card)
         deck, index = divmod(pos, DECK_STRIDE)
         plan = self._decks[deck]
         if index >= len(plan.cards):
             raise RevealError(f"deck {deck} has {len(plan.cards)} cards; no position {pos}")
-        card = CARDS[card]
-        if deck and card not in plan.cards:
-            raise RevealError(f"{card} is not one of the cards deck {deck} was made from")
-        current = self._known[pos]
-        if current is not None:
-            if current == card:
-                return self
-            raise ConflictingRevealError(
-                f"position {pos} is already known to hold {current}, not {card}"
-            )
-        retired = bool(self._retired >> pos & 1)
-        elsewhere = self._where[card]
-        if elsewhere != -1 and not retired:
-            raise DuplicateCardError(f"{card} is already known at position {elsewhere}, not {pos}")
-        new = self._copy()
-        known = list(self._known)
-        known[pos] = card
-        new._known = tuple(known)
-        if not retired:
-            where = list(self._where)
-            where[card] = pos
-            new._where = tuple(where)
-            for seat, hand in enumerate(self._hands):
-                if hand >> pos & 1:
-                    cmask = list(self._cmask)
-                    cmask[seat] |= 1 << card
-                    new._cmask = tuple(cmask)
-        return new
+        if deck and known not in plan.cards:
+            raise RevealError(f"{known} is not one of the cards deck {deck} was made from")
+        return known
 
-    def known(self, pos: int) -> Card | None:
-        """The card at ``pos`` if this observer knows it."""
-        return self._known[pos] if 0 <= pos < len(self._known) else None
+    def _positions_of(self, mask: int) -> tuple[int, ...]:
+        return _positions(mask)
 
     # ------------------------------------------------------------------ knowledge
-
-    def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> RummyHand:
-        """:meth:`reveal` for several ``(position, card)`` pairs."""
-        state = self
-        for pos, card in pairs:
-            state = state.reveal(pos, card)
-        return state
-
-    @property
-    def knowledge(self) -> tuple[Card | None, ...]:
-        """The whole map ``position -> card or None`` (52 entries per deck)."""
-        return self._known
 
     @property
     def public_positions(self) -> frozenset[int]:
@@ -569,29 +472,12 @@ class RummyHand:
     def phase(self) -> RummyPhase:
         return self._phase
 
-    def hand_of(self, seat: int) -> tuple[int, ...]:
-        """The positions in ``seat``'s hand, ascending."""
-        return _positions(self._hands[seat])
-
     def hand_size(self, seat: int) -> int:
         return self._hands[seat].bit_count()
-
-    def hand_cards(self, seat: int) -> tuple[Card | None, ...]:
-        """The cards of ``seat``'s hand as far as known, in position order."""
-        known = self._known
-        return tuple(known[p] for p in _positions(self._hands[seat]))
 
     def hand_mask(self, seat: int) -> int:
         """The known cards of ``seat``'s hand as a card mask."""
         return self._cmask[seat]
-
-    def holds(self, seat: int, pos: int) -> bool:
-        return bool(self._hands[seat] >> pos & 1)
-
-    def position_of(self, card: int) -> int | None:
-        """Where ``card`` is now, if this observer knows."""
-        where = self._where[card]
-        return None if where == -1 else where
 
     @property
     def stock(self) -> tuple[int, ...]:
@@ -671,11 +557,6 @@ class RummyHand:
         """The seats that showed their hands at the end, in order."""
         return self._shown
 
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """Every move so far, oldest first."""
-        return unwind(self._hist)
-
     def going_out_plan(self) -> tuple[Move, ...] | None:
         """Moves that empty the mover's hand this turn, in order, or ``None``.
 
@@ -707,12 +588,6 @@ class RummyHand:
         )
 
     # ------------------------------------------------------------------ helpers
-
-    def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        return identities(self._known, positions, what)
-
-    def _push(self, seat: int, move: Move, position: int | None) -> None:
-        self._hist = (self._hist, Played(seat, move, position))
 
     def _melds_allowed(self) -> int:
         if self._turn_laid:
@@ -1050,10 +925,9 @@ def _show(state: RummyHand, move: Move, seat: int) -> RummyHand:
     return new
 
 
-_Handler = Callable[[RummyHand, Move, int], RummyHand]
 # The transition table: per phase, the move types it accepts and the function applying
 # each (which checks the rest). ``apply`` looks moves up here and nowhere else.
-_TRANSITIONS: Final[dict[RummyPhase, dict[type[Move], _Handler]]] = {
+RummyHand.TRANSITIONS = {
     _DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
     _PLAY: {Meld: _meld, LayOff: _lay_off, Discard: _discard},
     _SHOW: {Show: _show},
