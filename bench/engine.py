@@ -58,13 +58,15 @@ from p2pgin.engine import (  # noqa: E402
     legal_moves,
 )
 from p2pgin.engine.game import GameHand, position  # noqa: E402
-from p2pgin.engine.gin_tables import GIN_GAMES  # noqa: E402
+from p2pgin.engine.gin_game import GinGame  # noqa: E402
 from p2pgin.engine.gin_team import TeamGin, TeamHand, TeamMove  # noqa: E402
+from p2pgin.engine.gin_three import CutthroatGin  # noqa: E402
 from p2pgin.engine.rummy import RummyHand  # noqa: E402
 
 __all__ = ["main", "random_hands", "rummy_random_rounds", "table_hands"]
 
 TABLE_GAMES = {2: "gin", 3: "gin3", 4: "team_gin"}
+_SINGLE_GAMES = {2: GinGame, 3: CutthroatGin}  # four seats: TeamHand.deal
 
 PRESETS = (Rules.preset("standard"), Rules.preset("classic"), Rules.preset("oklahoma"))
 
@@ -167,7 +169,7 @@ def _table_deal(seats: int, i: int) -> GameHand:
     """Hand ``i`` of a ``seats``-seat gin table (dealers and pairings vary with ``i``)."""
     if seats == 4:
         return TeamHand.deal(TeamGin.preset().rules, i, i % 2)
-    game = GIN_GAMES[TABLE_GAMES[seats]](Rules())
+    game = _SINGLE_GAMES[seats](Rules())
     return game.new_match(bytes(32), first_dealer=i % seats).deal()
 
 
