@@ -41,7 +41,7 @@ from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, position
 from p2pgin.engine.gin_moves import BigGin, Defence, Knock, gin_move_from_dict
 from p2pgin.engine.hand import UPCARD, HandState, Phase, legal_moves
-from p2pgin.engine.moves import Discard, DrawStock, Move, MoveFormatError
+from p2pgin.engine.moves import Discard, DrawStock, Move
 from p2pgin.engine.results import HandResult
 from p2pgin.engine.rules import Rules
 
@@ -149,9 +149,7 @@ def gin_move_from_mapping(data: Mapping[str, Any]) -> Move:
     Raises:
         MoveFormatError: malformed.
     """
-    if not isinstance(data, Mapping):
-        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
-    return gin_move_from_dict(dict(data))
+    return gin_move_from_dict(data)
 
 
 def move_positions(move: Move) -> tuple[int, ...]:

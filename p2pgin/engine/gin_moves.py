@@ -23,11 +23,18 @@ wire ``move``      fields                            class
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock, Move, MoveFormatError
+from p2pgin.engine.moves import (
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Move,
+    MoveFormatError,
+    wire_kind,
+)
 
 __all__ = [
     "BigGin",
@@ -175,21 +182,14 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def gin_move_from_dict(data: dict[str, Any]) -> Move:
+def gin_move_from_dict(data: Mapping[str, Any]) -> Move:
     """Parse the wire form produced by ``Move.to_dict`` of a gin move; strict about keys.
 
     Raises:
         MoveFormatError: unknown move, missing or extra keys, or bad values (a position
             outside 0..51 included).
     """
-    if not isinstance(data, dict) or not isinstance(data.get("move"), str):
-        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
-    kind = data["move"]
-    if kind not in _FIELDS:
-        raise MoveFormatError(f"unknown move {kind!r}")
-    expected = {"move", *_FIELDS[kind]}
-    if set(data) != expected:
-        raise MoveFormatError(f"move {kind!r} takes keys {sorted(expected)}, got {sorted(data)}")
+    kind = wire_kind(data, _FIELDS, "unknown move")
     if kind in _SIMPLE:
         return _SIMPLE[kind]
     args = {k: data[k] for k in _FIELDS[kind]}

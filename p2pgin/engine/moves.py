@@ -27,6 +27,7 @@ Gin's own moves (the upcard, knocks, the defender's declaration, whose wire name
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -39,6 +40,7 @@ __all__ = [
     "Move",
     "MoveFormatError",
     "safe_int",
+    "wire_kind",
 ]
 
 MAX_POSITION: Final = 2**53 - 1
@@ -58,6 +60,28 @@ def safe_int(value: object, what: str, limit: int = MAX_POSITION) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
         raise MoveFormatError(f"{what} must be an integer 0..{limit}, got {value!r}")
     return value
+
+
+def wire_kind(data: object, fields: Mapping[str, tuple[str, ...]], unknown: str) -> str:
+    """The ``move`` name of a wire move, once its keys are exactly that kind's.
+
+    Args:
+        fields: each kind a game knows, with the keys it takes besides ``move``.
+        unknown: the words for a kind the game does not know (``"unknown move"``).
+
+    Raises:
+        MoveFormatError: not a mapping with a ``move`` name, an unknown kind, missing or
+            extra keys.
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("move"), str):
+        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
+    kind: str = data["move"]
+    if kind not in fields:
+        raise MoveFormatError(f"{unknown} {kind!r}")
+    expected = {"move", *fields[kind]}
+    if set(data) != expected:
+        raise MoveFormatError(f"move {kind!r} takes keys {sorted(expected)}, got {sorted(data)}")
+    return kind
 
 
 class Move:

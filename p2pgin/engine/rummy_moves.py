@@ -37,6 +37,7 @@ from p2pgin.engine.moves import (
     Move,
     MoveFormatError,
     safe_int,
+    wire_kind,
 )
 
 __all__ = [
@@ -109,14 +110,7 @@ def rummy_move_from_dict(data: Mapping[str, Any]) -> Move:
     Raises:
         MoveFormatError: not a mapping, unknown move, missing or extra keys, bad values.
     """
-    if not isinstance(data, Mapping) or not isinstance(data.get("move"), str):
-        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
-    kind = data["move"]
-    if kind not in _FIELDS:
-        raise MoveFormatError(f"unknown Rummy move {kind!r}")
-    expected = {"move", *_FIELDS[kind]}
-    if set(data) != expected:
-        raise MoveFormatError(f"move {kind!r} takes keys {sorted(expected)}, got {sorted(data)}")
+    kind = wire_kind(data, _FIELDS, "unknown Rummy move")
     if kind in _SIMPLE:
         return _SIMPLE[kind]
     if kind == "meld":

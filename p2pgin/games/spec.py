@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol, runtime_checkable
 
 from p2pgin.engine.game import Game
+from p2pgin.engine.rules import RulesError
 
 __all__ = [
     "GameRules",
@@ -33,6 +34,7 @@ __all__ = [
     "RuleOption",
     "RulesCodec",
     "UnknownGame",
+    "rule_overrides",
 ]
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_]{0,31}")
@@ -85,6 +87,25 @@ class RuleOption:
             raise GameSpecError(f"a rule option is a flag and its field, got {self!r}")
         if self.noun not in ("option", "variation") or not self.help:
             raise GameSpecError(f"a rule option has help and a noun, got {self!r}")
+
+
+def rule_overrides(game: str, options: tuple[RuleOption, ...], flags: Mapping[str, bool],
+                   target: int | None) -> dict[str, object]:
+    """The overrides of a preset that ``flags`` (by ``RuleOption.dest``) and ``target``
+    ask for: each flag set, and the target when given.
+
+    Raises:
+        RulesError: a flag set that is none of ``options`` (``game`` has no such option).
+    """
+    owned = {o.dest: o.noun for o in options}
+    foreign = sorted(k for k, on in flags.items() if on and k not in owned)
+    if foreign:
+        noun = next(iter(owned.values()), "option")
+        raise RulesError(f"{game} has no {noun} {foreign[0]!r}")
+    overrides: dict[str, object] = {k: True for k, on in flags.items() if on}
+    if target is not None:
+        overrides["target"] = target
+    return overrides
 
 
 class RulesCodec(Protocol):

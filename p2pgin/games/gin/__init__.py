@@ -23,7 +23,7 @@ from p2pgin.games.gin.words import (
     TEAM_DEALS,
     TEAM_GIN_WORDS,
 )
-from p2pgin.games.spec import GameRules, GameSpec, GameSpecError, RuleOption
+from p2pgin.games.spec import GameRules, GameSpec, GameSpecError, RuleOption, rule_overrides
 
 __all__ = ["GIN", "GIN3", "TEAM_GIN", "GinRulesCodec"]
 
@@ -71,13 +71,7 @@ class GinRulesCodec:
     def from_options(self, preset: str | None, target: int | None,
                      flags: Mapping[str, bool]) -> Rules:
         """Raises: RulesError (an unknown preset, a flag gin has not, a bad target)."""
-        owned = {o.dest for o in self.options}
-        foreign = sorted(k for k, on in flags.items() if on and k not in owned)
-        if foreign:
-            raise RulesError(f"gin has no option {foreign[0]!r}")
-        overrides: dict[str, object] = {k: True for k, on in flags.items() if on}
-        if target is not None:
-            overrides["target"] = target
+        overrides = rule_overrides("gin", self.options, flags, target)
         return Rules.preset(preset or self.presets[0], **overrides)
 
     def words(self, rules: GameRules) -> tuple[str, ...]:

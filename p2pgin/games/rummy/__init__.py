@@ -15,7 +15,7 @@ from p2pgin.engine.rules import RulesError
 from p2pgin.engine.rummy import RummyGame
 from p2pgin.engine.rummy_rules import MAX_SEATS, MIN_SEATS, RUMMY_PRESETS, RummyRules
 from p2pgin.games.rummy.words import RUMMY_WORDS, VARIATION_HELP
-from p2pgin.games.spec import GameRules, GameSpec, RuleOption
+from p2pgin.games.spec import GameRules, GameSpec, RuleOption, rule_overrides
 
 __all__ = ["RUMMY", "RummyRulesCodec"]
 
@@ -45,13 +45,7 @@ class RummyRulesCodec:
     def from_options(self, preset: str | None, target: int | None,
                      flags: Mapping[str, bool]) -> RummyRules:
         """Raises: RulesError (an unknown preset, a flag Rummy has not, a bad target)."""
-        owned = {o.dest for o in self.options}
-        foreign = sorted(k for k, on in flags.items() if on and k not in owned)
-        if foreign:
-            raise RulesError(f"Rummy has no variation {foreign[0]!r}")
-        overrides: dict[str, object] = {k: True for k, on in flags.items() if on}
-        if target is not None:
-            overrides["target"] = target
+        overrides = rule_overrides("Rummy", self.options, flags, target)
         return RummyRules.preset(preset or self.presets[0], **overrides)
 
     def words(self, rules: GameRules) -> tuple[str, ...]:
