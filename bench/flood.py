@@ -37,17 +37,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _repo  # this checkout first on the import path
+from nacl.signing import SigningKey
 
-from nacl.signing import SigningKey  # noqa: E402
+from p2pgin.agents import RandomPlayer
+from p2pgin.log.entry import sign_entry
+from p2pgin.net.framing import MAX_FRAME
+from p2pgin.net.node import Deadlines, Node
+from p2pgin.net.transport import Link, open_link
+from p2pgin.session import Session
 
-from p2pgin.agents import RandomPlayer  # noqa: E402
-from p2pgin.log.entry import sign_entry  # noqa: E402
-from p2pgin.net.framing import MAX_FRAME  # noqa: E402
-from p2pgin.net.node import Deadlines, Node  # noqa: E402
-from p2pgin.net.transport import Link, open_link  # noqa: E402
-from p2pgin.session import Session  # noqa: E402
+ROOT = _repo.ROOT
 
 #: The host's open-file limit (a desktop's usual soft limit).
 OPEN_FILES = 1024

@@ -419,15 +419,16 @@ def record_transcript(transcript: Transcript, me: int | str, home: Path | None =
     store = _load(home)
     seat = _seat_of(transcript, me)
     stamp = _stamp(transcript.head, _verdict_of(transcript))
-    if store.files.get(transcript.session, {}).get("head") == stamp and (
-            not store.files[transcript.session].get("problem")):
+    counted = _file_key(transcript.session, transcript.result)
+    if store.files.get(counted, {}).get("head") == stamp and (
+            not store.files[counted].get("problem")):
         return False
     report = verify_transcript(transcript)
     saved = transcript.meta.get("saved")
     summaries = summarize(report, seat, date=saved if isinstance(saved, str) else "",
                           verdict=_verdict_of(transcript))
     new = _add(store, summaries)
-    store.files[transcript.session] = {"head": stamp, "problem": ""}
+    store.files[counted] = {"head": stamp, "problem": ""}
     _save(store, home)
     return new
 
@@ -494,7 +495,7 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
             _add(store, summarize(report, _me_in(transcript, key),
                                   date=saved if isinstance(saved, str) else "",
                                   verdict=_verdict_of(transcript)))
-            store.files[transcript.session] = {
+            store.files[_file_key(transcript.session, transcript.result)] = {
                 "head": _stamp(transcript.head, _verdict_of(transcript)), "problem": ""}
         except (Unreadable, LogError, StatsError) as exc:
             why = str(getattr(exc, "detail", "") or exc)
@@ -505,15 +506,23 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
     return problems
 
 
+def _file_key(session: str, result: Any) -> str:
+    """What the statistics remember a transcript by: its session, and the match its
+    result is of after the first (each match of a table has its own transcript, and
+    one not changed since it was counted is not verified again)."""
+    match_no = result.get("match_no") if isinstance(result, dict) else None
+    return f"{session}-match{match_no}" if isinstance(match_no, int) and match_no > 1 else session
+
+
 def _header_head(path: Path) -> tuple[str | None, str | None]:
-    """A transcript's session and head as its header says them (cheap: line 1 only);
-    for a file whose header says neither, None and its size and time (it is checked
-    again once it changes)."""
+    """A transcript's key (:func:`_file_key`) and head as its header says them (cheap:
+    line 1 only); for a file whose header says neither, None and its size and time (it
+    is checked again once it changes)."""
     try:
         with path.open("rb") as f:
             header = json.loads(f.readline())
-        return str(header["session"]), _stamp(str(header["head"]),
-                                              (header.get("meta") or {}).get("verdict"))
+        return _file_key(str(header["session"]), header.get("result")), _stamp(
+            str(header["head"]), (header.get("meta") or {}).get("verdict"))
     except (ValueError, KeyError, TypeError):
         pass
     except OSError:

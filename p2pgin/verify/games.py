@@ -295,7 +295,7 @@ def _forfeit_words(header: dict[str, Any], ending: dict[str, Any], culprit: Any,
     the ending (the culprit's side loses: engine/forfeit.py); ``ending`` gains
     ``winners``."""
     from p2pgin.engine.forfeit import forfeit, sides_of
-    from p2pgin.engine.games import GameSpecError, make_game
+    from p2pgin.games import GameSpecError, make_game
 
     verdict = (header.get("meta") or {}).get("verdict")
     if isinstance(verdict, dict) and verdict.get("outcome") == "broken_link":

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pgin.engine import (
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     HandOverError,
     HandState,
     Knock,
-    LayOff,
     MatchError,
     MatchState,
     MoveFormatError,
@@ -29,15 +29,9 @@ from p2pgin.engine import (
 from p2pgin.engine.game import Disclosure, Game, GameHand, GameMatch
 from p2pgin.engine.gin_common import FIRST_DEALER_TAG, first_dealer_from_seed
 from p2pgin.engine.gin_game import GinGame, GinHand, GinMatch
-
-try:
-    from .engine_play import check_terminal, make_deck
-    from .gin_table_checks import check_entitlement
-    from .table_play import play_table_match
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import check_terminal, make_deck
-    from gin_table_checks import check_entitlement
-    from table_play import play_table_match
+from tests.engine.engine_play import check_terminal, make_deck
+from tests.engine.gin_table_checks import check_entitlement
+from tests.engine.table_play import play_table_match
 
 PRESETS = [Rules.preset(name, big_gin=big) for name in ("standard", "classic", "oklahoma")
            for big in (False, True)]
@@ -180,7 +174,7 @@ def test_a_move_out_of_turn_or_after_the_hand_is_refused_by_name() -> None:
     hand = hand.apply(PassUpcard(), 0).apply(PassUpcard(), 1).apply(DrawStock(), 0)
     hand = hand.apply(Discard(position=21), 0).apply(DrawDiscard(), 1)
     hand = hand.apply(Discard(position=19), 1).apply(DrawStock(), 0)
-    hand = hand.apply(KNOCK, 0).apply(LayOff(), 1)
+    hand = hand.apply(KNOCK, 0).apply(Defence(), 1)
     assert hand.over
     for method in (hand.apply, hand.opens, hand.disclosures):
         with pytest.raises(HandOverError):

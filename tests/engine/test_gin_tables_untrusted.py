@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from p2pgin.engine import (
     BigGin,
     ConflictingRevealError,
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     DuplicateCardError,
     IllegalMoveError,
     Knock,
-    LayOff,
     Move,
     MoveFormatError,
     PassUpcard,
@@ -30,11 +30,7 @@ from p2pgin.engine.game import Game, GameHand
 from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_team import TeamGin, TeamMove
 from p2pgin.engine.gin_three import CutthroatGin
-
-try:
-    from .table_play import random_chooser
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from table_play import random_chooser
+from tests.engine.table_play import random_chooser
 
 GAMES: list[Game] = [GinGame(), CutthroatGin(), TeamGin.preset()]
 
@@ -100,7 +96,7 @@ def _arbitrary(rng: random.Random, game: Game) -> Move:
         rest = sorted(set(local))
         move = BigGin(melds=(tuple(rest[:3]),) if len(rest) >= 3 else ())
     else:
-        move = LayOff(layoffs=tuple((p, rng.randrange(3)) for p in sorted(set(local))[:2]))
+        move = Defence(layoffs=tuple((p, rng.randrange(3)) for p in sorted(set(local))[:2]))
     if game.seats == 4:
         return TeamMove.of(move, deck)
     return move

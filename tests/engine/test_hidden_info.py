@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from p2pgin.engine import (
     BigGin,
     ConflictingRevealError,
+    Defence,
     Discard,
     DrawStock,
     DuplicateCardError,
     HandState,
     HiddenCardError,
     Knock,
-    LayOff,
     Move,
     PassUpcard,
     RevealError,
@@ -27,11 +27,7 @@ from p2pgin.engine import (
     legal_moves,
     propose_layoff,
 )
-
-try:
-    from .engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
+from tests.engine.engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
 
 PRESETS = [Rules.preset("standard"), Rules.preset("classic", big_gin=True),
            Rules.preset("oklahoma", big_gin=True)]
@@ -62,7 +58,7 @@ def replay_with_hidden_cards(
             views[mover] = views[mover].reveal(top, deck[top])
         elif isinstance(move, Discard):
             public = [move.position]
-        elif isinstance(move, Knock | BigGin | LayOff):  # hands are shown
+        elif isinstance(move, Knock | BigGin | Defence):  # hands are shown
             public = list(views[mover].hand_of(mover))
         other = 1 - mover
         if public and any(views[other].known(p) is None for p in public):

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from p2pgin.engine import (
     BigGin,
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     HandState,
     IllegalMoveError,
     Knock,
-    LayOff,
     Move,
     PassUpcard,
     Rules,
@@ -27,11 +27,7 @@ from p2pgin.engine import (
     apply,
     legal_moves,
 )
-
-try:
-    from .engine_play import greedy_policy, shuffled_deck
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import greedy_policy, shuffled_deck
+from tests.engine.engine_play import greedy_policy, shuffled_deck
 
 
 def _snapshot(state: HandState) -> tuple[object, ...]:
@@ -77,7 +73,7 @@ def _arbitrary_move(rng: random.Random, state: HandState) -> Move:
     used = {p for m in melds for p in m}
     rest = [p for p in pool if p not in used]
     layoffs = tuple((p, rng.randrange(4)) for p in rng.sample(rest, min(len(rest), 3)))
-    return LayOff(melds=melds, layoffs=layoffs)
+    return Defence(melds=melds, layoffs=layoffs)
 
 
 @settings(max_examples=50, deadline=None)
