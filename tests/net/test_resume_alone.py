@@ -1,5 +1,8 @@
 """A seat resumed alone (issue 24, part 5): its deadlines run from the resume, so it ends
-the wait for the seats that do not come back; when one does, the match finishes.
+the wait for the seats that do not come back; when one does, the match finishes. A seat
+back after the others finished gets the rest from them: a finished computer seat
+(run_seat, as ``p2pgin bot`` runs it) stays up while the seat away is not known to hold
+the end, hands it over and stops, or stops at its bound (Deadlines.deliver).
 
 Real nodes over loopback sockets and private links, at tables of two and three; each
 seat's game file is restored as ``p2pgin resume`` restores it (Session.restore over the
@@ -21,6 +24,7 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.gamefile import TableFiles, read_table
 from p2pgin.log.store import GameStore
 from p2pgin.net.node import Deadlines, Node
+from p2pgin.seat import Front, SeatRun, run_seat
 from p2pgin.session import EndKind, Output, Session
 
 KEYS = tuple(SigningKey(bytes([60 + n]) * 32) for n in range(3))
@@ -48,22 +52,26 @@ async def _until(check: Callable[[], bool], timeout: float = 60.0) -> None:
             await asyncio.sleep(0.02)
 
 
-async def _table(tmp: Path, seats: int) -> list[Node]:
+async def _table(tmp: Path, seats: int, *, deadlines: Deadlines = PATIENT,
+                 agents: bool = True) -> list[Node]:
+    """A table of ``seats`` nodes linked over loopback, each with its game file under
+    ``tmp``; with ``agents``, each seat played by a random player from here."""
     game = "gin" if seats == 2 else "gin3"
     host = Session.host(KEYS[0], seats=seats, game=game, rules=Rules(target=10).to_dict(),
                         name=NAMES[0], rng=random.Random(1))
     nodes = [Node(host, TableFiles({}, directory=tmp / NAMES[0]), identity=KEYS[0],
-                  deadlines=PATIENT, linger=0.2)]
+                  deadlines=deadlines, linger=0.2)]
     port = await nodes[0].listen("127.0.0.1", 0)
     for n in range(1, seats):
         session = Session.join(KEYS[n], name=NAMES[n], rng=random.Random(1 + n))
         node = Node(session, TableFiles({}, directory=tmp / NAMES[n]), identity=KEYS[n],
-                    deadlines=PATIENT, linger=0.2)
+                    deadlines=deadlines, linger=0.2)
         session.listening_on(await node.listen("127.0.0.1", 0))
         node.dial("127.0.0.1", port)
         nodes.append(node)
     for n, node in enumerate(nodes):
-        _agent(node, 10 + n)
+        if agents:
+            _agent(node, 10 + n)
     return nodes
 
 
@@ -213,3 +221,77 @@ async def test_a_seat_back_after_the_others_finished_gets_the_rest_from_them(
             await node.aclose()
         if restored is not None:
             await restored.aclose()
+
+
+def _computer_seat(node: Node, seed: int) -> SeatRun:
+    """``node`` played as ``p2pgin bot`` plays a seat (run_seat, a computer's front), at a
+    table where nobody waits for a rematch: once the match is over it stays up only
+    while a seat is not known to hold the last entries."""
+    async def started() -> None:  # NB: the table's nodes listen and dial already
+        return None
+
+    return SeatRun(node=node, identity=None, start=started, say=lambda line: None,
+                   front=Front(kind="agent", choose=RandomPlayer(random.Random(seed))),
+                   rematch_wait=0.0, linger=0.2)
+
+
+async def _a_finished_computer_seat_waits_for_the_seat_away(tmp: Path, *, back: bool,
+                                                           deliver: float) -> None:
+    nodes = await _table(tmp, 2, deadlines=Deadlines(person=60, step=60, deliver=deliver),
+                         agents=False)
+    for node in nodes:
+        _without_heads(node)
+    runs = [asyncio.ensure_future(run_seat(_computer_seat(node, 30 + seat)))
+            for seat, node in enumerate(nodes)]
+    restored: Node | None = None
+    try:
+        await _until(lambda: all(n.finished for n in nodes), 120)
+        finished = time.monotonic()
+        chain = nodes[0].session.machine.chain  # type: ignore[union-attr]
+        gone = 1 - chain[-1].sender  # the seat that did not sign the match's last entry
+        stays, staying = nodes[1 - gone], runs[1 - gone]
+        await nodes[gone].aclose()  # its program stops before it held the end
+        assert await asyncio.wait_for(runs[gone], 10) == 0
+        (game,) = (tmp / NAMES[gone]).glob("*.log")
+        last = max(e.seq for e in chain if e.sender == gone)
+        with GameStore(game) as store:
+            store.truncate(len(read_table(game)[0]) + last + 1)
+        # several lingers later the finished seat is still up, the other seat unlinked:
+        # it is not known to hold the end
+        await asyncio.sleep(1.5)
+        assert not staying.done() and gone in stays.session.undelivered
+        if not back:
+            # nobody comes back: the wait has its bound (Deadlines.deliver), then it stops
+            assert await asyncio.wait_for(staying, deliver + 10) == 0
+            assert time.monotonic() - finished > deliver - 0.5
+            return
+        restored = _restore(tmp, gone, PATIENT)
+        assert not restored.finished
+        await restored.listen("127.0.0.1", 0)
+        restored.dial("127.0.0.1", stays.port or 0)
+        await _until(lambda: restored is not None and restored.finished, 30)
+        mine = restored.session.machine
+        assert mine is not None and mine.chain.head == chain.head
+        assert restored.session.ending is None
+        # handed over: the finished seat stops at once, long before its bound
+        assert await asyncio.wait_for(staying, 10) == 0
+        assert time.monotonic() - finished < deliver
+    finally:
+        for run in runs:
+            run.cancel()
+        for node in nodes:
+            await node.aclose()
+        if restored is not None:
+            await restored.aclose()
+
+
+async def test_a_finished_computer_seat_stays_up_to_hand_the_end_to_the_seat_back(
+        tmp_path: Path) -> None:
+    await _a_finished_computer_seat_waits_for_the_seat_away(tmp_path, back=True,
+                                                           deliver=60.0)
+
+
+async def test_a_finished_computer_seat_waits_for_a_seat_away_only_until_its_bound(
+        tmp_path: Path) -> None:
+    await _a_finished_computer_seat_waits_for_the_seat_away(tmp_path, back=False,
+                                                           deliver=4.0)
