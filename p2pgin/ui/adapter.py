@@ -263,6 +263,7 @@ def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
     rules = gv.rules
     fields["oklahoma"] = bool(rules.oklahoma)
     fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
+    fields["upcard"] = up
     drawn = None
     for played in reversed(hand.history):
         if played.player == me:

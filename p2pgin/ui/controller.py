@@ -758,7 +758,7 @@ class Console:
             return
         from p2pgin.ui.trust import owed_words
 
-        self._ask(f"End the match? {note.name} will be named for not sending its "
+        self._ask(f"End the match? {note.name} will be named for not sending the "
                   f"{owed_words(note.owed)}", self._end_silent, needs_turn=False)
 
     def _end_silent(self) -> None:

@@ -43,7 +43,7 @@ from p2pgin.ui.tables import (
     seat_names,
     team_name,
 )
-from p2pgin.ui.trust import ending_note, overdue_note, overdue_text
+from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind"]
 
@@ -444,7 +444,7 @@ def _ended_line(ending: Any, view: Any) -> str:
     me = getattr(view, "me", None)
     if me is not None and 0 <= me < len(names):
         names[me] = "You"
-    text = str(ending.headline(names)).replace("(caught by You)", "(caught by you)")
+    text = ending_headline(ending, names).replace("(caught by You)", "(caught by you)")
     reason = getattr(ending, "reason", "")
     if reason and text.endswith("."):
         text = f"{text[:-1]}: {reason}."
@@ -511,9 +511,7 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         case LinkUp():
             return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
         case Overdue():
-            note = overdue_note(event, _names(view))
-            return LogLine(parts=(f"{overdue_text(note)}: wait, or end the match (E, or "
-                                  "type end).",))
+            return LogLine(parts=(overdue_log(overdue_note(event, _names(view))),))
         case TakeBackDone():
             who = _who(view, event.requester)
             if event.granted:

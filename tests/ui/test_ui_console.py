@@ -136,6 +136,7 @@ def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
     assert title.endswith(" key jm52-bxxq-gta4-d27u"), title
+    assert title.startswith(" p2pgin")  # the program's name always leads
     assert "RECONNECTING" in title and "Alice vs bot-normal" in title
     with console_session(game, columns=100, rows=30) as (built, _inp, _out):
         title = screen_text(built)[0]
@@ -146,7 +147,8 @@ def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None
                                status=PeerStatus.CHANGED)
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
-    assert title.startswith(" [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
+    assert title.startswith(" p2pgin [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
+    assert title.endswith("…")  # what does not fit (the long name) is cut visibly
 
 
 def test_pass_draw_and_discard_with_keys() -> None:
@@ -701,7 +703,7 @@ def test_my_knock_wraps_between_melds_and_keeps_the_oklahoma_double_in_view() ->
     assert any(r.startswith(" You knocked: 1[") for r in panel), panel
     for meld in ("[4♥ 5♥ 6♥]", "[7♣ 7♦ 7♠]", "[8♣ 8♦ 8♠]"):
         assert any(meld in r for r in panel), (meld, panel)
-    assert any("Knock limit 10 (Oklahoma), counts double" in r for r in panel), panel
+    assert any("Knock limit 10 (Oklahoma), hand doubled" in r for r in panel), panel
 
 
 def test_mouse_clicks_draw_select_and_discard() -> None:
@@ -752,13 +754,14 @@ def test_oklahoma_knock_limit_comes_from_the_upcard_and_a_spade_doubles() -> Non
     game = LocalGame(deck=deck, autoplay=False, rules=rules)
     with console_session(game) as (built, _inp, _out):
         screen = text(screen_text(built))
-    assert "Knock limit 4  (Oklahoma: from the upcard)" in screen
+    assert "Knock limit 4  (Oklahoma: upcard 4♠)" in screen
     assert "Spade upcard: this hand counts double" in screen
     deck = deck_for(KNOCKER, OTHER, "AD", "2C")
     game = LocalGame(deck=deck, autoplay=False, rules=rules)
     with console_session(game) as (built, _inp, _out):
         screen = text(screen_text(built))
-    assert "Knock limit 0 (gin only)" in screen and "counts double" not in screen
+    assert "Knock limit 0 (gin only)  (Oklahoma: upcard A♦)" in screen
+    assert "counts double" not in screen
 
 
 def test_key_strip_fits_the_width_and_always_offers_help_and_quit() -> None:

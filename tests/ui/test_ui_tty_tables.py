@@ -103,12 +103,12 @@ def test_a_silent_seat_is_named_and_e_ends_the_match_with_its_meaning(
     if "Your turn" in screen and "Bob has not sent" not in screen:
         strip = screen.rstrip("\n").splitlines()[-1]
         term.keys("p" if " p pass" in strip else "s")
-    screen = term.wait(r"Bob has not sent its move for", 30)
+    screen = term.wait(r"Bob has not sent a move for", 30)
     assert "w wait" in screen and "E end match" in screen
     term.keys("E")
     term.wait(r"End the match\? Bob will be named", 10)
     term.keys("y")
-    screen = term.wait(r"Ann ended the match: Bob did not send its move in time", 30)
+    screen = term.wait(r"Ann ended the match: Bob did not send the move in time", 30)
     assert "names Bob as the silent" in screen.replace("\n", " ").replace("  ", " ")
     assert "p2pgin verify" in screen
     term.keys("q")
