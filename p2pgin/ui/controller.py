@@ -573,13 +573,17 @@ class Console:
         """``u``: ask the computer opponent to take back our last move."""
         take_back = getattr(self.handle, "take_back", None)
         if take_back is None or not self.table.can_undo:
-            self.say("no take-back here (only against a computer, never across a stock draw)",
-                     error=True)
+            opp = next((s for s in self.table.seat_lines if s.seat == self.table.opp), None)
+            if take_back is None or (opp is not None and not opp.bot):
+                self.say("no take-back here: only a computer opponent grants one", error=True)
+            else:
+                self.say("no take-back now: never across a stock draw or a card you were "
+                         "shown", error=True)
             return
         try:
             take_back()
         except Exception as exc:
-            self.say(f"take-back refused: {exc}", error=True)
+            self.say(f"take-back refused: {str(exc).removeprefix('take-back: ')}", error=True)
             return
         self.say("take-back asked; the answer appears in the log")
         self.refresh()

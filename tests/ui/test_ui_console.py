@@ -729,9 +729,9 @@ def test_take_back_key_only_when_the_handle_offers_it_and_never_after_a_stock_dr
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "u")
         assert "u take back" not in rows[-1]
-        assert "no take-back here" in text(rows)
+        assert "no take-back here: only a computer opponent grants one" in text(rows)
     game = LocalGame(3, autoplay=False)
-    game.offers_take_back = True
+    game.offers_take_back = game.opponent_is_bot = True
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "p")  # I pass; the scripted opponent has not moved yet
         assert "u take back" in rows[-1]
