@@ -159,10 +159,14 @@ class Ended(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchResumed(Event):
-    """The session was rebuilt from its game file (``entries`` log entries replayed)."""
+    """The session was rebuilt from its game file (``entries`` log entries replayed).
+
+    ``replayed``: the events of the hand in play as the replay made them again (its
+    shuffles, deal, moves), so a console shows the hand so far, not an empty log."""
 
     hand_no: int
     entries: int
+    replayed: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -54,8 +54,11 @@ from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
 from p2pgin.session.events import (
     Event,
+    HandEnded,
     LinkRefused,
+    MatchEnded,
     MatchResumed,
+    MatchStarted,
     TableFormed,
     TakeBackDone,
 )
@@ -297,16 +300,22 @@ class Session:
             session._secrets.load(secrets)
             machine = session.machine
             assert machine is not None
+            hand: list[Event] = []  # the replay's events of the hand in play
             for entry in entries:
                 if entry.sender == seat:
                     session._check_reproducible(entry)
                 for event in machine.feed(entry):
-                    del event  # NB: the replay's events happened before; say one thing
+                    if isinstance(event, HandEnded | MatchStarted | MatchEnded):
+                        hand = []
+                    else:
+                        hand.append(event)
         except (Unattributable, Fault) as exc:
             raise LocalProtocolError(f"game file fails replay: {exc}") from None
         session._out = _Builder()
         state = machine.state
-        session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries)))
+        # NB: the replay's events happened before; one event says so, carrying the hand's
+        session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries),
+                                                replayed=tuple(hand)))
         session._advance()
         return session
 

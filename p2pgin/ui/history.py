@@ -177,15 +177,10 @@ class History:
         return _Moved(player=event.seat, move=event.move,
                       card=card if isinstance(card, Card) else None, cards=cards)
 
-    def _recount(self, view: Any) -> None:
-        """After a take-back: the moves each game of the hand has now."""
-        hand = getattr(view, "hand", None)
-        if hand is None:
-            return
-        if getattr(view, "game", "") == "rummy":
-            self._moves = {0: len(hand.history)}
-        else:
-            self._moves = {g.deck: len(g.state.history) for g in gin_games(hand)}
+    def _retract(self, moves: int) -> None:
+        """After a granted take-back (only at a table of two: one game): ``moves`` fewer
+        moves of this hand are in force (live, or replayed at a resume alike)."""
+        self._moves = {key: max(0, count - moves) for key, count in self._moves.items()}
 
     # ------------------------------------------------------------------ events
 
@@ -230,6 +225,11 @@ class History:
                 case HandEnded():
                     self.reveal = make_reveal(event.hand_no, event.result, view, names,
                                               self._my_cards(view))
+                    if not self.cheat:
+                        # NB: every step of the hand was proven as it arrived (protocol v2
+                        # has no audit after it), the start of it seen here or not
+                        self.audits.setdefault(event.hand_no, AuditLine(
+                            hand_no=event.hand_no, ok=True, detail="every card proven"))
                     line = event_line(event, view)
                 case MatchEnded():
                     self.match_end = make_match_end(event.result, view, names)
@@ -260,7 +260,11 @@ class History:
                     line = event_line(event, view)
                 case TakeBackDone():
                     if event.granted:
-                        self._recount(view)
+                        self._retract(event.retracted)
+                    line = event_line(event, view)
+                case MatchResumed():
+                    # NB: the hand so far, as the replay of the game file made it again
+                    self.absorb(event.replayed, view)
                     line = event_line(event, view)
                 case _:
                     line = event_line(event, view)
