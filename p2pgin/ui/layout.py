@@ -168,7 +168,9 @@ class ConsoleLayout:
                 title_bar("Log"),
                 Window(text(self._log, columns), height=Dimension(min=1, weight=1)),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_message(ui), columns), height=1),
+                    Window(text(lambda: render.render_message(ui, panel_room(columns())),
+                                columns),
+                           height=lambda: Dimension.exact(max(1, self.message_rows()))),
                     filter=Condition(lambda: bool(ui.message)),
                 ),
                 Window(text(lambda: render.render_status(t(), ui), columns), height=1,
@@ -228,6 +230,14 @@ class ConsoleLayout:
             return 0
         return render.plain_text(frags).count("\n") + 1
 
+    def message_rows(self) -> int:
+        """Rows of the feedback line (0 without one; a long one wraps to two)."""
+        ui = self.console.ui
+        if not ui.message:
+            return 0
+        frags = render.render_message(ui, panel_room(terminal_size()[0]))
+        return render.plain_text(frags).count("\n") + 1
+
     def band_rows(self) -> int:
         """Rows of the table and seats panels (five; more for a table of five or six)."""
         return render.seats_panel_rows(self.console.table)
@@ -263,7 +273,7 @@ class ConsoleLayout:
         # Rows left for the log: the fixed panels take 17 (more with the banner).
         fixed = 17 + self.banner_rows()
         fixed += self.band_rows() - 5 + self.other_rows()
-        fixed += 1 if self.console.ui.message else 0
+        fixed += self.message_rows()
         return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 
     def _overlay_text(self) -> StyleAndTextTuples:

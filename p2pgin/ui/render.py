@@ -609,8 +609,8 @@ def _rummy_table(table: Table, ui: UiState, out: _Out, width: int) -> StyleAndTe
     if not table.table_melds:
         out.add(" No meld on the table yet.", "class:label")
         return out.frags
-    out.add(" Melds (a: lay off onto one; t: all):" if not table.watching else
-            " Melds on the table (t: all):", "class:label").nl()
+    out.add(" Melds (a: lay off onto one; v: all):" if not table.watching else
+            " Melds on the table (v: all):", "class:label").nl()
     used = 0
     limit = width or 60
     line = 0
@@ -741,7 +741,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
-            label = label[:width - 1]  # NB: only the last group's label may run past its cards
+            # NB: only the last group's label may run past its cards; a cut one shows it
+            label = fit_text(label, width - 1, ascii=ui.ascii)
         labels.add(label.ljust(width), f"class:{group.kind}")
         for card in group.cards:
             selected = index == ui.selected
@@ -1017,9 +1018,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         also = f", or take to take {top} from the discard pile" if "take" in acts else ""
         return f"Your turn: type s to draw from the stock{also}"
     if "pass" in acts:
-        return f"Your turn: take the upcard {top} (d) or pass (p)"
+        return f"Your turn: take the upcard {top} (t) or pass (p)"
     if "stock" in acts and "take" in acts:
-        return f"Your turn: draw from the stock (s) or take {top} (d)"
+        return f"Your turn: draw from the stock (s) or take {top} (t)"
     if "stock" in acts:
         return "Your turn: draw from the stock (s)"
     if "layoff" in acts:
@@ -1051,7 +1052,7 @@ def _rummy_status(table: Table, ui: UiState, typed: bool) -> str:
         if typed:
             return (f"Your turn: type s to draw from the stock, or take to take {top} from "
                     "the discard pile")
-        return f"Your turn: draw from the stock (s) or take {top} (d)"
+        return f"Your turn: draw from the stock (s) or take {top} (t)"
     offers = []
     if "meld" in acts:
         offers.append("meld CARDS" if typed else "m: meld")
@@ -1073,12 +1074,22 @@ def render_status(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_message(ui: UiState) -> StyleAndTextTuples:
-    """Feedback on the last key (an error says why nothing was sent); empty if none."""
+def render_message(ui: UiState, width: int = 0, rows: int = 2) -> StyleAndTextTuples:
+    """Feedback on the last key (an error says why nothing was sent); empty if none.
+    Wrapped between words to ``width`` columns (0: one line) in at most ``rows``."""
     if not ui.message:
         return []
     style = "class:error" if ui.error else "class:hint"
-    return [(style, (" ! " if ui.error else " ") + ui.message)]
+    lead = " ! " if ui.error else " "
+    if not width:
+        return [(style, lead + ui.message)]
+    lines = wrap_text(ui.message, width - len(lead), indent="")
+    if len(lines) > rows:
+        lines = [*lines[:rows - 1], fit_text(" ".join(lines[rows - 1:]), width - len(lead),
+                                             ascii=ui.ascii)]
+    text = "\n".join(lead + line if not i else " " * len(lead) + line
+                     for i, line in enumerate(lines))
+    return [(style, text)]
 
 
 def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
@@ -1088,7 +1099,7 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     if ui.confirm and ui.arrange is not None:
         return [("Enter", "declare"), ("m", "move card"), ("←→" if not ui.ascii else "<- ->",
                                                            "card"),
-                ("r", "best"), ("n", "cancel")]
+                ("b", "best"), ("n", "cancel")]
     if ui.confirm:
         return [("y", "yes"), ("n", "no")]
     if ui.overlay:
@@ -1099,12 +1110,12 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys += [("w", "wait"), ("E", "end match")]
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else ""
     if "pass" in acts:
-        keys += [("d", f"take {top}"), ("p", "pass")]
+        keys += [("t", f"take {top}"), ("p", "pass")]
     else:
         if "stock" in acts:
             keys.append(("s", "stock"))
         if "take" in acts:
-            keys.append(("d", f"take {top}"))
+            keys.append(("t", f"take {top}"))
     if "discard" in acts:
         keys.append(("Enter", "discard"))
     if "meld" in acts:
@@ -1141,8 +1152,6 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("e", "result"))
     elif table.sheet:
         keys.append(("e", "sheet"))
-    if table.table_melds:
-        keys.append(("t", "melds"))
     if table.hand:
         keys.append(("o", "sort"))
     keys.append(("v", "pile"))
@@ -1167,19 +1176,22 @@ def render_keys(table: Table, ui: UiState, width: int | None = None) -> StyleAnd
 HELP_KEYS = (
     ("<- -> H L", "move over your hand (Tab too; Up/Down: by group)"),
     ("1-9 0 -", "pick card 1..11 as numbered"),
-    ("s / d", "draw from the stock / take the discard (or upcard)"),
+    ("s", "draw from the stock"),
+    ("t", "take the top of the discard pile (or the upcard)"),
     ("p", "pass the upcard"),
-    ("Enter", "discard the card under the cursor (after a knock: lay off)"),
-    ("k / g", "knock / gin discarding the card under the cursor (shows the melds)"),
-    ("m / r", "declaring melds: move the card to another meld / the best again"),
+    ("d / Enter", "discard the card under the cursor (Enter also lays off)"),
+    ("k / g", "knock / gin, discarding the card under the cursor"),
+    ("m", "Rummy: lay down a meld; declaring melds: move the card"),
+    ("b", "declaring melds: the best declaration again"),
+    ("a", "Rummy: lay the card off; before the deal: accept the rules"),
+    ("x", "decline (the host's rules, a rematch)"),
     ("h", "hint: what the hard bot would do with your cards"),
-    ("o / v / e", "sort (melds, rank, suit) / discard pile / result, score sheet"),
-    ("n / r", "next hand / rematch when offered"),
+    ("o / v / e", "sort / discard pile (and melds) / result, score sheet"),
+    ("n / r", "next hand / rematch"),
     ("u", "take back your last move (computer opponent only)"),
-    ("m / a", "Rummy: lay down a meld / lay a card off onto a meld (t: all melds)"),
-    ("w / E", "a seat is silent past its deadline: wait / end the match (names it)"),
+    ("w / E", "a seat is silent past its deadline: wait / end the match"),
     ("i", "every seat: name, role, cards, points, key"),
-    (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
+    (":", "a typed command: :d 7h :knock (letters as the keys)"),
     ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
     ("q", "quit (asks first)"),
 )
@@ -1207,7 +1219,7 @@ def render_commands(ui: UiState) -> StyleAndTextTuples:
 
 
 def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """The whole discard pile, top first."""
+    """The whole discard pile, top first (``v``); in Rummy also every meld on the table."""
     out = _Out()
     out.add(f" Discard pile ({len(table.pile)} cards, top first)", "class:title").nl()
     if not table.pile:
@@ -1216,6 +1228,9 @@ def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
         if i and i % 10 == 0:
             out.nl()
         out.add(" ").card(card, ui.ascii)
+    if table.game == "rummy":
+        out.nl().nl()
+        out.frags.extend(render_melds(table, ui))
     return out.frags
 
 

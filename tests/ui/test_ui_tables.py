@@ -266,7 +266,7 @@ def test_a_spectator_watches_public_cards_only_and_no_key_acts(game_name: str,
         assert "Watching: you hold no cards" in screen
         assert rows[-2].startswith(" Watching:")
         strip = rows[-1]
-        for key in ("s stock", "d take", "Enter", "p pass", "r rematch", "a lay off"):
+        for key in ("s stock", "t take", "Enter", "p pass", "r rematch", "a lay off"):
             assert key not in strip
         before = len(game.router.seats["watcher"].session.machine.chain)  # type: ignore
         for key in "sdp\rkgma":
