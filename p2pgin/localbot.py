@@ -40,13 +40,20 @@ import time
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
-__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home",
+__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home", "bot_name",
            "local_bots_of", "unfinished_play"]
 
 #: The bots' data directory inside the player's.
 BOT_DIR: Final = "bot"
 #: Seconds a bot gets to end by itself once the player's side is done.
 _STOP_WAIT: Final = 5.0
+
+
+def bot_name(level: str, index: int, seats: int) -> str:
+    """The name of ``play``'s bot ``index`` at a table of ``seats``: the level against one
+    player (``bot-normal``); at a bigger table short and distinct (``bot1``, ``bot2``...),
+    so no name is another's start and every one fits the console's panels whole."""
+    return f"bot-{level}" if seats == 2 else f"bot{index + 1}"
 
 
 class LocalBotError(Exception):
@@ -228,8 +235,9 @@ class LocalBot:
         ``options``: its game and rule options as on the command line (``--game rummy
         --players 4 --rules basic`` ...).
         """
+        seats = int(options[options.index("--players") + 1]) if "--players" in options else 2
         argv = ["bot", "--level", level, "--listen", "127.0.0.1", "--port", "0",
-                "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
+                "--no-announce", "--matches", "1", "--name", bot_name(level, 0, seats)]
         if delay:
             argv += ["--delay", str(delay)]
         return cls([*argv, *options])
@@ -239,7 +247,7 @@ class LocalBot:
         """Bot ``index`` (>= 1) taking a seat at the table hosted at ``address`` (``p2pgin
         bot --bot-index`` finds its own data directory under the player's)."""
         argv = ["bot", "--level", level, "--join", address, "--listen", "127.0.0.1",
-                "--matches", "1", "--name", f"bot-{level}-{index + 1}", "--bot-index",
+                "--matches", "1", "--name", bot_name(level, index, 3), "--bot-index",
                 str(index)]
         if delay:
             argv += ["--delay", str(delay)]

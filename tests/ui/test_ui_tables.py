@@ -320,3 +320,26 @@ def play_until(built: Any, game: TableGame, done: Any, limit: int = 600) -> None
         else:
             press(built, "h\r")
     raise AssertionError("it never happened")
+
+
+def test_team_gin_cuts_names_visibly_and_numbers_games_as_the_table_does() -> None:
+    """Issue 23, bug 9: "Tea & bot-normal-2" was cut to "Tea & bot-normal" (the other
+    team's player), the title lost "p2pgin", and the scoring said "Game 0/1" where the
+    table says "Game 2"."""
+    names = ("bot-normal", "Tea", "bot-normal-2", "bot-normal-3")
+    game = TableGame("team_gin", 4, me=1, seed=2, names=names)
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+        assert rows[0].startswith(" p2pgin")
+        teams = seats_panel(rows)[1:3]
+        mine = next(r for r in teams if "(you)" in r)
+        partner = mine.split("&")[1].split("(you)")[0].strip()
+        assert partner.endswith("…") or partner == "bot-normal-3", teams  # cut visibly
+        assert "bot-normal " not in mine and not mine.rstrip().endswith("bot-normal"), teams
+        other = rows[next(i for i, r in enumerate(rows) if r.startswith("─ Other game")) + 1]
+        number = other.split(":")[0].strip()  # the partner's game, as the table numbers it
+        play_until(built, game, lambda: built.console.table.reveal is not None)
+        reveal = text(press(built, "e") if built.console.ui.overlay != "reveal"
+                      else screen_text(built))
+    assert "Game 0" not in reveal and "game 0" not in reveal, reveal
+    assert f"{number}:" in reveal, (number, reveal)
