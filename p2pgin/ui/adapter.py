@@ -446,7 +446,7 @@ def build_table(
     if not problem and history.links_down and stage not in ("match_over", "closed"):
         down = [names[s] for s in sorted(history.links_down) if s < len(names) and s != me]
         if down and len(names) > 2:
-            problem = f"Link to {', '.join(down)} lost; the match waits for it"
+            problem = f"Link to {', '.join(down)} lost; trying again"
     return Table(
         me=me,
         names=names,

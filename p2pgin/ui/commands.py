@@ -66,7 +66,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "log": ("", "read the last moves"),
     "seats": ("", "read every seat: name, role, cards, points, key"),
     "melds": ("", "Rummy: read the melds on the table"),
-    "end": ("", "end the match when a seat is silent past its deadline (names it)"),
+    "end": ("", "end the match when a seat is silent past its deadline (the record "
+                "names that player)"),
     "wait": ("", "keep waiting for a silent seat"),
     "accept": ("", "accept the host's rules (joiner, before the first deal)"),
     "decline": ("", "decline the host's rules"),

@@ -189,7 +189,8 @@ class History:
         the seats and the hand."""
         names = _names(view)
         me = getattr(view, "me", None)
-        for event in events:
+        events = list(events)
+        for index, event in enumerate(events):
             line: LogLine | None
             match event:
                 case MoveMade():
@@ -223,14 +224,16 @@ class History:
                     self.reveal = None
                     line = event_line(event, view)
                 case HandEnded():
+                    # NB: the match's last hand says nothing of a next one
+                    over = any(isinstance(e, MatchEnded) for e in events[index + 1:])
                     self.reveal = make_reveal(event.hand_no, event.result, view, names,
-                                              self._my_cards(view))
+                                              self._my_cards(view), match_over=over)
                     if not self.cheat:
                         # NB: every step of the hand was proven as it arrived (protocol v2
                         # has no audit after it), the start of it seen here or not
                         self.audits.setdefault(event.hand_no, AuditLine(
                             hand_no=event.hand_no, ok=True, detail="every card proven"))
-                    line = event_line(event, view)
+                    line = LogLine(parts=(_hand_ended(event, view, match_over=over),))
                 case MatchEnded():
                     self.match_end = make_match_end(event.result, view, names)
                     line = event_line(event, view)
@@ -403,7 +406,7 @@ def _hand_started(event: HandStarted, view: Any) -> str:
     return f"{word} {n}:{who} every card proven."
 
 
-def _hand_ended(event: HandEnded, view: Any) -> str:
+def _hand_ended(event: HandEnded, view: Any, *, match_over: bool = False) -> str:
     word, n, result = _hand_word(view), event.hand_no, event.result
     game = getattr(view, "game", "gin")
     names = _names(view)
@@ -425,8 +428,10 @@ def _hand_ended(event: HandEnded, view: Any) -> str:
     text = (f"{word} {n}: {_who(view, result.winner)} won {result.points} "
             f"({getattr(inner, 'kind', '')}).")
     loser = getattr(result, "loser", None)
-    if game == "gin3" and loser is not None:
-        text = text[:-1] + f"; {_who(view, loser)} deals next and sits out."
+    if game == "gin3" and loser is not None and not match_over:
+        deals = "deal next and sit out" if loser == getattr(view, "me", None) else (
+            "deals next and sits out")
+        text = text[:-1] + f"; {_who(view, loser)} {deals}."
     return text
 
 

@@ -348,7 +348,7 @@ def banner_text(table: Table, ui: UiState | None = None) -> tuple[str, str]:
     if table.ending is not None:
         return f"MATCH ENDED: {table.ending.headline}", "class:banner"
     if table.link == "reconnecting":
-        return ("RECONNECTING: the link to the other player is down; waiting for it...",
+        return ("RECONNECTING: the link to the other player is down; trying again...",
                 "class:banner")
     if table.link == "closed" and table.stage != "match_over" and not (
             ui is not None and ui.closed_why) and table.watching != "spectator":
@@ -1003,7 +1003,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         if table.stage == "play" and table.to_move == table.me:
             return "Your card is on its way (both players must unlock it)..."
         if table.stage == "play" and table.link_problem:
-            return f"{table.link_problem}; the match waits for it"
+            return table.link_problem
         if table.stage == "play" and table.to_move is None and table.games:
             movers = [g for g in table.games if g.to_move is not None and not g.over]
             if movers:

@@ -15,11 +15,15 @@ from typing import Any, Final
 
 from p2pgin.ui.model import EndingNote, OverdueNote
 
-__all__ = ["RECORD_LINE", "ending_headline", "ending_note", "overdue_choice", "overdue_log",
-           "overdue_note", "overdue_text", "owed_words"]
+__all__ = ["RECORD_LINE", "WATCHER_RECORD_LINE", "ending_headline", "ending_note",
+           "overdue_choice", "overdue_log", "overdue_note", "overdue_text", "owed_words"]
 
 RECORD_LINE: Final = ("The record is saved in your game file, every entry signed by its "
                       "seat: `p2pgin verify` checks it and reaches the same verdict.")
+#: A spectator keeps no game file: the record is the players'.
+WATCHER_RECORD_LINE: Final = ("The record is in the players' game files, every entry "
+                              "signed by its seat: `p2pgin verify` checks a transcript of "
+                              "it and reaches the same verdict.")
 
 _OWED: Final = {
     "move": "move",
@@ -156,5 +160,5 @@ def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote
         lines.append(f"Hand {ending.hand_no} was not finished: it does not count.")
     if getattr(ending, "reason", ""):
         lines.append(f"Reason given: {ending.reason}")
-    lines.append(RECORD_LINE)
+    lines.append(RECORD_LINE if me is not None else WATCHER_RECORD_LINE)
     return EndingNote(kind=kind, headline=headline, meaning=tuple(lines), alarm=alarm)
