@@ -836,12 +836,12 @@ def render_seats(table: Table, ui: UiState, width: int = 29) -> StyleAndTextTupl
     ``width``: the panel's columns for text."""
     out = _Out()
     if table.teams:
-        name_width = width - 14
-        out.add(f" {'team':<{name_width}}{'points':>7}{'boxes':>6}", "class:label").nl()
+        name_width = width - 13
+        out.add(f" {'team':<{name_width}}{'points':>6}{'boxes':>6}", "class:label").nl()
         for team in table.teams:
             name = team_label(team, table.names, name_width, ui.ascii)
             out.add(f" {name:<{name_width}}", "class:value" if team.mine else "")
-            out.add(f"{team.points:>7}{team.boxes:>6}", "class:value").nl()
+            out.add(f"{team.points:>6}{team.boxes:>6}", "class:value").nl()
         movers = [line for line in table.seat_lines if line.turn]
         out.add(f" target {table.target}", "class:label")
         if movers:
@@ -945,8 +945,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if table.cheat:
         return f"Game stopped: {table.cheat}"
     if table.ending is not None:
-        leave = "Type quit." if typed else "e: what it means, q: quit"
-        return f"The match ended: {table.ending.headline} {leave}"
+        if typed:  # NB: no banner in the plain mode: the headline is said here
+            return f"The match ended: {table.ending.headline} Type quit."
+        return "The match ended. e: what it means, q: quit"  # NB: the banner says how
     if table.overdue is not None:
         return overdue_choice(table.overdue, typed=typed)
     if table.stage == "closed":
