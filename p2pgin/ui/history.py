@@ -184,9 +184,11 @@ class History:
 
     # ------------------------------------------------------------------ events
 
-    def absorb(self, events: Iterable[Any], view: Any) -> None:
+    def absorb(self, events: Iterable[Any], view: Any, *, replaying: bool = False) -> None:
         """Fold new events in (oldest first); ``view`` (the session's) gives the names,
-        the seats and the hand."""
+        the seats and the hand. ``replaying``: events a resume made again, read with the
+        view of now (a card another seat drew from the stock is not named, though it may
+        be known by now: nobody saw it drawn)."""
         names = _names(view)
         me = getattr(view, "me", None)
         events = list(events)
@@ -195,6 +197,9 @@ class History:
             match event:
                 case MoveMade():
                     moved = self._with_card(event, view)
+                    if replaying and moved.player != me and move_kind(moved.move) == \
+                            "draw_stock":
+                        moved = _Moved(player=moved.player, move=moved.move, card=None)
                     self._last_move = moved
                     self.overdue = None
                     line = event_line(moved, view)
@@ -266,8 +271,11 @@ class History:
                         self._retract(event.retracted)
                     line = event_line(event, view)
                 case MatchResumed():
-                    # NB: the hand so far, as the replay of the game file made it again
-                    self.absorb(event.replayed, view)
+                    # NB: the hand so far, as the replay of the game file made it again:
+                    # it happened before what the log holds already (the notices)
+                    told, self.log = self.log, []
+                    self.absorb(event.replayed, view, replaying=True)
+                    self.log.extend(told)
                     line = event_line(event, view)
                 case _:
                     line = event_line(event, view)
