@@ -21,12 +21,25 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["layout_faults"]
+__all__ = ["key_strip_row", "layout_faults", "log_rows"]
 
 _FRAME = "─-"
 _DIVIDER = "│|"
 _STARTS = " ▶>:"  # a margin, a turn mark, the log's latest line, the command line
 _TITLE = re.compile(r"^[─-] (Table|Hand|Log|Other game)")
+
+
+def key_strip_row(screen: str) -> str:
+    """The key strip: the screen's last row."""
+    return screen.rstrip("\n").splitlines()[-1] if screen.strip() else ""
+
+
+def log_rows(screen: str) -> list[str]:
+    """The log panel's lines (without the ``>`` mark of the latest), above the status
+    line and the key strip."""
+    rows = screen.splitlines()
+    top = next(i for i, r in enumerate(rows) if r.startswith(("─ Log", "- Log")))
+    return [r[1:].strip() for r in rows[top + 1:-2] if r.strip()]
 
 
 def _is_frame(row: str) -> bool:

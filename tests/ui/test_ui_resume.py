@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_until, press, screen_text
 from ui_tables import TableGame
 
 from p2pgin.session.events import MatchResumed
@@ -81,22 +81,9 @@ def test_a_resumed_hand_ends_with_the_deal_verified_and_no_audit_in_progress() -
         press(built, "p" if "pass" in built.console.table.actions else "s")
     _resumed(game)
     with console_session(game) as (built, _inp, _out):
-        for _ in range(60):
-            table = built.console.table
-            if table.reveal is not None:
-                break
-            if "pass" in table.actions:
-                press(built, "p")
-            elif "stock" in table.actions:
-                press(built, "s")
-            elif "layoff" in table.actions:
-                press(built, "\r")
-                press(built, "\r")
-            elif "discard" in table.actions:
-                press(built, "h")
-                press(built, "\r")
-            else:
-                game.play(1)
+        play_until(built, game, lambda: built.console.table.reveal is not None)
+        if built.console.ui.overlay != "reveal":
+            press(built, "e")
         screen = "\n".join(screen_text(built))
     assert built.console.table.reveal is not None, screen
     assert "deal verified: every card of this hand was dealt fairly" in screen, screen

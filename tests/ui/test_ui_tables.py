@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_until, press, screen_text
 from ui_tables import TableGame, default_rules
 
 from p2pgin.engine.gin_team import TeamMove
@@ -286,40 +286,6 @@ def test_a_spectator_watches_public_cards_only_and_no_key_acts(game_name: str,
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def play_until(built: Any, game: TableGame, done: Any, limit: int = 600) -> None:
-    """Press what a simple player presses (hint, then the keys) until ``done()``."""
-    for _ in range(limit):
-        if done():
-            return
-        console = built.console
-        table = console.table
-        if console.choosing:
-            press(built, "1")
-        elif console.confirming:
-            press(built, "y")
-        elif console.ui.overlay:
-            press(built, "\x1b")
-        elif not table.my_turn:
-            if game.view.stage in ("match_over", "closed"):
-                raise AssertionError("the match ended first")
-            press(built, "\x1b")
-        elif table.game == "rummy":
-            press(built, "s" if "stock" in table.actions else "h\r")
-        elif "pass" in table.actions:
-            press(built, "p")
-        elif "stock" in table.actions:
-            press(built, "s")
-        elif "gin" in table.actions:
-            press(built, "gy")
-        elif "knock" in table.actions:
-            press(built, "ky")
-        elif "layoff" in table.actions:
-            press(built, "\r\r")
-        else:
-            press(built, "h\r")
-    raise AssertionError("it never happened")
 
 
 def test_team_gin_cuts_names_visibly_and_numbers_games_as_the_table_does() -> None:

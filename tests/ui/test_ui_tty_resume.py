@@ -18,18 +18,11 @@ import time
 from pathlib import Path
 
 from realterm import Term, p2pgin_env, play_by_keys, requires_tty, term_name
+from screen_check import key_strip_row, log_rows
 
 pytestmark = requires_tty
 
 
-def _strip(screen: str) -> str:
-    return screen.rstrip("\n").splitlines()[-1]
-
-
-def _log(screen: str) -> list[str]:
-    rows = screen.splitlines()
-    top = next(i for i, r in enumerate(rows) if r.startswith("─ Log"))
-    return [r[1:].strip() for r in rows[top + 1:-2] if r.strip()]
 
 
 def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_verifies(
@@ -40,16 +33,16 @@ def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_veri
                   "0"], env)
     try:
         screen = first.wait(r"Your turn", 90)
-        if " p pass" in _strip(screen):
+        if " p pass" in key_strip_row(screen):
             first.keys("p")
             screen = first.wait(r"Your turn|Enter lay off", 60)
-        if " s stock" in _strip(screen):
+        if " s stock" in key_strip_row(screen):
             first.keys("s")
             first.wait(r"Enter discard", 30)
             first.keys("Enter")
             first.wait(r"You discard", 30)
             time.sleep(0.5)  # NB: the discard is stored, and the bot answers it
-        before = _log(first.screen())
+        before = log_rows(first.screen())
         os.kill(int(first.status().split()[1]), signal.SIGKILL)
         first.wait("Pane is dead", 20)
     finally:
@@ -59,11 +52,11 @@ def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_veri
                    env)
     try:
         screen = resumed.wait(r"Resumed from the game file at hand", 60)
-        after = _log(screen)
+        after = log_rows(screen)
         moves = [line for line in before if re.match(r"(You|bot-normal) ", line)]
         assert moves and all(line in after for line in moves[-3:]), (before, after)
         screen = resumed.wait(r"Your turn|Enter lay off", 60)
-        strip = _strip(screen)
+        strip = key_strip_row(screen)
         found = re.search(r" t take (\S+)", strip)
         if found:  # the discard pile's top: take it, and the log names it
             resumed.keys("t")
@@ -79,6 +72,6 @@ def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_veri
         resumed.keys("Escape")
         screen = resumed.wait(r"─ Log", 20)
         assert all(re.match(r".* takes? from the discard pile: \S+", line)
-                   for line in _log(screen) if "from the discard pile" in line), screen
+                   for line in log_rows(screen) if "from the discard pile" in line), screen
     finally:
         resumed.stop()

@@ -16,18 +16,11 @@ import sys
 from pathlib import Path
 
 from realterm import ROOT, Term, p2pgin_env, requires_tty, term_name
+from screen_check import key_strip_row, log_rows
 
 pytestmark = requires_tty
 
 
-def _strip(screen: str) -> str:
-    return screen.rstrip("\n").splitlines()[-1]
-
-
-def _log(screen: str) -> list[str]:
-    rows = screen.splitlines()
-    top = next(i for i, r in enumerate(rows) if r.startswith("─ Log"))
-    return [r[1:].strip() for r in rows[top + 1:-2] if r.strip()]
 
 
 def test_after_the_computer_takes_my_discard_and_discards_u_is_not_offered(
@@ -41,7 +34,7 @@ def test_after_the_computer_takes_my_discard_and_discards_u_is_not_offered(
         screen = term.wait(r"Your turn", 60)
         crossed = False
         for _ in range(12):  # my turns: pass or draw from the stock, discard the drawn card
-            strip = _strip(screen)
+            strip = key_strip_row(screen)
             if " p pass" in strip:
                 term.keys("p")
             elif " s stock" in strip:
@@ -51,7 +44,7 @@ def test_after_the_computer_takes_my_discard_and_discards_u_is_not_offered(
             else:
                 break
             screen = term.wait(r"Your turn|Enter lay off|Scoring", 30)
-            log = _log(screen)
+            log = log_rows(screen)
             took = [i for i, line in enumerate(log)
                     if line.startswith("Bob takes from the discard pile")]
             if took and any(re.match(r"Bob (discards|knocks|goes gin)", line)
@@ -61,7 +54,7 @@ def test_after_the_computer_takes_my_discard_and_discards_u_is_not_offered(
             if "Scoring" in screen:
                 break
         assert crossed, f"the computer never took my discard in this seeded hand:\n{screen}"
-        assert " u take back" not in _strip(screen), screen  # the card it showed stands
+        assert " u take back" not in key_strip_row(screen), screen  # the card it showed stands
         term.keys("u")
         screen = term.wait(r"no take-back now", 10)
         assert "a card you were shown" in screen

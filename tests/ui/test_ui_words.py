@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_until, press, screen_text
 from ui_tables import SeatHandle, TableGame
 
 from p2pgin.engine import Rules
@@ -31,17 +31,7 @@ def test_the_last_hand_of_a_three_player_match_names_no_next_dealer() -> None:
     game = TableGame("gin3", 3, me=0, seed=4, names=("Ann", "Bob", "Cy"),
                      rules=Rules.preset("standard", target=10).to_dict())
     with console_session(game) as (built, _inp, _out):
-        for _ in range(400):
-            if game.view.stage == "match_over":
-                break
-            table = built.console.table
-            if table.my_turn:
-                keys = ("p" if "pass" in table.actions else "s" if "stock" in table.actions
-                        else "\r\r" if "layoff" in table.actions else "h\r")
-                press(built, keys)
-            else:
-                game.play(20)
-        assert game.view.stage == "match_over"
+        play_until(built, game, lambda: game.view.stage == "match_over")
         built.console.refresh()
         rows = press(built, "\x1b")  # the match's result closed: the table and the log
         log = [built.console.log_text(line) for line in built.console.table.log]
