@@ -43,8 +43,9 @@ SMOKE: dict[str, tuple[list[str], list[str]]] = {
     "p2p": (["--hands", "2", "--rounds", "0", "--processes", "1"],
             ["move_rtt_ms", "hand_ms", "crypto_share", "floor_rtt_ms"]),
     "bots": (["--games", "2", "--workers", "1"], ["move_ms_median"]),
-    "rummy_bots": (["--games", "1", "--workers", "1", "--pairings", "hard:easy"],
-                   ["move_ms_median", "rounds_per_game"]),
+    "rummy_bots": (["--rounds", "4", "--baseline-rounds", "2", "--workers", "1",
+                    "--sizes", "2,3", "--rules", "basic"],
+                   ["move_ms_median", "rounds", "hard_among_normal_rounds", "wall_s"]),
     "bots_tune": (["--games", "2"], ["move_ms_median", "hands"]),
     "bots_probe": (["--games", "2"], ["games"]),
 }
