@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_moves import Defence as LayOff  # NB: package C calls it Defence
+from p2pgin.engine.gin_moves import Knock
 from p2pgin.engine.melds import IllegalMeldError, Layoff, check_layoffs, is_meld
-from p2pgin.engine.moves import Knock, LayOff
 
 __all__ = ["Arrangement", "destinations", "move_card", "order", "place_of", "places",
            "to_move"]
