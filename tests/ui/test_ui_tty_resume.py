@@ -34,8 +34,8 @@ def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_veri
     try:
         screen = first.wait(r"Your turn", 90)
         if " p pass" in key_strip_row(screen):
-            first.keys("p")
-            screen = first.wait(r"Your turn|Enter lay off", 60)
+            first.keys("p")  # NB: then the next turn's words, not the upcard's "Your turn"
+            screen = first.wait(r"Your turn: draw from the stock|Enter lay off", 60)
         if " s stock" in key_strip_row(screen):
             first.keys("s")
             first.wait(r"Enter discard", 30)

@@ -43,7 +43,9 @@ def test_after_the_computer_takes_my_discard_and_discards_u_is_not_offered(
                 term.keys("Enter")
             else:
                 break
-            screen = term.wait(r"Your turn|Enter lay off|Scoring", 30)
+            # NB: the next turn's words, never the screen the key was pressed on (its
+            # status said "Your turn" too: a loaded machine may not have redrawn yet)
+            screen = term.wait(r"Your turn: draw from the stock|Enter lay off|Scoring", 30)
             log = log_rows(screen)
             took = [i for i, line in enumerate(log)
                     if line.startswith("Bob takes from the discard pile")]
