@@ -85,10 +85,7 @@ def test_e_without_a_silent_seat_sends_nothing() -> None:
 def test_when_another_seat_abandons_the_player_is_told_who_left_and_quits_at_once() -> None:
     game = _bobs_turn()
     with console_session(game) as (built, _inp, _out):
-        bob = game.router.seats["Bob"]
-        game.router.apply("Bob", bob.session.abandon("dinner"))
-        game.router.pump()
-        game._changed()
+        game.seat_does("Bob", lambda session: session.abandon("dinner"))
         rows = screen_text(built)
         screen = text(rows)
         assert "Bob left the match: nothing more can be played" in screen
@@ -113,10 +110,7 @@ def test_named_as_the_silent_seat_the_player_reads_that_the_record_names_them() 
     due = game.session.due
     assert due is not None and due.seat == 0  # I owe the move
     with console_session(game) as (built, _inp, _out):
-        bob = game.router.seats["Bob"]
-        game.router.apply("Bob", bob.session.end_silent("no move from Ann"))
-        game.router.pump()
-        game._changed()
+        game.seat_does("Bob", lambda session: session.end_silent("no move from Ann"))
         screen = " ".join(r.strip() for r in screen_text(built))
     assert "Bob ended the match: Ann did not send the move in time." in screen
     assert "the record names you as the silent seat" in screen

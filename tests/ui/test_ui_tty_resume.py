@@ -10,14 +10,12 @@ hand ends with the deal verified.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import sys
 import time
 from pathlib import Path
 
-from realterm import Term, p2pgin_env, play_by_keys, requires_tty, term_name
+from realterm import Term, crash, p2pgin_env, play_by_keys, requires_tty, term_name
 from screen_check import key_strip_row, log_rows
 
 pytestmark = requires_tty
@@ -43,8 +41,7 @@ def test_a_hand_resumed_after_kill_9_shows_its_log_names_the_card_taken_and_veri
             first.wait(r"You discard", 30)
             time.sleep(0.5)  # NB: the discard is stored, and the bot answers it
         before = log_rows(first.screen())
-        os.kill(int(first.status().split()[1]), signal.SIGKILL)
-        first.wait("Pane is dead", 20)
+        crash(first)
     finally:
         first.stop()
 

@@ -65,10 +65,7 @@ def test_a_spectator_is_not_told_of_a_game_file_it_does_not_have() -> None:
     game = TableGame("gin3", 3, me=None, seed=1)
     game.play(6)
     with console_session(game) as (built, _inp, _out):
-        ann = game.router.seats["Ann"]
-        game.router.apply("Ann", ann.session.abandon("dinner"))
-        game.router.pump()
-        game._changed()
+        game.seat_does("Ann", lambda session: session.abandon("dinner"))
         screen = " ".join(r.strip() for r in screen_text(built))
     assert "Ann left the match" in screen, screen
     assert "your game file" not in screen
