@@ -679,6 +679,25 @@ async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
     return await _run(args, node, None, start)
 
 
+def _unreadable_game(game: Path, exc: Exception) -> str:
+    """Why ``game`` cannot be resumed, for a person: a transcript (a finished match's
+    record) is named as one; anything else is not a game file, whatever the reader's
+    words were (those are for ``p2pgin verify``)."""
+    from p2pgin.log.transcript import TRANSCRIPT_FORMAT
+
+    try:
+        with game.open("rb") as f:
+            head = f.readline(4096)
+    except OSError as err:
+        return f"{game}: cannot read it ({err.strerror or err})"
+    if TRANSCRIPT_FORMAT.encode() in head:
+        return (f"{game} is a transcript (a finished match's record), not a game file: "
+                "p2pgin verify checks it; p2pgin games lists what resume continues")
+    if ": line 1:" in str(exc) or not head.strip():
+        return f"{game} is not a p2pgin game file (p2pgin games lists them)"
+    return f"{game}: cannot read it ({exc})"  # NB: a game file damaged further on
+
+
 async def _resume(args: argparse.Namespace, game: Path,
                   bots: Sequence[LocalBot] = ()) -> int:
     """Restore the seat's session from ``game`` and reconnect: listen where this seat
@@ -699,7 +718,7 @@ async def _resume(args: argparse.Namespace, game: Path,
         store = GameStore(game)
         secrets = store.read_secrets()
     except (OSError, LogError) as exc:
-        raise ResumeError(f"{game}: cannot read it ({exc})") from None
+        raise ResumeError(_unreadable_game(game, exc)) from None
     identity = load_or_create_identity()
     try:
         session = Session.restore(identity, hellos, entries, secrets,

@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
-__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home",
+__all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home", "bot_name",
            "local_bots_of", "unfinished_play"]
 
 #: The bots' data directory inside the player's.
@@ -54,6 +54,13 @@ BOT_DIR: Final = "bot"
 _STOP_WAIT: Final = 5.0
 #: Lines of a bot's output kept for its last words.
 _LAST_LINES: Final = 5
+
+
+def bot_name(level: str, index: int, seats: int) -> str:
+    """The name of ``play``'s bot ``index`` at a table of ``seats``: the level against one
+    player (``bot-normal``); at a bigger table short and distinct (``bot1``, ``bot2``...),
+    so no name is another's start and every one fits the console's panels whole."""
+    return f"bot-{level}" if seats == 2 else f"bot{index + 1}"
 
 
 class LocalBotError(Exception):
@@ -256,22 +263,24 @@ class LocalBot:
         ``options``: its game and rule options as on the command line (``--game rummy
         --players 4 --rules basic`` ...).
         """
+        seats = int(options[options.index("--players") + 1]) if "--players" in options else 2
+        name = bot_name(level, 0, seats)
         argv = ["bot", "--level", level, "--listen", "127.0.0.1", "--port", "0",
-                "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
+                "--no-announce", "--matches", "1", "--name", name]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls([*argv, *options], name=f"bot-{level}", log=_bot_log(0))
+        return cls([*argv, *options], name=name, log=_bot_log(0))
 
     @classmethod
     def join_table(cls, *, index: int, level: str, delay: float, address: str) -> LocalBot:
         """Bot ``index`` (>= 1) taking a seat at the table hosted at ``address`` (``p2pgin
         bot --bot-index`` finds its own data directory under the player's)."""
+        name = bot_name(level, index, 3)
         argv = ["bot", "--level", level, "--join", address, "--listen", "127.0.0.1",
-                "--matches", "1", "--name", f"bot-{level}-{index + 1}", "--bot-index",
-                str(index)]
+                "--matches", "1", "--name", name, "--bot-index", str(index)]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls(argv, name=f"bot-{level}-{index + 1}", log=_bot_log(index))
+        return cls(argv, name=name, log=_bot_log(index))
 
     @classmethod
     def resume(cls, home: Path, game: Path, *, index: int = 0, delay: float | None = None,

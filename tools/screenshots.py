@@ -9,9 +9,12 @@ chosen from the console's own key strip, as a person would.
     python tools/screenshots.py [--out docs/screens] [--only two|tables]
 
 The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
-seat) come from ``p2pgin play --game G --players N`` where the command line has it,
-else from ``tests/ui/table_launcher.py`` (the same nodes and console, started by a test
-script). Needs tmux. Takes a few minutes. Data (identity, game files) goes to a temporary
+seat, Oklahoma with an ace upcard) come from ``p2pgin play --game G --players N`` where
+the command line can make the table, else from ``tests/ui/table_launcher.py`` (the same
+nodes and console, started by a test script; ``--bot-names`` gives the other seats the
+names ``p2pgin play`` gives its bots). Every screen must pass
+``tests/ui/screen_check.py`` (no line crosses a divider): a test checks the files.
+Needs tmux. Takes a few minutes. Data (identity, game files) goes to a temporary
 ``P2PGIN_HOME``; nothing outside it is written except the screenshots.
 """
 
@@ -102,23 +105,44 @@ def tables(out: Path, env: dict[str, str]) -> None:
     try:
         save(out, "lobby", term.wait(r"Seats: 2 of 3 taken"),
              "the host's lobby: the seats filling, the address, the rules")
-        screen = term.wait(r"Your turn")
-        screen = play_until_draw(term, screen)
+        screen = term.wait(r"Your turn|Enter lay off")
+        if "Enter lay off" not in screen:  # NB: else the other player knocked at once
+            screen = play_until_draw(term, screen)
         save(out, "gin3", screen, "three-player gin: every seat, who sits out, my game")
     finally:
         term.stop()
-    term = run("gin3", 3, "--seat", "1", "--delay", "1.5", "--target", "200")
+    for seed in range(1, 40):  # NB: until I deal the first hand (the toss decides)
+        term = run("gin3", 3, "--seat", "1", "--delay", "1.5", "--target", "200",
+                   "--bot-names", "--seed", str(seed))
+        try:
+            if "sit this hand out" not in term.wait(r"sit this hand out|Your turn"):
+                continue
+            save(out, "gin3-out", term.wait(r"takes|draws|discards|passes"),
+                 "three-player gin: the seat that deals sits the hand out and watches it "
+                 "(the names play gives its bots)")
+            break
+        finally:
+            term.stop()
+    for seed in range(25, 125):  # NB: until a deal has an ace up (about 1 in 13)
+        term = run("gin", 2, "--rules", "oklahoma", "--seed", str(seed), "--bot-names",
+                   "--delay", "2")
+        try:
+            screen = term.wait(r"Oklahoma: upcard")
+            if "Oklahoma: upcard A" in screen:
+                save(out, "oklahoma", screen, "Oklahoma with an ace upcard: knock limit 0 "
+                     "(gin only), from the upcard")
+                break
+        finally:
+            term.stop()
+    py = sys.executable
+    term = Term(name, "80x24", [py, "-m", "p2pgin", "play", "--name", "Ann", "--game",
+                                "team_gin", "--players", "4", "--new"], env)
     try:
-        term.wait(r"sit this hand out")
-        save(out, "gin3-out", term.wait(r"takes|draws|discards"),
-             "three-player gin: the seat that deals sits the hand out and watches it")
-    finally:
-        term.stop()
-    term = run("team_gin", 4, "--target", "200", "--seed", "2")
-    try:
-        screen = term.wait(r"Your turn")
-        screen = play_until_draw(term, screen)
-        save(out, "team", screen, "team gin: my game, my partner's game, the team scores")
+        screen = term.wait(r"Your turn|Enter lay off")
+        if "Enter lay off" not in screen:  # NB: else the first bot knocked at once
+            screen = play_until_draw(term, screen)
+        save(out, "team", screen, "team gin from p2pgin play: my game, my partner's game, "
+             "the team scores, the bots' names whole")
     finally:
         term.stop()
     term = run("rummy", 4, "--target", "500", "--seed", "3")
@@ -145,11 +169,11 @@ def tables(out: Path, env: dict[str, str]) -> None:
         screen = term.wait(r"Your turn|has not sent")
         if "has not sent" not in screen:
             screen = term.keys(next_keys(screen)[0])
-        save(out, "silent", term.wait(r"has not sent its move"),
+        save(out, "silent", term.wait(r"has not sent a move"),
              "a silent seat: who and what it owes; w waits, E ends the match naming it")
         term.keys("E")
         term.keys("y")
-        save(out, "ended", term.wait(r"the record names Bob"),
+        save(out, "ended", term.wait(r"The match ended"),
              "an ending: the headline and what it means (the record is verifiable)")
     finally:
         term.stop()
@@ -175,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == "tables":
         return 0
     py = sys.executable
-    play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal"]
+    play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal", "--new"]
 
     term = Term(f"shots-{os.getpid()}", "80x24", play, env)
     try:

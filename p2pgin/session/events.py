@@ -10,6 +10,7 @@ adapter adds the link's and the deadlines' (``LinkUp``, ``LinkDown``, ``LinkFail
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "ShuffleProven",
     "TableFormed",
     "TakeBackDone",
+    "TakeBackRefusal",
 ]
 
 
@@ -120,18 +122,31 @@ class RematchAnswered(Event):
     accept: bool
 
 
+class TakeBackRefusal(StrEnum):
+    """Why the protocol refuses a take-back (PROTOCOL.md §4), whoever asks."""
+
+    TABLE = "table"      # only at a table of two
+    PERSON = "person"    # only a computer opponent grants one
+    STAGE = "stage"      # only during play
+    MOVES = "moves"      # more moves asked than the requester made this hand
+    DECK = "deck"        # across a move the deck had to serve (a stock draw)
+    SHOWN = "shown"      # across a move that showed the requester a card it had not seen
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TakeBackDone(Event):
     """A take-back request was answered or became void.
 
     ``granted``: the moves were taken back (``retracted`` of them, every seat's); else
-    ``detail`` says why not (refused, or overtaken by a move).
+    ``detail`` says why not (refused, or overtaken by a move), and ``refusal`` is the
+    protocol's reason when the take-back was not allowed at all.
     """
 
     requester: int
     granted: bool
     retracted: int = 0
     detail: str = ""
+    refusal: TakeBackRefusal | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,10 +159,14 @@ class Ended(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchResumed(Event):
-    """The session was rebuilt from its game file (``entries`` log entries replayed)."""
+    """The session was rebuilt from its game file (``entries`` log entries replayed).
+
+    ``replayed``: the events of the hand in play as the replay made them again (its
+    shuffles, deal, moves), so a console shows the hand so far, not an empty log."""
 
     hand_no: int
     entries: int
+    replayed: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

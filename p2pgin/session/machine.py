@@ -83,7 +83,7 @@ from p2pgin.session.state import (
     Step,
     TableState,
 )
-from p2pgin.session.takeback import judge_takeback_answer, takeback_plan
+from p2pgin.session.takeback import Refused, judge_takeback_answer, takeback_plan
 
 __all__ = [
     "TRANSITIONS",
@@ -607,9 +607,9 @@ class Machine:
         ``CONFLICT``). None when the match is no longer live."""
         return judge_conflict(self, other)
 
-    def takeback_plan(self, requester: int, moves: int) -> tuple[int, GameHand] | str:
+    def takeback_plan(self, requester: int, moves: int) -> tuple[int, GameHand] | Refused:
         """Where a take-back of ``requester``'s last ``moves`` moves would cut this hand,
-        and the hand replayed without them; or why it is refused."""
+        and the hand replayed without them; or why it is refused (typed)."""
         return takeback_plan(self.seating, self._state, requester, moves)
 
 

@@ -54,8 +54,11 @@ from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, LocalProtocolError, Rule, Unattributable
 from p2pgin.session.events import (
     Event,
+    HandEnded,
     LinkRefused,
+    MatchEnded,
     MatchResumed,
+    MatchStarted,
     TableFormed,
     TakeBackDone,
 )
@@ -89,6 +92,7 @@ from p2pgin.session.messages import (
     parse_body,
 )
 from p2pgin.session.secrets import SeatSecrets
+from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
 from p2pgin.session.view import PlayerView, build_view
 
@@ -327,18 +331,24 @@ class Session:
             session._secrets.load(secrets)
             machine = session.machine
             assert machine is not None
+            hand: list[Event] = []  # the replay's events of the hand in play
             for entry in entries:
                 if entry.sender == seat:
                     session._check_reproducible(entry)
                 for event in machine.feed(entry):
-                    del event  # NB: the replay's events happened before; say one thing
+                    if isinstance(event, HandEnded | MatchStarted | MatchEnded):
+                        hand = []
+                    else:
+                        hand.append(event)
         except (Unattributable, Fault) as exc:
             raise LocalProtocolError(f"game file fails replay: {exc}") from None
         session._out = _Builder()
         # NB: a log complete already when it was stored: the other seats had it then
         session._restored_final = session.finished
         state = machine.state
-        session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries)))
+        # NB: the replay's events happened before; one event says so, carrying the hand's
+        session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries),
+                                                replayed=tuple(hand)))
         session._advance()
         return session
 
@@ -1318,8 +1328,8 @@ class Session:
         if self._takeback is not None:
             raise LocalProtocolError("take-back: a request is already pending")
         plan = machine.takeback_plan(me, moves)
-        if isinstance(plan, str):
-            raise LocalProtocolError(plan)
+        if isinstance(plan, Refused):
+            raise TakeBackRefusedError(plan)
         msg = TakeBackRequest(moves=moves)
         chain = machine.chain
         request = sign_entry(self._key, session=machine.session_id, seq=len(chain),
@@ -1332,7 +1342,15 @@ class Session:
         machine, me = self.machine, self.me
         if machine is None or me is None or self._takeback is not None:
             return False
-        return not isinstance(machine.takeback_plan(me, 1), str)
+        return not isinstance(machine.takeback_plan(me, 1), Refused)
+
+    def takeback_refusal(self) -> Refused | None:
+        """Why ``act(TakeBack())`` would be refused now (None: it would be sent)."""
+        machine, me = self.machine, self.me
+        if machine is None or me is None:
+            return None
+        plan = machine.takeback_plan(me, 1)
+        return plan if isinstance(plan, Refused) else None
 
     def _take_takeback_request(self, link: Hashable, request: Entry) -> None:
         machine, me = self.machine, self.me
@@ -1350,8 +1368,16 @@ class Session:
         assert isinstance(msg, TakeBackRequest)
         if me is None or not self.bot or self._takeback is not None:
             return  # NB: only a computer seat answers; a second request waits its turn
-        if isinstance(machine.takeback_plan(request.sender, msg.moves), str):
-            return  # NB: not grantable: the requester's own session refuses such requests
+        plan = machine.takeback_plan(request.sender, msg.moves)
+        if isinstance(plan, Refused):
+            # NB: the requester's own session never asks this: a modified program did.
+            # It is answered at once with a logged refusal whose reason every seat reads,
+            # once per position (then ignored), and only where an answer may stand.
+            if (machine.stage is Stage.PLAY and machine.seating.seats == 2
+                    and not refused_just_now(machine.chain, request.sender)):
+                self._emit(TakeBackAnswer(moves=msg.moves, request_sig=request.sig,
+                                          requester=request.sender, grant=False))
+            return
         self._takeback = (request, request.sender)
 
     def _takeback_void(self, why: str) -> None:

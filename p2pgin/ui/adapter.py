@@ -263,6 +263,7 @@ def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
     rules = gv.rules
     fields["oklahoma"] = bool(rules.oklahoma)
     fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
+    fields["upcard"] = up
     drawn = None
     for played in reversed(hand.history):
         if played.player == me:
@@ -447,7 +448,7 @@ def build_table(
     if not problem and history.links_down and stage not in ("match_over", "closed"):
         down = [names[s] for s in sorted(history.links_down) if s < len(names) and s != me]
         if down and len(names) > 2:
-            problem = f"Link to {', '.join(down)} lost; the match waits for it"
+            problem = f"Link to {', '.join(down)} lost; trying again"
     return Table(
         me=me,
         names=names,
@@ -535,15 +536,15 @@ def why_not(table: Table, action: str) -> str:
         return f"not your turn: waiting for {opp}"
     phase = table.phase
     if action in ("discard", "knock", "gin") and phase == "upcard":
-        return "first take the upcard (d) or pass it (p)"
+        return "first take the upcard (t) or pass it (p)"
     if action in ("discard", "knock", "gin") and phase == "draw":
         if "take" in table.actions:
-            return "draw a card first (s: stock, d: discard pile)"
+            return "draw a card first (s: stock, t: discard pile)"
         return "draw a card first (s: stock)"
     if action in ("stock", "take") and phase == "discard":
         return "you have drawn already: discard a card (Enter)"
     if action == "stock" and phase == "upcard":
-        return "first take the upcard (d) or pass it (p)"
+        return "first take the upcard (t) or pass it (p)"
     if action == "take" and "stock" in table.actions:
         return "after both passed the upcard the first draw is from the stock"
     if action == "pass":
@@ -585,7 +586,7 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
             return f"meld {words} ({'type ' + command if typed else 'm'})", card
         rummy_advice = {
             "draw_stock": ("draw from the stock", "s", "s"),
-            "draw_discard": (f"take {top} from the discard pile", "d", "take"),
+            "draw_discard": (f"take {top} from the discard pile", "t", "take"),
             "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
             "lay_off": (f"lay off {label} on meld {getattr(move, 'meld', 0) + 1}", "a",
                         f"layoff {typed_card} {getattr(move, 'meld', 0) + 1}"),
@@ -597,10 +598,10 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
     gin = kind == "knock" and card is not None and deadwood_after(table, card) == 0
     finish = "gin" if gin else "knock"
     advice = {  # (what, key, typed command) per move
-        "take_upcard": (f"take the upcard {top}", "d", "take"),
+        "take_upcard": (f"take the upcard {top}", "t", "take"),
         "pass_upcard": ("pass the upcard", "p", "pass"),
         "draw_stock": ("draw from the stock", "s", "s"),
-        "draw_discard": (f"take {top} from the discard pile", "d", "take"),
+        "draw_discard": (f"take {top} from the discard pile", "t", "take"),
         "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
         "knock": (f"{finish}, discarding {label}", "g" if gin else "k",
                   f"{finish} {typed_card}"),

@@ -6,7 +6,8 @@ prefer another with the same count (one that gives the defender fewer layoffs), 
 defender may lay off differently; the rules allow both. An :class:`Arrangement` is a
 plain value: which cards form which meld, which are laid off on which of the knocker's
 melds, and the deadwood left. :func:`move_card` sends the card under the cursor to the
-next place it can go; :func:`to_move` turns the arrangement into the engine's move,
+next place it can legally go (:func:`destinations`: the engine's own tests of a meld
+and of a layoff decide); :func:`to_move` turns the arrangement into the engine's move,
 which the console checks with the engine before sending (so a wrong arrangement is
 refused with the engine's own reason, and nothing is sent).
 """
@@ -20,8 +21,10 @@ from typing import Any
 from p2pgin.engine.cards import Card
 from p2pgin.engine.gin_moves import Defence as LayOff  # NB: package C calls it Defence
 from p2pgin.engine.gin_moves import Knock
+from p2pgin.engine.melds import IllegalMeldError, Layoff, check_layoffs, is_meld
 
-__all__ = ["Arrangement", "move_card", "order", "place_of", "places", "to_move"]
+__all__ = ["Arrangement", "destinations", "move_card", "order", "place_of", "places",
+           "to_move"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,31 +112,108 @@ def _put(arrangement: Arrangement, card: Card, place: str) -> Arrangement:
     return replace(arrangement, melds=tuple(melds))
 
 
+def _held(arrangement: Arrangement) -> list[Card]:
+    """Every card this declaration arranges (the discard apart)."""
+    return [*(c for m in arrangement.melds for c in m), *(c for c, _ in arrangement.laid),
+            *arrangement.deadwood]
+
+
+def _can_become_meld(cards: Sequence[Card], pool: Sequence[Card]) -> bool:
+    """Whether ``cards`` is a meld, or one or two more of ``pool`` make it one (a meld
+    being built card by card), by the engine's own test of a meld."""
+    if is_meld(cards):
+        return True
+    rest = [c for c in pool if c not in cards]
+    for i, x in enumerate(rest):
+        if is_meld((*cards, x)):
+            return True
+        if len(cards) < 2 and any(is_meld((*cards, x, y)) for y in rest[i + 1:]):
+            return True
+    return False
+
+
+def _laid_off_fits(arrangement: Arrangement, laid: Sequence[tuple[Card, int]]) -> bool:
+    """Whether the engine takes these layoffs on the knocker's melds (in an order it
+    accepts: a card resting on another layoff after it)."""
+    try:
+        check_layoffs(arrangement.theirs, (),
+                      [Layoff(card, index)
+                       for card, index in _layoff_order(laid, arrangement.theirs)],
+                      _held(arrangement))
+    except IllegalMeldError:
+        return False
+    return True
+
+
+def _legal(arrangement: Arrangement, rest: Arrangement, card: Card, place: str) -> bool:
+    """Whether ``card`` (taken out of ``arrangement``, leaving ``rest``) may go to
+    ``place`` of ``rest``: a meld it completes or is still being built toward, a new
+    meld it can start, the deadwood (not in a gin), a knocker's meld it extends."""
+    pool = _held(arrangement)
+    if place == "deadwood":
+        return arrangement.kind != "gin"
+    if place == "new meld":
+        return _can_become_meld((card,), pool)
+    if place.startswith("their meld "):
+        index = int(place.rsplit(" ", 1)[1]) - 1
+        return _laid_off_fits(arrangement, (*rest.laid, (card, index)))
+    index = int(place.rsplit(" ", 1)[1]) - 1
+    meld = (*rest.melds[index], card)
+    return _can_become_meld(meld, pool)
+
+
+def _targets(arrangement: Arrangement, card: Card) -> list[tuple[str, str]]:
+    """Every other place ``card`` might go, in ``m``'s cycle order after its own:
+    ``(place as numbered now, place as numbered once the card is out)``."""
+    before = places(arrangement)
+    current = place_of(arrangement, card)
+    start = before.index(current)
+    gone = None
+    if current.startswith("meld ") and len(
+            arrangement.melds[int(current.rsplit(" ", 1)[1]) - 1]) == 1:
+        gone = int(current.rsplit(" ", 1)[1])  # NB: its meld of one disappears
+    out = []
+    for step in range(1, len(before)):
+        target = before[(start + step) % len(before)]
+        if gone is not None and target == "new meld":
+            continue  # a meld of one made new again is no move
+        after = target
+        if gone is not None and target.startswith("meld "):
+            number = int(target.rsplit(" ", 1)[1])
+            after = f"meld {number - 1}" if number > gone else target
+        out.append((target, after))
+    return out
+
+
+def destinations(arrangement: Arrangement, card: Card) -> list[str]:
+    """The places ``card`` can legally go from where it is, in the order ``m`` visits
+    them (as the places are numbered now); the engine's tests of a meld and of a layoff
+    decide, none of the rules is written here."""
+    if card == arrangement.discard or card not in _held(arrangement):
+        return []
+    rest = _without(arrangement, card)
+    return [target for target, after in _targets(arrangement, card)
+            if _legal(arrangement, rest, card, after)]
+
+
 def move_card(arrangement: Arrangement, card: Card) -> tuple[Arrangement, str]:
-    """``card`` moved to the next place (:func:`places`) after the one it is in; returns
-    the new arrangement and where the card went (``"meld 2"``, ``"deadwood"`` ...).
+    """``card`` moved to the next place (:func:`places`) after the one it is in where it
+    can legally go (:func:`destinations`); returns the new arrangement and where the card
+    went (``"meld 2"``, ``"deadwood"`` ...), or the arrangement unchanged and ``""`` when
+    it can go nowhere else.
 
     NB: a meld left empty disappears and the melds after it move up one number; the
     card goes on to the place that followed its old one, so pressing ``m`` again and
-    again visits every place once.
+    again visits every legal place once.
     """
     if card == arrangement.discard:
         return arrangement, "discard"
-    before = places(arrangement)
-    current = place_of(arrangement, card)
-    target = before[(before.index(current) + 1) % len(before)]
-    alone = current.startswith("meld ") and len(
-        arrangement.melds[int(current.rsplit(" ", 1)[1]) - 1]) == 1
-    if alone and target == "new meld":  # a meld of one made new again: skip to deadwood
-        target = "deadwood"
     rest = _without(arrangement, card)
-    if alone and target.startswith("meld "):
-        gone = int(current.rsplit(" ", 1)[1])
-        number = int(target.rsplit(" ", 1)[1])
-        if number > gone:
-            target = f"meld {number - 1}"
-    moved = _put(rest, card, target)
-    return moved, place_of(moved, card)
+    for _target, after in _targets(arrangement, card):
+        if _legal(arrangement, rest, card, after):
+            moved = _put(rest, card, after)
+            return moved, place_of(moved, card)
+    return arrangement, ""
 
 
 def order(arrangement: Arrangement) -> list[Card]:

@@ -3,8 +3,9 @@
 The same words drive the full-screen console (after ``:``) and the ``--plain``
 screen-reader mode, so a player can do everything by typing. A command is a
 name, optionally followed by a card (``:d 7h``, ``:knock 10s``) or a word
-(``:sort suit``). Any unambiguous prefix of a name works (``:kn``), and the
-single letters match the console's keys where that is not ambiguous.
+(``:sort suit``). Any unambiguous prefix of a name works (``:kn``), and a single
+letter means what the console's key of that letter does (``t`` takes, ``d`` discards,
+``a`` lays off, ``b`` the best declaration again).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "log": ("", "read the last moves"),
     "seats": ("", "read every seat: name, role, cards, points, key"),
     "melds": ("", "Rummy: read the melds on the table"),
-    "end": ("", "end the match when a seat is silent past its deadline (names it)"),
+    "end": ("", "end the match when a seat is silent past its deadline (the record "
+                "names that player)"),
     "wait": ("", "keep waiting for a silent seat"),
     "accept": ("", "accept the host's rules (joiner, before the first deal)"),
     "decline": ("", "decline the host's rules"),
@@ -78,6 +80,8 @@ _ALIASES: dict[str, str] = {
     "s": "stock",
     "draw": "stock",
     "t": "take",
+    "a": "layoff",
+    "b": "best",
     "p": "pass",
     "d": "discard",
     "k": "knock",

@@ -29,7 +29,7 @@ from p2pgin.ui.render import (
     seat_sentence,
     sheet_lines,
 )
-from p2pgin.ui.style import card_label
+from p2pgin.ui.style import card_label, card_labels_in
 
 __all__ = ["Console", "Hinter"]
 
@@ -99,6 +99,8 @@ class Console:
         events = list(self.handle.drain_events())
         view = self.handle.view
         self.history.absorb(events, view)
+        if events and self.ui.error:
+            self.clear_message()  # NB: the table moved on: the error was about before
         if any(isinstance(e, MatchStarted) for e in events) and self.ui.message.startswith(
                 "rematch offered"):
             self.say("")  # NB: the rematch began; the wait it announced is over
@@ -199,9 +201,20 @@ class Console:
         self.ui.message = text
         self.ui.error = error
 
+    def clear_message(self) -> None:
+        """Forget the last feedback (the next key, or the table moving on, makes an old
+        error stale: it must not stay on the status line)."""
+        self.ui.message = ""
+        self.ui.error = False
+
     def card_text(self, card: Card) -> str:
         """A card's label in this console's card style."""
         return card_label(card, ascii=self.ui.ascii)
+
+    def _cards_shown(self, text: str) -> str:
+        """Words from the engine or the session with their card codes (``4C``) written
+        as this screen writes cards (``4♣``)."""
+        return card_labels_in(text, ascii=self.ui.ascii)
 
     # ------------------------------------------------------------------ cursor
 
@@ -301,7 +314,7 @@ class Console:
         try:
             self._send(move)
         except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
-            self.say(f"not sent: {exc}", error=True)
+            self.say(f"not sent: {self._cards_shown(str(exc))}", error=True)
             return False
         self.ui.message = ""
         self.ui.hint = ""
@@ -391,6 +404,10 @@ class Console:
 
     def _end_hand(self, what: str, card: Card | None) -> None:
         table = self.table
+        if table.game == "rummy":
+            self.say(f"{what[0]} is gin's {what}: in Rummy, m lays down a meld and a lays a "
+                     "card off", error=True)
+            return
         if what not in table.actions:
             self.say(adapter.why_not(table, what), error=True)
             return
@@ -456,19 +473,19 @@ class Console:
             self._arrange(arrangement)
             return
         except ValueError as exc:  # NB: the engine's own words (a meld of two cards ...)
-            self.say(f"not possible: {exc}", error=True)
+            self.say(f"not possible: {self._cards_shown(str(exc))}", error=True)
             self._arrange(arrangement)
             return
         problem = adapter.engine_refusal(view, move)
         if problem:
-            self.say(f"not possible: {problem}", error=True)
+            self.say(f"not possible: {self._cards_shown(problem)}", error=True)
             self._arrange(arrangement)
             return
         self.ui.arrange = None
         try:
             self._send(move)
         except Exception as exc:  # IllegalMoveError / LocalProtocolError: nothing was sent
-            self.say(f"not sent: {exc}", error=True)
+            self.say(f"not sent: {self._cards_shown(str(exc))}", error=True)
             return
         self.ui.message = ""
         self.refresh()
@@ -482,7 +499,12 @@ class Console:
         if card == arrangement.discard:
             self.say("that is the discard (k or g again chooses another)")
             return
-        self.ui.arrange, where = move_card(arrangement, card)
+        moved, where = move_card(arrangement, card)
+        if not where:
+            self.say(f"{self.card_text(card)} can go nowhere else here (no other meld or "
+                     "layoff takes it)", error=True)
+            return
+        self.ui.arrange = moved
         self.ui.confirm = self._declaration_question()
         self._sync_selected()
         self.say(f"{self.card_text(card)}: {where}")
@@ -573,13 +595,17 @@ class Console:
         """``u``: ask the computer opponent to take back our last move."""
         take_back = getattr(self.handle, "take_back", None)
         if take_back is None or not self.table.can_undo:
-            self.say("no take-back here (only against a computer, never across a stock draw)",
-                     error=True)
+            opp = next((s for s in self.table.seat_lines if s.seat == self.table.opp), None)
+            if take_back is None or (opp is not None and not opp.bot):
+                self.say("no take-back here: only a computer opponent grants one", error=True)
+            else:
+                self.say("no take-back now: never across a stock draw or a card you were "
+                         "shown", error=True)
             return
         try:
             take_back()
         except Exception as exc:
-            self.say(f"take-back refused: {exc}", error=True)
+            self.say(f"take-back refused: {str(exc).removeprefix('take-back: ')}", error=True)
             return
         self.say("take-back asked; the answer appears in the log")
         self.refresh()
@@ -643,6 +669,10 @@ class Console:
         """``m`` (Rummy): lay down a meld. With ``cards`` (typed), that very meld; else
         the one meld holding the cursor card, or a choice of the melds the engine offers
         (those holding the cursor card first)."""
+        if self.table.game != "rummy":
+            self.say("m lays down a meld in Rummy; in gin, k knocks and g goes gin (your "
+                     "melds are shown first)", error=True)
+            return
         if "meld" not in self.table.actions:
             self.say(adapter.why_not(self.table, "meld"), error=True)
             return
@@ -740,11 +770,17 @@ class Console:
             self.say("cancelled")
 
     def accept_or_lay(self) -> None:
-        """``a``: accept the host's rules when they are offered, else (Rummy) lay off."""
-        if "accept" in self.table.actions or self.table.game != "rummy":
+        """``a``: accept the host's rules when they are offered, else (Rummy) lay off; in
+        gin it says what the key is for (not a lobby's or Rummy's refusal)."""
+        if "accept" in self.table.actions:
+            self.accept_rules()
+        elif self.table.game == "rummy":
+            self.lay_off()
+        elif self.table.stage in ("handshake", "lobby"):
             self.accept_rules()
         else:
-            self.lay_off()
+            self.say("a lays a card off in Rummy; in gin, Enter lays off after a knock",
+                     error=True)
 
     # ------------------------------------------------------------------ trust
 
@@ -758,7 +794,7 @@ class Console:
             return
         from p2pgin.ui.trust import owed_words
 
-        self._ask(f"End the match? {note.name} will be named for not sending its "
+        self._ask(f"End the match? {note.name} will be named for not sending the "
                   f"{owed_words(note.owed)}", self._end_silent, needs_turn=False)
 
     def _end_silent(self) -> None:
@@ -772,8 +808,8 @@ class Console:
         try:
             end(f"no {owed_words(note.owed)} from {note.name} for {note.waited:.0f} s")
         except Exception as exc:  # LocalProtocolError: the step arrived meanwhile
-            self.say(f"not ended: {exc}", error=True)
             self.refresh()
+            self.say(f"not ended: {exc}", error=True)
             return
         self.refresh()
 

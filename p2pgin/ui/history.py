@@ -43,7 +43,7 @@ from p2pgin.ui.tables import (
     seat_names,
     team_name,
 )
-from p2pgin.ui.trust import ending_note, overdue_note, overdue_text
+from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind"]
 
@@ -177,28 +177,29 @@ class History:
         return _Moved(player=event.seat, move=event.move,
                       card=card if isinstance(card, Card) else None, cards=cards)
 
-    def _recount(self, view: Any) -> None:
-        """After a take-back: the moves each game of the hand has now."""
-        hand = getattr(view, "hand", None)
-        if hand is None:
-            return
-        if getattr(view, "game", "") == "rummy":
-            self._moves = {0: len(hand.history)}
-        else:
-            self._moves = {g.deck: len(g.state.history) for g in gin_games(hand)}
+    def _retract(self, moves: int) -> None:
+        """After a granted take-back (only at a table of two: one game): ``moves`` fewer
+        moves of this hand are in force (live, or replayed at a resume alike)."""
+        self._moves = {key: max(0, count - moves) for key, count in self._moves.items()}
 
     # ------------------------------------------------------------------ events
 
-    def absorb(self, events: Iterable[Any], view: Any) -> None:
+    def absorb(self, events: Iterable[Any], view: Any, *, replaying: bool = False) -> None:
         """Fold new events in (oldest first); ``view`` (the session's) gives the names,
-        the seats and the hand."""
+        the seats and the hand. ``replaying``: events a resume made again, read with the
+        view of now (a card another seat drew from the stock is not named, though it may
+        be known by now: nobody saw it drawn)."""
         names = _names(view)
         me = getattr(view, "me", None)
-        for event in events:
+        events = list(events)
+        for index, event in enumerate(events):
             line: LogLine | None
             match event:
                 case MoveMade():
                     moved = self._with_card(event, view)
+                    if replaying and moved.player != me and move_kind(moved.move) == \
+                            "draw_stock":
+                        moved = _Moved(player=moved.player, move=moved.move, card=None)
                     self._last_move = moved
                     self.overdue = None
                     line = event_line(moved, view)
@@ -228,9 +229,16 @@ class History:
                     self.reveal = None
                     line = event_line(event, view)
                 case HandEnded():
+                    # NB: the match's last hand says nothing of a next one
+                    over = any(isinstance(e, MatchEnded) for e in events[index + 1:])
                     self.reveal = make_reveal(event.hand_no, event.result, view, names,
-                                              self._my_cards(view))
-                    line = event_line(event, view)
+                                              self._my_cards(view), match_over=over)
+                    if not self.cheat:
+                        # NB: every step of the hand was proven as it arrived (protocol v2
+                        # has no audit after it), the start of it seen here or not
+                        self.audits.setdefault(event.hand_no, AuditLine(
+                            hand_no=event.hand_no, ok=True, detail="every card proven"))
+                    line = LogLine(parts=(_hand_ended(event, view, match_over=over),))
                 case MatchEnded():
                     self.match_end = make_match_end(event.result, view, names)
                     line = event_line(event, view)
@@ -260,7 +268,14 @@ class History:
                     line = event_line(event, view)
                 case TakeBackDone():
                     if event.granted:
-                        self._recount(view)
+                        self._retract(event.retracted)
+                    line = event_line(event, view)
+                case MatchResumed():
+                    # NB: the hand so far, as the replay of the game file made it again:
+                    # it happened before what the log holds already (the notices)
+                    told, self.log = self.log, []
+                    self.absorb(event.replayed, view, replaying=True)
+                    self.log.extend(told)
                     line = event_line(event, view)
                 case _:
                     line = event_line(event, view)
@@ -399,7 +414,7 @@ def _hand_started(event: HandStarted, view: Any) -> str:
     return f"{word} {n}:{who} every card proven."
 
 
-def _hand_ended(event: HandEnded, view: Any) -> str:
+def _hand_ended(event: HandEnded, view: Any, *, match_over: bool = False) -> str:
     word, n, result = _hand_word(view), event.hand_no, event.result
     game = getattr(view, "game", "gin")
     names = _names(view)
@@ -421,8 +436,10 @@ def _hand_ended(event: HandEnded, view: Any) -> str:
     text = (f"{word} {n}: {_who(view, result.winner)} won {result.points} "
             f"({getattr(inner, 'kind', '')}).")
     loser = getattr(result, "loser", None)
-    if game == "gin3" and loser is not None:
-        text = text[:-1] + f"; {_who(view, loser)} deals next and sits out."
+    if game == "gin3" and loser is not None and not match_over:
+        deals = "deal next and sit out" if loser == getattr(view, "me", None) else (
+            "deals next and sits out")
+        text = text[:-1] + f"; {_who(view, loser)} {deals}."
     return text
 
 
@@ -444,7 +461,7 @@ def _ended_line(ending: Any, view: Any) -> str:
     me = getattr(view, "me", None)
     if me is not None and 0 <= me < len(names):
         names[me] = "You"
-    text = str(ending.headline(names)).replace("(caught by You)", "(caught by you)")
+    text = ending_headline(ending, names).replace("(caught by You)", "(caught by you)")
     reason = getattr(ending, "reason", "")
     if reason and text.endswith("."):
         text = f"{text[:-1]}: {reason}."
@@ -511,9 +528,7 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         case LinkUp():
             return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
         case Overdue():
-            note = overdue_note(event, _names(view))
-            return LogLine(parts=(f"{overdue_text(note)}: wait, or end the match (E, or "
-                                  "type end).",))
+            return LogLine(parts=(overdue_log(overdue_note(event, _names(view))),))
         case TakeBackDone():
             who = _who(view, event.requester)
             if event.granted:

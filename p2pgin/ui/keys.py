@@ -2,16 +2,21 @@
 
 While melds are declared (after ``k`` / ``g``, or Enter after the other player
 knocked) the engine's best arrangement is shown: the arrows pick a card, ``m`` moves it
-to the next meld (a new one, the deadwood, or one of the knocker's melds to lay it off),
-``r`` goes back to the best one, Enter declares (the engine checks it first), ``n``
-cancels.
+to the next place it can legally go (another meld, the deadwood, or one of the
+knocker's melds to lay it off), ``b`` goes back to the best one, Enter declares (the
+engine checks it first), ``n`` cancels.
 
-Keys (also in the help overlay): Left/Right, ``H``/``L``, Tab/Shift-Tab move the
-cursor; Up/Down jump between melds and deadwood; ``1``..``9``, ``0``, ``-`` pick
-card 1..11; ``s`` stock, ``d`` discard pile (or the upcard), ``p`` pass, Enter
-discard (or lay off after a knock, or close an overlay), ``k`` knock, ``g`` gin,
-``h`` hint, ``o`` sort, ``v`` pile, ``e`` last hand's result, ``n`` next hand,
-``r`` rematch, ``u`` take-back, ``:`` command line, ``?`` help, ``q`` quit.
+Keys mean one thing each, and the letters the typed commands share mean the same
+there (``:s``, ``:t``, ``:p``, ``:d 7h``, ``:k``, ``:g``, ``:h``, ``:n``, ``:r``, ``:u``,
+``:q``). Left/Right, ``H``/``L``, Tab/Shift-Tab move the cursor; Up/Down jump between
+melds and deadwood; ``1``..``9``, ``0``, ``-`` pick card 1..11; ``s`` stock, ``t``
+take the discard pile's top (or the upcard), ``p`` pass, ``d`` or Enter discard (Enter
+also lays off after a knock and closes an overlay), ``k`` knock, ``g`` gin, ``m`` meld
+(Rummy: lay one down; declaring: move a card), ``a`` Rummy's lay off (before the deal:
+accept the rules), ``x`` decline, ``h`` hint, ``o`` sort, ``v`` the discard pile (Rummy:
+and the melds), ``e`` last hand's result, ``n`` next hand, ``r`` rematch, ``u``
+take-back, ``i`` seats, ``w``/``E`` a silent seat, ``:`` command line, ``?`` help,
+``q`` quit. A key that does nothing in this game says so.
 
 Why ``h`` is the hint and not "left": the issue asks for both ``hjkl`` movement and
 ``h`` hint / ``k`` knock; a one-row hand needs only left/right, so the action keys
@@ -68,6 +73,7 @@ def build_key_bindings(
             @kb.add(*keys, filter=filter if filter is not None else playing,
                     eager=keys == ("escape",))
             def _(event: KeyPressEvent) -> None:
+                console.clear_message()  # NB: an old message never outlives the next key
                 action()
                 after()
 
@@ -85,11 +91,13 @@ def build_key_bindings(
     for number, key in enumerate(PICK_KEYS, start=1):
         bind(key)(lambda n=number: console.pick(n))  # type: ignore[misc]
     bind("s")(console.draw_stock)
-    bind("d")(console.take)
+    bind("t")(console.take)
+    bind("d")(lambda: console.discard())
     bind("p")(console.pass_upcard)
     bind("enter")(console.enter)
     bind("k")(lambda: console.knock())
     bind("g")(lambda: console.gin())
+    bind("b")(lambda: console.say("b is for declaring melds: the best declaration again"))
     bind("h")(console.hint)
     bind("o")(console.cycle_sort)
     bind("v")(lambda: console.toggle_overlay("pile"))
@@ -104,7 +112,6 @@ def build_key_bindings(
     bind("u")(console.undo)
     bind("a")(console.accept_or_lay)
     bind("m")(lambda: console.meld())
-    bind("t")(lambda: console.toggle_overlay("melds"))
     bind("i")(lambda: console.toggle_overlay("seats"))
     bind("w")(console.keep_waiting)
     bind("E")(console.end_match)
@@ -132,7 +139,7 @@ def build_key_bindings(
     for key in ("right", "l", "L", "tab"):
         bind(key, filter=arranging)(lambda: console.move_cursor(1))
     bind("m", filter=arranging)(console.move_arranged)
-    bind("r", filter=arranging)(console.reset_arrangement)
+    bind("b", filter=arranging)(console.reset_arrangement)
     bind("enter", filter=arranging)(lambda: console.answer(True))
 
     # NB: while the table is hidden a key must not act blind: the player cannot see what

@@ -43,20 +43,34 @@ from prompt_toolkit.layout.controls import BufferControl
 
 from p2pgin.ui import render
 from p2pgin.ui.controller import Console
+from p2pgin.ui.fit import fit_lines
 from p2pgin.ui.model import Table
 from p2pgin.ui.style import asciify
 
-__all__ = ["ConsoleLayout", "build_layout", "terminal_size"]
+__all__ = ["ConsoleLayout", "build_layout", "panel_room", "side_width", "terminal_size"]
 
-#: The score panel: a label column and two score columns wide enough for a ten-character
-#: name (``bot-normal``) with a space before it.
+#: The score panel at 80 columns: a label column and two score columns wide enough for
+#: a ten-character name (``bot-normal``) with a space before it.
 SIDE_WIDTH = 30
+#: The widest the side panel grows to on a wide terminal (longer names, fewer cuts).
+SIDE_MAX = 44
 
 
 def terminal_size() -> tuple[int, int]:
     """(columns, rows) of the running application's output."""
     size = get_app().output.get_size()
     return size.columns, size.rows
+
+
+def side_width(columns: int) -> int:
+    """The side panel's columns: 30 at 80 columns, growing with a wider terminal."""
+    return max(SIDE_WIDTH, min(SIDE_MAX, columns * 3 // 8))
+
+
+def panel_room(width: int) -> int:
+    """The columns a panel's text may take: its width less a blank right margin, so no
+    text ever touches the divider or the screen's edge."""
+    return max(1, width - 1)
 
 
 class ConsoleLayout:
@@ -70,15 +84,30 @@ class ConsoleLayout:
         hline = "-" if ui.ascii else "─"
         vline = "|" if ui.ascii else "│"
 
-        def text(fn: Callable[[], StyleAndTextTuples]) -> FormattedTextControl:
-            if not ui.ascii:
-                return FormattedTextControl(fn, focusable=False)
+        def text(fn: Callable[[], StyleAndTextTuples],
+                 width: Callable[[], int] | None = None) -> FormattedTextControl:
+            """A panel's control: its text (ASCII only in ASCII mode), every line fitted
+            to the panel's ``width`` (a callable: the terminal may be resized)."""
 
-            def ascii_only() -> StyleAndTextTuples:
-                # NB: names and engine text may hold non-ASCII; ASCII mode must print none.
-                return [(f[0], asciify(f[1]), *f[2:]) for f in fn()]
+            def fitted() -> StyleAndTextTuples:
+                frags = fn()
+                if ui.ascii:
+                    # NB: names and engine text may hold non-ASCII; ASCII mode prints none.
+                    frags = [(f[0], asciify(f[1]), *f[2:]) for f in frags]
+                if width is None:
+                    return frags
+                return fit_lines(frags, panel_room(width()), ascii=ui.ascii)
 
-            return FormattedTextControl(ascii_only, focusable=False)
+            return FormattedTextControl(fitted, focusable=False)
+
+        def columns() -> int:
+            return terminal_size()[0]
+
+        def side() -> int:
+            return side_width(columns())
+
+        def main() -> int:
+            return columns() - side() - 1
 
         def title_bar(label: str) -> Window:
             return Window(
@@ -95,32 +124,33 @@ class ConsoleLayout:
         # NB: the hand window takes the focus, so mouse clicks reach the table (a hidden
         # focused command line would make prompt_toolkit ignore clicks elsewhere).
         hand_control = text(lambda: render.render_hand(t(), ui, console.click,
-                                                         terminal_size()[0]))
+                                                         panel_room(columns())), columns)
         hand_control.focusable = to_filter(True)
         self.hand_window = Window(hand_control, height=Dimension(min=4, preferred=5, max=5))
         self.body = HSplit(
             [
-                Window(text(lambda: render.render_title(t(), ui, terminal_size()[0])), height=1),
+                Window(text(lambda: render.render_title(t(), ui, panel_room(columns())),
+                            columns), height=1),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_banner(t(), ui)),
-                           height=Dimension(min=1, max=3), wrap_lines=True),
-                    filter=Condition(lambda: bool(render.render_banner(t(), ui))),
+                    Window(text(self._banner, columns),
+                           height=lambda: Dimension.exact(max(1, self.banner_rows()))),
+                    filter=Condition(lambda: self.banner_rows() > 0),
                 ),
                 VSplit(
                     [
                         HSplit([
                             title_bar("Table"),
                             Window(text(lambda: render.render_table(
-                                t(), ui, console.click, terminal_size()[0] - SIDE_WIDTH - 1)),
-                                   height=self._band, wrap_lines=True),
+                                t(), ui, console.click, panel_room(main())), main),
+                                   height=self._band),
                         ]),
                         Window(width=1, char=vline, style="class:frame"),
                         HSplit([
                             DynamicContainer(lambda: title_bar(
                                 "Score" if t().two_seats else "Seats")),
-                            Window(text(lambda: render.render_scores(t(), ui)),
-                                   height=self._band),
-                        ], width=SIDE_WIDTH),
+                            Window(text(lambda: render.render_scores(
+                                t(), ui, panel_room(side())), side), height=self._band),
+                        ], width=lambda: Dimension.exact(side())),
                     ],
                     height=lambda: Dimension.exact(self.band_rows() + 1),
                 ),
@@ -128,7 +158,7 @@ class ConsoleLayout:
                     HSplit([
                         title_bar("Other game (your partner's)"),
                         Window(text(lambda: render.render_other_games(
-                            t(), ui, terminal_size()[0])),
+                            t(), ui, panel_room(columns())), columns),
                                height=lambda: Dimension.exact(self.other_rows() - 1)),
                     ]),
                     filter=Condition(lambda: self.other_rows() > 0),
@@ -136,12 +166,14 @@ class ConsoleLayout:
                 title_bar("Hand"),
                 self.hand_window,
                 title_bar("Log"),
-                Window(text(self._log), height=Dimension(min=1, weight=1), wrap_lines=False),
+                Window(text(self._log, columns), height=Dimension(min=1, weight=1)),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_message(ui)), height=1),
+                    Window(text(lambda: render.render_message(ui, panel_room(columns())),
+                                columns),
+                           height=lambda: Dimension.exact(max(1, self.message_rows()))),
                     filter=Condition(lambda: bool(ui.message)),
                 ),
-                Window(text(lambda: render.render_status(t(), ui)), height=1,
+                Window(text(lambda: render.render_status(t(), ui), columns), height=1,
                        style="class:status"),
                 ConditionalContainer(
                     VSplit([
@@ -151,8 +183,8 @@ class ConsoleLayout:
                     filter=Condition(lambda: self.command_active),
                 ),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_keys(t(), ui, terminal_size()[0])), height=1,
-                           style="class:keys"),
+                    Window(text(lambda: render.render_keys(t(), ui, panel_room(columns())),
+                                columns), height=1, style="class:keys"),
                     filter=Condition(lambda: not self.command_active),
                 ),
             ]
@@ -160,10 +192,9 @@ class ConsoleLayout:
         #: The overlay line kept in view after PgUp/PgDn, for the overlay open.
         self._overlay_cursor = render.ScrollCursor()
         self.overlay_window = Window(
-            text(self._overlay_text),
+            text(self._overlay_text, columns),
             style="class:overlay",
             char=" ",
-            wrap_lines=True,
         )
         self.overlay = HSplit([
             Window(height=1, char=hline, style="class:overlay class:frame"),
@@ -184,9 +215,28 @@ class ConsoleLayout:
                 )
             ],
         )
-        self.too_small = Window(text(self._too_small), style="class:toosmall",
-                                wrap_lines=True)
+        self.too_small = Window(text(self._too_small, columns), style="class:toosmall")
         self.root = DynamicContainer(self._pick_root)
+
+    def _banner(self) -> StyleAndTextTuples:
+        return render.render_banner(self.console.table, self.console.ui,
+                                    panel_room(terminal_size()[0]))
+
+    def banner_rows(self) -> int:
+        """Rows of the alarm banner (0 when all is well): its text, wrapped between
+        words to the screen's width."""
+        frags = self._banner()
+        if not frags:
+            return 0
+        return render.plain_text(frags).count("\n") + 1
+
+    def message_rows(self) -> int:
+        """Rows of the feedback line (0 without one; a long one wraps to two)."""
+        ui = self.console.ui
+        if not ui.message:
+            return 0
+        frags = render.render_message(ui, panel_room(terminal_size()[0]))
+        return render.plain_text(frags).count("\n") + 1
 
     def band_rows(self) -> int:
         """Rows of the table and seats panels (five; more for a table of five or six)."""
@@ -215,21 +265,21 @@ class ConsoleLayout:
         columns, rows = terminal_size()
         ui = self.console.ui
         return render.render_too_small(columns, rows,
-                                       ui.confirm if self.console.asking_quit else "")
+                                       ui.confirm if self.console.asking_quit else "",
+                                       width=panel_room(columns))
 
     def _log(self) -> StyleAndTextTuples:
         rows = terminal_size()[1]
-        # Rows left for the log: the fixed panels take 17 (18 with the banner).
-        banner = render.plain_text(render.render_banner(self.console.table, self.console.ui))
-        columns = max(1, terminal_size()[0])
-        fixed = 17 + min(3, -(-len(banner) // columns))
+        # Rows left for the log: the fixed panels take 17 (more with the banner).
+        fixed = 17 + self.banner_rows()
         fixed += self.band_rows() - 5 + self.other_rows()
-        fixed += 1 if self.console.ui.message else 0
+        fixed += self.message_rows()
         return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 
     def _overlay_text(self) -> StyleAndTextTuples:
         console = self.console
         table, ui = console.table, console.ui
+        width = panel_room(terminal_size()[0])
         body: StyleAndTextTuples
         if ui.overlay == "help":
             body = render.render_help(ui)
@@ -238,21 +288,21 @@ class ConsoleLayout:
         elif ui.overlay == "pile":
             body = render.render_pile(table, ui)
         elif ui.overlay == "reveal":
-            body = render.render_reveal(table, ui)
+            body = render.render_reveal(table, ui, width)
         elif ui.overlay == "sheet":
-            body = render.render_sheet(table, ui)
+            body = render.render_sheet(table, ui, width)
         elif ui.overlay == "choose":
             body = render.render_choices(ui)
         elif ui.overlay == "ending":
-            body = render.render_ending(table, ui)
+            body = render.render_ending(table, ui, width)
         elif ui.overlay == "melds":
             body = render.render_melds(table, ui)
         elif ui.overlay == "seats":
-            body = render.render_seat_list(table, ui)
+            body = render.render_seat_list(table, ui, width)
         elif ui.overlay == "match":
-            body = render.render_match_end(table, ui)
+            body = render.render_match_end(table, ui, width)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)
-                body = [*body, ("", "\n"), *render.render_reveal(table, ui)]
+                body = [*body, ("", "\n"), *render.render_reveal(table, ui, width)]
         else:
             body = []
         close = " Esc: cancel" if ui.overlay == "choose" else " Esc or Enter: close"

@@ -28,6 +28,13 @@ def _lines(lines: Lines) -> list[str]:
     return list(lines() if callable(lines) else lines)
 
 
+def join_advice(lines: list[str], others: str = "the other players") -> str:
+    """What the host tells the others: the address and port, and the join code only
+    when one of ``lines`` shows one (a loopback table has none to tell)."""
+    code = any(line.lower().startswith("join code") for line in lines)
+    return f"Tell {others} the address and port" + (", or the join code" if code else "")
+
+
 class WaitingScreen:
     """The host's screen while nobody has joined: where to connect, how to stop."""
 
@@ -46,9 +53,10 @@ class WaitingScreen:
         out: StyleAndTextTuples = [
             ("class:title", f" p2pgin  {self.title} {spinner[self.frame % 4]}\n\n"),
         ]
-        for line in _lines(self.lines):
+        lines = _lines(self.lines)
+        for line in lines:
             out.append(("class:value", f"   {line}\n"))
-        advice = "\n   Tell the other player the address and port, or the join code"
+        advice = f"\n   {join_advice(lines, 'the other player')}"
         if self.announced:
             advice += ";\n   on the same LAN `p2pgin join` finds this game by itself"
         out.append(("class:label", advice + ".\n\n"))

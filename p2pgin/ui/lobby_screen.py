@@ -26,6 +26,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
 from p2pgin.ui.adapter import rules_text
+from p2pgin.ui.lobby import join_advice
 from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, terminal_is_utf8
 from p2pgin.ui.tables import GAME_TITLES
 
@@ -113,7 +114,8 @@ class LobbyScreen:
             head = f"{title}: waiting for the table to form"
         out.append(("class:title", f" p2pgin  {head} {spinner[self.frame % 4]}"))
         out.append(("", ""))
-        for line in (self.lines() if callable(self.lines) else self.lines):
+        told = list(self.lines() if callable(self.lines) else self.lines)
+        for line in told:
             out.append(("class:value", f"   {line}"))
         if self.lines:
             out.append(("", ""))
@@ -147,7 +149,7 @@ class LobbyScreen:
         if asks:
             out.append(("class:value", "   Take a seat at this table with these rules?"))
         elif host:
-            advice = "   Tell the other players the address and port, or the join code"
+            advice = f"   {join_advice(told)}"
             if self.announced:
                 advice += ";\n   on the same LAN `p2pgin join` finds this table by itself"
             out.extend(("class:label", part) for part in (advice + ".").split("\n"))

@@ -262,6 +262,7 @@ class Table:
     knock_limit: int | None = None
     oklahoma: bool = False
     doubled: bool = False
+    upcard: Card | None = None  # the hand's upcard (Oklahoma: it set the knock limit)
     hand: tuple[Card, ...] = ()
     positions: Mapping[Card, int] = field(default_factory=dict)
     drawn: Card | None = None

@@ -200,6 +200,7 @@ class PlainConsole:
     def _choices(self) -> list[str]:
         """The numbered choices on offer, with what to type."""
         c = self.console
+        self._said_status()
         title, *options = c.ui.choices
         return [title, *(f"{n}: {label}" for n, label in enumerate(options, start=1)),
                 f"Type 1 to {len(options)}, or n to cancel."]
@@ -207,12 +208,18 @@ class PlainConsole:
     def _question(self) -> list[str]:
         """The pending question (and a declaration being arranged), with what to type."""
         c = self.console
+        self._said_status()
         question = c.ui.confirm if c.ui.confirm.endswith(("?", ".")) else f"{c.ui.confirm}."
         if c.ui.arrange is None:
             return [f"{question} Type y or n."]
         return [*c.declaration_lines(), question,
                 "Type y to declare it, n to cancel, move CARD to move a card to its next "
                 "place, best for the best again."]
+
+    def _said_status(self) -> None:
+        """The question printed now is the status line's news: a move arriving while it
+        waits does not print it again, in the keys' words (``... (y/n)``)."""
+        self._status = status_text(self.console.table, self.console.ui, typed=True)
 
     def interrupt(self) -> list[str]:
         """Ctrl-C: what ``q`` does in the full-screen console. A match in play asks first

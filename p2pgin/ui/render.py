@@ -9,7 +9,6 @@ signal: selection, the drawn card, highlights and alarms are also marked in text
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -20,7 +19,17 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from p2pgin.engine.cards import Card
 from p2pgin.ui.arrange import Arrangement
 from p2pgin.ui.commands import command_help
-from p2pgin.ui.model import GameLine, LogLine, Part, RevealGame, SeatLine, Table
+from p2pgin.ui.fit import fit_name, fit_text, names_in, text_width, wrap_text
+from p2pgin.ui.model import (
+    GameLine,
+    LogLine,
+    MatchEnd,
+    Part,
+    RevealGame,
+    SeatLine,
+    Table,
+    TeamLine,
+)
 from p2pgin.ui.style import (
     CARD_WIDTH,
     asciify,
@@ -40,9 +49,11 @@ __all__ = [
     "ScrollCursor",
     "UiState",
     "arrangement_groups",
+    "banner_text",
     "hand_groups",
     "hand_order",
     "key_strip",
+    "knock_limit_text",
     "parts_text",
     "pick_keys",
     "plain_text",
@@ -264,14 +275,16 @@ def _link_text(link: str) -> str:
 def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuples:
     """One line: who plays whom, the opponent's fingerprint, link state, hand number.
 
-    ``width``: the screen's columns (0: no limit). The key fingerprint is what players
-    compare, so it is never cut: when the line is too long, the program name goes first,
-    then the "(new)"/"(known)" note; last, the key moves to the front (what still does
-    not fit is the end of the names). A table of more seats names the game and marks
-    a spectator WATCHING (the keys are in the log and the seats read-out).
+    ``width``: the screen's columns (0: no limit). The program's name always leads. The
+    key fingerprint is what players compare, so it is never cut: when the line is too
+    long, the "(new)"/"(known)" note goes first, then the hand number, then the key moves
+    to the front of the names; what still does not fit is the end of the names (cut
+    visibly by the panel).
+    A table of more seats names the game and marks a spectator WATCHING (the keys are
+    in the log and the seats read-out).
     """
     if not table.two_seats:
-        return _title_of_table(table, width)
+        return _title_of_table(table, width, ui.ascii)
     # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
     them = table.names[table.opp] if table.opp_fingerprint else "(waiting for the opponent)"
     link_style = "class:banner" if table.link != "connected" else "class:label"
@@ -286,11 +299,12 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     changed = table.peer_status.upper() == "CHANGED"
     status = ((" KEY CHANGED!", "class:changed") if changed else
               (f" ({table.peer_status.lower()})", "class:label") if table.peer_status else None)
+    name = (" p2pgin", "class:title")
     layouts = (
-        [(" p2pgin", "class:title"), link, hand, players, status, key],
-        [link, hand, players, status, key],
-        [link, hand, players, status if changed else None, key],
-        [link, key, status if changed else None, hand, players],
+        [name, link, hand, players, status, key],
+        [name, link, hand, players, status if changed else None, key],
+        [name, link, players, status if changed else None, key],
+        [name, link, key, status if changed else None, hand, players],
     )
     for parts in layouts:
         frags: StyleAndTextTuples = [(style, text) for text, style in filter(None, parts)]
@@ -299,9 +313,10 @@ def render_title(table: Table, ui: UiState, width: int = 0) -> StyleAndTextTuple
     return frags
 
 
-def _title_of_table(table: Table, width: int) -> StyleAndTextTuples:
-    """The title of a table of three seats or more (or any spectator's): the game, the
-    hand, the seats, and whether I watch."""
+def _title_of_table(table: Table, width: int, ascii: bool) -> StyleAndTextTuples:
+    """The title of a table of three seats or more (or any spectator's): the program,
+    the link, the hand, the game, whether I watch, then the seats (the part cut
+    visibly when the screen is too narrow for every name)."""
     link_style = "class:banner" if table.link != "connected" else "class:label"
     word = "round" if table.game == "rummy" else "hand"
     parts: list[tuple[str, str] | None] = [
@@ -314,44 +329,58 @@ def _title_of_table(table: Table, width: int) -> StyleAndTextTuples:
         parts.append((" WATCHING", "class:value"))
     if table.changed_keys:
         parts.append((" KEY CHANGED!", "class:changed"))
+    frags: StyleAndTextTuples = [(style, text) for text, style in filter(None, parts)]
     seats = [f"{n} (you)" if s == table.me else n for s, n in enumerate(table.names)]
-    parts.append((f": {', '.join(seats)}", "class:label"))
-    frags: StyleAndTextTuples = []
-    for drop in ((), (0,), (0, len(parts) - 1)):
-        frags = [(style, text) for text, style in
-                 (p for i, p in enumerate(parts) if p and i not in drop)]
-        if not width or fragment_list_width(frags) <= width:
-            return frags
+    room = width - fragment_list_width(frags) - 2 if width else 0
+    frags.append(("class:label", f": {names_in(seats, room, ascii=ascii)}"))
     return frags
 
 
-def render_banner(table: Table, ui: UiState | None = None) -> StyleAndTextTuples:
-    """The alarm line: a broken rule, a silent seat, a changed key, the link being down;
-    empty when all is well."""
+def banner_text(table: Table, ui: UiState | None = None) -> tuple[str, str]:
+    """The alarm as ``(text, style)``: a broken rule, a silent seat, a changed key, the
+    link being down; ``("", "")`` when all is well."""
     from p2pgin.ui.trust import overdue_text
 
-    out = _Out()
     if table.cheat:
-        out.add(f" !! CHEAT DETECTED: {table.cheat} ", "class:alarm")
-    elif table.overdue is not None:
-        out.add(f" {overdue_text(table.overdue)}: w wait, E end the match (it names "
-                f"{table.overdue.name}) ", "class:banner")
-    elif table.ending is not None:
-        out.add(f" MATCH ENDED: {table.ending.headline} ", "class:banner")
-    elif table.link == "reconnecting":
-        out.add(" RECONNECTING: the link to the other player is down; waiting for it... ",
+        return f"!! CHEAT DETECTED: {table.cheat}", "class:alarm"
+    if table.overdue is not None:
+        return overdue_text(table.overdue), "class:banner"
+    if table.ending is not None:
+        return f"MATCH ENDED: {table.ending.headline}", "class:banner"
+    if table.link == "reconnecting":
+        return ("RECONNECTING: the link to the other player is down; trying again...",
                 "class:banner")
-    elif table.link == "closed" and table.stage != "match_over" and not (
+    if table.link == "closed" and table.stage != "match_over" and not (
             ui is not None and ui.closed_why) and table.watching != "spectator":
         # NB: not when this player closed it (declined the rules): nobody is gone then
-        out.add(" DISCONNECTED: the other player is gone ", "class:banner")
-    elif table.changed_keys and not table.two_seats:
-        out.add(f" WARNING: the key of {', '.join(table.changed_keys)} differs from the one "
-                "seen before ", "class:alarm")
-    elif table.peer_status.upper() == "CHANGED":
-        out.add(" WARNING: this player's key differs from the one seen before ", "class:alarm")
-    elif table.link_problem and table.link == "connected" and not table.two_seats:
-        out.add(f" {table.link_problem} ", "class:banner")
+        return "DISCONNECTED: the other player is gone", "class:banner"
+    if table.changed_keys and not table.two_seats:
+        return (f"WARNING: the key of {', '.join(table.changed_keys)} differs from the one "
+                "seen before", "class:alarm")
+    if table.peer_status.upper() == "CHANGED":
+        return "WARNING: this player's key differs from the one seen before", "class:alarm"
+    if table.link_problem and table.link == "connected" and not table.two_seats:
+        return table.link_problem, "class:banner"
+    return "", ""
+
+
+def render_banner(table: Table, ui: UiState | None = None, width: int = 0,
+                  rows: int = 3) -> StyleAndTextTuples:
+    """The alarm (:func:`banner_text`), wrapped between words to ``width`` columns in at
+    most ``rows`` rows (0 columns: one line); empty when all is well."""
+    text, style = banner_text(table, ui)
+    if not text:
+        return []
+    ascii = ui.ascii if ui is not None else False
+    lines = wrap_text(text, width - 2, first="") if width else [text]
+    if len(lines) > rows:
+        lines = [*lines[:rows - 1], fit_text(" ".join(lines[rows - 1:]), width - 2,
+                                             ascii=ascii)]
+    out = _Out()
+    for i, line in enumerate(lines):
+        if i:
+            out.nl()
+        out.add(f" {line} ", style)
     return out.frags
 
 
@@ -388,11 +417,12 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
     if opp_knocked:
         # NB: the knocker's cards are face up now: its melds replace the card backs.
-        out.add(f" {opp[:14]} {_knocked(table.knock_kind)} with these melds:",
-                "class:value").nl()
+        out.add(f" {fit_name(opp, 14, ascii=ui.ascii)} {_knocked(table.knock_kind)} with "
+                "these melds:", "class:value").nl()
         _knocked_melds(out, table.knocker_melds, ui.ascii, " ", width)
     else:
-        name, count = f" {opp[:14]}: ", f"  ({table.opp_cards} cards)"
+        name = f" {fit_name(opp, 14, ascii=ui.ascii)}: "
+        count = f"  ({table.opp_cards} cards)"
         back = "#" if ui.ascii else "▒"
         backs = " ".join([back] * min(table.opp_cards, 11))
         if width and len(name) + len(backs) + len(count) > width:
@@ -417,32 +447,43 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     else:
         out.add("(empty)", "class:label")
     out.nl()
-    out.add(" Knock limit ", "class:label")
-    if table.knock_limit is None:
-        out.add("-", "class:value")
-    elif table.knock_limit == 0:
-        out.add("0 (gin only)", "class:value")
-    else:
-        out.add(str(table.knock_limit), "class:value")
-    if table.oklahoma and table.knocker is not None:
-        # NB: the knocker's melds may take two lines: the panel's five rows must hold all.
-        out.add(" (Oklahoma)", "class:label")
-        if table.doubled:
-            out.add(", counts double", "class:value")
-    elif table.oklahoma:
-        out.add("  (Oklahoma: from the upcard)", "class:label")
-        if table.doubled:
-            out.nl().add(" Spade upcard: this hand counts double", "class:value")
+    _knock_limit_line(out, table, ui)
     return out.frags
+
+
+def knock_limit_text(table: Table, ascii: bool = False) -> tuple[str, str]:
+    """The knock limit in words and, in Oklahoma, where it came from: ``("0 (gin
+    only)", "Oklahoma: upcard A♠")``. Short enough for the table panel at 80 columns
+    with any upcard."""
+    limit = table.knock_limit
+    value = "-" if limit is None else "0 (gin only)" if limit == 0 else str(limit)
+    if not table.oklahoma:
+        return value, ""
+    if table.upcard is None or table.knocker is not None:
+        return value, "Oklahoma"
+    return value, f"Oklahoma: upcard {card_label(table.upcard, ascii=ascii)}"
+
+
+def _knock_limit_line(out: _Out, table: Table, ui: UiState) -> None:
+    """The knock limit, why (Oklahoma), and whether the hand counts double."""
+    value, why = knock_limit_text(table, ui.ascii)
+    out.add(" Knock limit ", "class:label").add(value, "class:value")
+    if why:
+        out.add(f" ({why})" if table.knocker is not None else f"  ({why})", "class:label")
+    if table.doubled and table.knocker is not None:
+        # NB: the knocker's melds may take two lines: the panel's five rows must hold all.
+        out.add(", hand doubled", "class:value")
+    elif table.doubled:
+        out.nl().add(" Spade upcard: this hand counts double", "class:value")
 
 
 def _no_hand(table: Table, out: _Out) -> StyleAndTextTuples:
     """The table panel when no hand is in play."""
     end = table.match_end
     if end is not None:
-        out.add(f" The match is over: {_winners_text(table, end.winners)}, "
-                f"{_totals_text(table, end.totals)}.", "class:value").nl()
-        if "rematch" in table.actions:
+        out.add(f" The match is over: {_winners_text(table, end.winners)}"
+                f"{_totals_text(table, end)}.", "class:value").nl()
+        if "rematch" in table.actions and table.watching != "spectator":
             out.add(" r: a rematch (same players and rules)", "class:label")
     elif table.ending is not None:
         out.add(f" {table.ending.headline}", "class:value").nl()
@@ -455,8 +496,9 @@ def _no_hand(table: Table, out: _Out) -> StyleAndTextTuples:
     return out.frags
 
 
-def _winners_text(table: Table, winners: Sequence[int]) -> str:
-    """Who won the match, in words (``You won``, ``Bob won``, a team, a shared win)."""
+def _winners_text(table: Table, winners: Sequence[int], width: int = 14) -> str:
+    """Who won the match, in words (``You won``, ``Bob won``, a team, a shared win);
+    names cut visibly to ``width``."""
     if not winners:
         return "Nobody won"
     if table.teams:
@@ -464,19 +506,22 @@ def _winners_text(table: Table, winners: Sequence[int]) -> str:
         if team is not None:
             return "Your team won" if team.mine else f"{team.name} won"
     if len(winners) > 1:
-        return " and ".join(table.who(w) for w in winners) + " share the win"
+        return " and ".join(fit_name(table.who(w), width) for w in winners) + " share the win"
     who = table.who(winners[0])
-    return "You won" if who == "You" else f"{who[:14]} won"
+    return "You won" if who == "You" else f"{fit_name(who, width)} won"
 
 
-def _totals_text(table: Table, totals: Sequence[int]) -> str:
-    """The match totals in a few words (two seats: ``125 to 40``)."""
+def _totals_text(table: Table, end: MatchEnd) -> str:
+    """The match totals in a few words after the winner: two players or two teams
+    ``, 125 to 40``; a bigger table the winning total (the seats panel has them all)."""
+    totals = end.totals
     if table.two_seats and table.me is not None and len(totals) == 2:
-        return f"{totals[table.me]} to {totals[table.opp]}"
+        return f", {totals[table.me]} to {totals[table.opp]}"
     if table.teams:
-        return " to ".join(str(totals[t.seats[0]]) for t in table.teams)
-    return ", ".join(f"{n[:10]} {totals[s]}" for s, n in enumerate(table.names)
-                     if s < len(totals))
+        return ", " + " to ".join(str(totals[t.seats[0]]) for t in table.teams)
+    if end.winners and end.winners[0] < len(totals):
+        return f" with {totals[end.winners[0]]}"
+    return ""
 
 
 def _turn_mark(ascii: bool) -> str:
@@ -485,21 +530,34 @@ def _turn_mark(ascii: bool) -> str:
 
 def _game_lines(out: _Out, game: GameLine, table: Table, ui: UiState, width: int) -> None:
     """A gin game seen from outside in two lines (three with a knock): the players and
-    their card counts, whose move, then stock, discard and knock limit."""
+    their card counts, whose move, then stock, discard and knock limit. Names are cut
+    (visibly) so the first line fits ``width`` (0: no limit)."""
     label = f"{game.label}: " if game.label else ""
+    marks = [_turn_mark(ui.ascii) if game.to_move == seat and game.turn and not game.over
+             else "" for seat in game.seats]
+    whos = [table.who(seat) if seat == table.me else name
+            for seat, name in zip(game.seats, game.names, strict=True)]
+    counts = [f" ({n})" for n in game.cards]
+    if game.over:
+        tail = "  game over"
+    elif game.to_move is not None:
+        tail = f"  {table.who(game.to_move)} {'to move' if game.turn else 'moves next'}"
+    else:
+        tail = ""
+    fixed = text_width(f" {label}") + sum(map(text_width, marks)) + sum(
+        map(text_width, counts)) + len(" vs ")
+    if width and fixed + sum(map(text_width, whos)) + text_width(tail) > width:
+        if any(marks) or game.over:
+            tail = "  game over" if game.over else ""  # NB: the turn mark says who moves
+        room = max(8, (width - fixed - text_width(tail)) // 2)
+        whos = [fit_name(w, room, ascii=ui.ascii) for w in whos]
     out.add(f" {label}", "class:label")
-    for i, (seat, name) in enumerate(zip(game.seats, game.names, strict=True)):
+    for i in range(2):
         if i:
             out.add(" vs ", "class:label")
-        mark = (_turn_mark(ui.ascii) if game.to_move == seat and game.turn and not game.over
-                else "")
-        out.add(f"{mark}{table.who(seat) if seat == table.me else name[:12]}", "class:value")
-        out.add(f" ({game.cards[i]})", "class:label")
-    if game.over:
-        out.add("  game over", "class:label")
-    elif game.to_move is not None:
-        when = "to move" if game.turn else "moves next"
-        out.add(f"  {table.who(game.to_move)} {when}", "class:label")
+        out.add(f"{marks[i]}{whos[i]}", "class:value")
+        out.add(counts[i], "class:label")
+    out.add(tail, "class:label")
     out.nl()
     out.add("   Stock ", "class:label").add(f"{game.stock}", "class:value")
     out.add("  Discard ", "class:label")
@@ -513,7 +571,8 @@ def _game_lines(out: _Out, game: GameLine, table: Table, ui: UiState, width: int
     out.nl()
     if game.knocker is not None and game.knocker_melds:
         _knocked_melds(out, game.knocker_melds, ui.ascii,
-                       f"   {table.who(game.knocker)} {_knocked(game.knock_kind)}: ", width)
+                       f"   {fit_name(table.who(game.knocker), 14, ascii=ui.ascii)} "
+                       f"{_knocked(game.knock_kind)}: ", width)
 
 
 def _watched_games(table: Table, ui: UiState, out: _Out, width: int) -> StyleAndTextTuples:
@@ -550,8 +609,8 @@ def _rummy_table(table: Table, ui: UiState, out: _Out, width: int) -> StyleAndTe
     if not table.table_melds:
         out.add(" No meld on the table yet.", "class:label")
         return out.frags
-    out.add(" Melds (a: lay off onto one; t: all):" if not table.watching else
-            " Melds on the table (t: all):", "class:label").nl()
+    out.add(" Melds (a: lay off onto one; v: all):" if not table.watching else
+            " Melds on the table (v: all):", "class:label").nl()
     used = 0
     limit = width or 60
     line = 0
@@ -615,7 +674,7 @@ def _render_rules(table: Table, width: int) -> StyleAndTextTuples:
     out = _Out()
     # NB: before the host's hello a joiner sees its own proposal; the host's rules stand.
     label = "Rules you ask for" if not table.opp_fingerprint and table.me == 1 else "Rules"
-    for line in textwrap.wrap(f"{label}: {table.rules_text}", width=max(20, width - 2)):
+    for line in wrap_text(f"{label}: {table.rules_text}", max(20, width - 2)):
         out.add(f" {line}").nl()
     return out.frags
 
@@ -682,7 +741,8 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
-            label = label[:width - 1]  # NB: only the last group's label may run past its cards
+            # NB: only the last group's label may run past its cards; a cut one shows it
+            label = fit_text(label, width - 1, ascii=ui.ascii)
         labels.add(label.ljust(width), f"class:{group.kind}")
         for card in group.cards:
             selected = index == ui.selected
@@ -707,23 +767,26 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
     return out.frags
 
 
-def render_scores(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_scores(table: Table, ui: UiState, width: int = 29) -> StyleAndTextTuples:
     """Running totals, boxes (hands won), the target, and the audit mark of the last hand.
 
     Two seats: a column per player. A bigger table: a row per seat (its role this hand
-    and, in Rummy, its cards; the seat to move marked), team gin a row per team."""
+    and, in Rummy, its cards; the seat to move marked), team gin a row per team.
+    ``width``: the panel's columns for text (it grows with the terminal)."""
     if not table.two_seats:
-        return render_seats(table, ui)
+        return render_seats(table, ui, width)
     out = _Out()
     me, opp = (table.me if table.me is not None else 0), table.opp
     # NB: no fingerprint yet means no hello yet: the opponent's name is not known.
     them = table.names[opp] if table.opp_fingerprint or table.watching else "opponent"
-    a, b = table.names[me][:10], them[:10]
-    out.add(f" {'':7}{a:>11}{b:>11}", "class:label").nl()
-    out.add(f" {'points':7}", "class:label")
-    out.add(f"{table.scores[me]:>11}{table.scores[opp]:>11}", "class:value").nl()
-    out.add(f" {'boxes':7}", "class:label")
-    out.add(f"{table.boxes[me]:>11}{table.boxes[opp]:>11}", "class:value").nl()
+    column = max(11, (width - 7) // 2)
+    a = fit_name(table.names[me], column - 1, ascii=ui.ascii)
+    b = fit_name(them, column - 1, ascii=ui.ascii)
+    out.add(f" {'':6}{a:>{column}}{b:>{column}}", "class:label").nl()
+    out.add(f" {'points':6}", "class:label")
+    out.add(f"{table.scores[me]:>{column}}{table.scores[opp]:>{column}}", "class:value").nl()
+    out.add(f" {'boxes':6}", "class:label")
+    out.add(f"{table.boxes[me]:>{column}}{table.boxes[opp]:>{column}}", "class:value").nl()
     out.add(f" target {table.target}", "class:label").nl()
     _audit_mark(out, table, ui)
     return out.frags
@@ -750,39 +813,56 @@ def seats_panel_rows(table: Table) -> int:
 
 def _seat_label(line: SeatLine, ui: UiState, width: int) -> str:
     """The seat's name in ``width`` columns after its turn mark: ``(you)`` on mine, ``*``
-    on a computer's, ``!`` while its link is down (the marks survive a long name)."""
+    on a computer's, ``!`` while its link is down (the marks survive a long name, which
+    is cut visibly)."""
     mark = _turn_mark(ui.ascii) if line.turn else " "
     tail = (" (you)" if line.you else "") + ("*" if line.bot and not line.you else "") + (
         "!" if line.link_down else "")
-    name = line.name[:max(1, width - 1 - len(tail))] + tail
-    return f"{mark}{name}"[:width].ljust(width)
+    name = fit_name(line.name, max(1, width - 1 - len(tail)), ascii=ui.ascii) + tail
+    return f"{mark}{name}".ljust(width)
 
 
-def render_seats(table: Table, ui: UiState) -> StyleAndTextTuples:
+def team_label(team: TeamLine, names: Sequence[str], width: int, ascii: bool = False) -> str:
+    """A team's partners (and ``(you)``) in ``width`` columns: each partner's name cut
+    visibly, as much of each as fits, so a cut never reads as another seat's name."""
+    tail = " (you)" if team.mine else ""
+    partners = [names[s] for s in team.seats if s < len(names)]
+    return names_in(partners, width - len(tail), sep=" & ", ascii=ascii, shortest=3) + tail
+
+
+def render_seats(table: Table, ui: UiState, width: int = 29) -> StyleAndTextTuples:
     """The seats panel of a table of three or more (and a spectator's): a row per seat
-    with its role, cards and points (team gin: per team), the seat to move marked."""
+    with its role, cards and points (team gin: per team), the seat to move marked.
+    ``width``: the panel's columns for text."""
     out = _Out()
     if table.teams:
-        out.add(f" {'team':<16}{'points':>7}{'boxes':>6}", "class:label").nl()
+        name_width = width - 13
+        out.add(f" {'team':<{name_width}}{'points':>6}{'boxes':>6}", "class:label").nl()
         for team in table.teams:
-            name = (team.name + (" (you)" if team.mine else ""))[:16]
-            out.add(f" {name:<16}", "class:value" if team.mine else "")
-            out.add(f"{team.points:>7}{team.boxes:>6}", "class:value").nl()
-        playing = " ".join(f"{_turn_mark(ui.ascii)}{line.name[:10]}"
-                           for line in table.seat_lines if line.turn)
+            name = team_label(team, table.names, name_width, ui.ascii)
+            out.add(f" {name:<{name_width}}", "class:value" if team.mine else "")
+            out.add(f"{team.points:>6}{team.boxes:>6}", "class:value").nl()
+        movers = [line for line in table.seat_lines if line.turn]
         out.add(f" target {table.target}", "class:label")
-        if playing:
+        if movers:
+            room = (width - text_width(f" target {table.target}") - 2 - len(" to play")
+                    ) // len(movers) - 2
+            playing = " ".join(f"{_turn_mark(ui.ascii)}"
+                               f"{fit_name(table.who(line.seat), max(3, room), ascii=ui.ascii)}"
+                               for line in movers)
             out.add(f"  {playing} to play", "class:label")
         out.nl()
         _audit_mark(out, table, ui)
         return out.frags
     rummy = table.game == "rummy"
-    # NB: 30 columns: mark and name 14, cards 6, points 6, boxes 4 (Rummy: none).
-    out.add(f" {'seat':<13}{'cards':>6}{'points':>7}" + ("" if rummy else " bx"),
+    # NB: mark and name take what the numbers leave: cards 6, points 6, boxes 4 (Rummy: none).
+    numbers = 13 if rummy else 16
+    name_width = width - numbers
+    out.add(f" {'seat':<{name_width - 1}}{'cards':>6}{'points':>7}" + ("" if rummy else " bx"),
             "class:label").nl()
     for line in table.seat_lines:
         style = "class:value" if line.you else ""
-        out.add(_seat_label(line, ui, 14), style)
+        out.add(_seat_label(line, ui, name_width), style)
         held = {"deals, sits out": "out", "deals next": "next"}.get(line.role, "")
         if not held:
             held = "-" if line.cards is None else str(line.cards)
@@ -851,7 +931,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
 
     ``typed`` words the advice for typed commands (``--plain``) instead of keys.
     """
-    from p2pgin.ui.trust import overdue_text
+    from p2pgin.ui.trust import overdue_choice
 
     opp = table.names[table.opp] if table.opp < len(table.names) else "the other player"
     if ui.choices:
@@ -865,11 +945,11 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
     if table.cheat:
         return f"Game stopped: {table.cheat}"
     if table.ending is not None:
-        leave = "Type quit." if typed else "e: what it means, q: quit"
-        return f"The match ended: {table.ending.headline} {leave}"
+        if typed:  # NB: no banner in the plain mode: the headline is said here
+            return f"The match ended: {table.ending.headline} Type quit."
+        return "The match ended. e: what it means, q: quit"  # NB: the banner says how
     if table.overdue is not None:
-        how = "type wait, or end to end the match" if typed else "w: wait, E: end the match"
-        return f"{overdue_text(table.overdue)}. {how}"
+        return overdue_choice(table.overdue, typed=typed)
     if table.stage == "closed":
         why = table.waiting_for.removeprefix("closed: ") if table.waiting_for else ""
         why = why or ui.closed_why
@@ -924,7 +1004,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         if table.stage == "play" and table.to_move == table.me:
             return "Your card is on its way (both players must unlock it)..."
         if table.stage == "play" and table.link_problem:
-            return f"{table.link_problem}; the match waits for it"
+            return table.link_problem
         if table.stage == "play" and table.to_move is None and table.games:
             movers = [g for g in table.games if g.to_move is not None and not g.over]
             if movers:
@@ -939,9 +1019,9 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         also = f", or take to take {top} from the discard pile" if "take" in acts else ""
         return f"Your turn: type s to draw from the stock{also}"
     if "pass" in acts:
-        return f"Your turn: take the upcard {top} (d) or pass (p)"
+        return f"Your turn: take the upcard {top} (t) or pass (p)"
     if "stock" in acts and "take" in acts:
-        return f"Your turn: draw from the stock (s) or take {top} (d)"
+        return f"Your turn: draw from the stock (s) or take {top} (t)"
     if "stock" in acts:
         return "Your turn: draw from the stock (s)"
     if "layoff" in acts:
@@ -973,7 +1053,7 @@ def _rummy_status(table: Table, ui: UiState, typed: bool) -> str:
         if typed:
             return (f"Your turn: type s to draw from the stock, or take to take {top} from "
                     "the discard pile")
-        return f"Your turn: draw from the stock (s) or take {top} (d)"
+        return f"Your turn: draw from the stock (s) or take {top} (t)"
     offers = []
     if "meld" in acts:
         offers.append("meld CARDS" if typed else "m: meld")
@@ -995,12 +1075,22 @@ def render_status(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_message(ui: UiState) -> StyleAndTextTuples:
-    """Feedback on the last key (an error says why nothing was sent); empty if none."""
+def render_message(ui: UiState, width: int = 0, rows: int = 2) -> StyleAndTextTuples:
+    """Feedback on the last key (an error says why nothing was sent); empty if none.
+    Wrapped between words to ``width`` columns (0: one line) in at most ``rows``."""
     if not ui.message:
         return []
     style = "class:error" if ui.error else "class:hint"
-    return [(style, (" ! " if ui.error else " ") + ui.message)]
+    lead = " ! " if ui.error else " "
+    if not width:
+        return [(style, lead + ui.message)]
+    lines = wrap_text(ui.message, width - len(lead), indent="")
+    if len(lines) > rows:
+        lines = [*lines[:rows - 1], fit_text(" ".join(lines[rows - 1:]), width - len(lead),
+                                             ascii=ui.ascii)]
+    text = "\n".join(lead + line if not i else " " * len(lead) + line
+                     for i, line in enumerate(lines))
+    return [(style, text)]
 
 
 def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
@@ -1010,7 +1100,7 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
     if ui.confirm and ui.arrange is not None:
         return [("Enter", "declare"), ("m", "move card"), ("←→" if not ui.ascii else "<- ->",
                                                            "card"),
-                ("r", "best"), ("n", "cancel")]
+                ("b", "best"), ("n", "cancel")]
     if ui.confirm:
         return [("y", "yes"), ("n", "no")]
     if ui.overlay:
@@ -1021,12 +1111,12 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys += [("w", "wait"), ("E", "end match")]
     top = card_label(table.pile[-1], ascii=ui.ascii) if table.pile else ""
     if "pass" in acts:
-        keys += [("d", f"take {top}"), ("p", "pass")]
+        keys += [("t", f"take {top}"), ("p", "pass")]
     else:
         if "stock" in acts:
             keys.append(("s", "stock"))
         if "take" in acts:
-            keys.append(("d", f"take {top}"))
+            keys.append(("t", f"take {top}"))
     if "discard" in acts:
         keys.append(("Enter", "discard"))
     if "meld" in acts:
@@ -1063,8 +1153,6 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("e", "result"))
     elif table.sheet:
         keys.append(("e", "sheet"))
-    if table.table_melds:
-        keys.append(("t", "melds"))
     if table.hand:
         keys.append(("o", "sort"))
     keys.append(("v", "pile"))
@@ -1089,19 +1177,22 @@ def render_keys(table: Table, ui: UiState, width: int | None = None) -> StyleAnd
 HELP_KEYS = (
     ("<- -> H L", "move over your hand (Tab too; Up/Down: by group)"),
     ("1-9 0 -", "pick card 1..11 as numbered"),
-    ("s / d", "draw from the stock / take the discard (or upcard)"),
+    ("s", "draw from the stock"),
+    ("t", "take the top of the discard pile (or the upcard)"),
     ("p", "pass the upcard"),
-    ("Enter", "discard the card under the cursor (after a knock: lay off)"),
-    ("k / g", "knock / gin discarding the card under the cursor (shows the melds)"),
-    ("m / r", "declaring melds: move the card to another meld / the best again"),
+    ("d / Enter", "discard the card under the cursor (Enter also lays off)"),
+    ("k / g", "knock / gin, discarding the card under the cursor"),
+    ("m", "Rummy: lay down a meld; declaring melds: move the card"),
+    ("b", "declaring melds: the best declaration again"),
+    ("a", "Rummy: lay the card off; before the deal: accept the rules"),
+    ("x", "decline (the host's rules, a rematch)"),
     ("h", "hint: what the hard bot would do with your cards"),
-    ("o / v / e", "sort (melds, rank, suit) / discard pile / result, score sheet"),
-    ("n / r", "next hand / rematch when offered"),
+    ("o / v / e", "sort / discard pile (and melds) / result, score sheet"),
+    ("n / r", "next hand / rematch"),
     ("u", "take back your last move (computer opponent only)"),
-    ("m / a", "Rummy: lay down a meld / lay a card off onto a meld (t: all melds)"),
-    ("w / E", "a seat is silent past its deadline: wait / end the match (names it)"),
+    ("w / E", "a seat is silent past its deadline: wait / end the match"),
     ("i", "every seat: name, role, cards, points, key"),
-    (":", "type a command: :d 7h  :knock  :sort suit  (:help lists all)"),
+    (":", "a typed command: :d 7h :knock (letters as the keys)"),
     ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
     ("q", "quit (asks first)"),
 )
@@ -1129,7 +1220,7 @@ def render_commands(ui: UiState) -> StyleAndTextTuples:
 
 
 def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
-    """The whole discard pile, top first."""
+    """The whole discard pile, top first (``v``); in Rummy also every meld on the table."""
     out = _Out()
     out.add(f" Discard pile ({len(table.pile)} cards, top first)", "class:title").nl()
     if not table.pile:
@@ -1138,6 +1229,9 @@ def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
         if i and i % 10 == 0:
             out.nl()
         out.add(" ").card(card, ui.ascii)
+    if table.game == "rummy":
+        out.nl().nl()
+        out.frags.extend(render_melds(table, ui))
     return out.frags
 
 
@@ -1165,9 +1259,9 @@ def _meld_line(out: _Out, melds: Sequence[Sequence[Card]], deadwood: Sequence[Ca
         out.add("  laying off: ", "class:label").cards(list(to_lay_off), ascii)
 
 
-def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_reveal(table: Table, ui: UiState, width: int = MIN_COLUMNS) -> StyleAndTextTuples:
     """End of hand: every game's hands grouped, layoffs marked ``+``, and the scoring
-    explanation (Rummy: what each seat was left with)."""
+    explanation (Rummy: what each seat was left with), wrapped to ``width`` columns."""
     out = _Out()
     r = table.reveal
     if r is None:
@@ -1200,12 +1294,14 @@ def render_reveal(table: Table, ui: UiState) -> StyleAndTextTuples:
     for line in r.explanation:
         # NB: wrapped at word boundaries here; the window would cut words at its edge.
         text = asciify(line) if ui.ascii else line
-        for part in textwrap.wrap(text, width=MIN_COLUMNS - 4, subsequent_indent="  "):
+        for part in wrap_text(text, width - 3, indent="  "):
             out.add(f"  {part}").nl()
     audit = next((a for a in table.audits if a.hand_no == r.hand_no), None)
     if audit is None:
-        out.add(" deal audit: in progress...", "class:label")
-    elif audit.ok:
+        # NB: no audit to wait for (protocol v2 proves every step as it arrives): a hand
+        # whose start this console did not see says nothing rather than "in progress"
+        return out.frags
+    if audit.ok:
         mark = "OK" if ui.ascii else "✓"
         out.add(f" {mark} deal verified: every card of this hand was dealt fairly",
                 "class:verified")
@@ -1263,29 +1359,29 @@ _KIND_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut":
                "blocked": "blocked"}
 
 
-def sheet_lines(table: Table) -> list[str]:
+def sheet_lines(table: Table, width: int = MIN_COLUMNS - 1) -> list[str]:
     """The score sheet as text lines: a header, one line per hand, the totals. Two seats:
     mine first; a bigger table: a column per seat (team gin: per team)."""
     columns = list(table.sheet_columns) or list(table.names)
     order = list(range(len(columns)))
     if table.two_seats and table.me is not None and len(columns) == 2:
         order = [table.me, table.opp]
-    wide = 11 if len(order) <= 2 else max(7, (MIN_COLUMNS - 34) // len(order))
+    wide = 11 if len(order) <= 2 else max(7, (width - 33) // len(order))
     cut = wide - 1
-    head = "".join(f"{columns[c][:cut]:>{wide}}" for c in order)
+    head = "".join(f"{fit_name(columns[c], cut):>{wide}}" for c in order)
     lines = [f" {'hand':>4}  {'result':<26}{head}"]
     for row in table.sheet:
         if row.winner is None:
             result = _KIND_WORDS.get(row.kind, row.kind)
         else:
             if table.teams:
-                who = columns[row.winner][:12]
+                who = fit_name(columns[row.winner], 12)
             else:
-                who = "You" if row.winner == table.me else columns[row.winner][:12]
+                who = "You" if row.winner == table.me else fit_name(columns[row.winner], 12)
             what = _KIND_WORDS.get(row.kind, row.kind)
             result = f"{who} {what} {row.points}".strip()
         running = "".join(f"{row.running[c]:>{wide}}" for c in order)
-        lines.append(f" {row.hand_no:>4}  {result[:26]:<26}{running}")
+        lines.append(f" {row.hand_no:>4}  {fit_text(result, 26):<26}{running}")
     if not table.sheet:
         lines.append("       no hand has ended yet")
     totals = table.scores
@@ -1296,11 +1392,11 @@ def sheet_lines(table: Table) -> list[str]:
     return lines
 
 
-def render_sheet(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_sheet(table: Table, ui: UiState, width: int = MIN_COLUMNS - 1) -> StyleAndTextTuples:
     """The score sheet: every hand of the match so far and the running points."""
     out = _Out()
     out.add(" Score sheet", "class:title").nl()
-    lines = sheet_lines(table)
+    lines = sheet_lines(table, width)
     out.add(lines[0], "class:label").nl()
     for line in lines[1:-1]:
         out.add(line).nl()
@@ -1308,7 +1404,7 @@ def render_sheet(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_match_end(table: Table, ui: UiState, width: int = MIN_COLUMNS) -> StyleAndTextTuples:
     """Match end: the winner and the itemised totals (every seat's, or each team's)."""
     out = _Out()
     m = table.match_end
@@ -1329,14 +1425,13 @@ def render_match_end(table: Table, ui: UiState) -> StyleAndTextTuples:
         else:
             totals = ", ".join(f"{table.names[s]} {m.totals[s]}" for s in
                                range(min(len(table.names), len(m.totals))))
-        for part in textwrap.wrap(f"Totals: {totals}", width=MIN_COLUMNS - 2,
-                                  subsequent_indent="  "):
+        for part in wrap_text(f"Totals: {totals}", width - 2, indent="  "):
             out.add(f" {part}", "class:value").nl()
     # NB: wrapped at word boundaries here; the window would cut words at its edge.
     for lines, indent, style in ((m.lines, "  ", ""), (m.notes, " ", "class:label")):
         for line in lines:
-            for part in textwrap.wrap(asciify(line) if ui.ascii else line, subsequent_indent="  ",
-                                      width=MIN_COLUMNS - 2 - len(indent)):
+            for part in wrap_text(asciify(line) if ui.ascii else line, indent="  ",
+                                  width=width - 2 - len(indent)):
                 out.add(f"{indent}{part}", style).nl()
     if "rematch" in table.actions and table.watching != "spectator":
         out.add(" r: rematch (the same players and rules)   q: quit", "class:keys.key")
@@ -1355,7 +1450,7 @@ def render_choices(ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_ending(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_ending(table: Table, ui: UiState, width: int = MIN_COLUMNS) -> StyleAndTextTuples:
     """How the match ended, and what it means for this player and the record."""
     out = _Out()
     ending = table.ending
@@ -1363,11 +1458,11 @@ def render_ending(table: Table, ui: UiState) -> StyleAndTextTuples:
         return out.add(" The match has not ended early.", "class:label").frags
     out.add(" The match ended", "class:title").nl()
     style = "class:alarm" if ending.alarm else "class:value"
-    for part in textwrap.wrap(ending.headline, width=MIN_COLUMNS - 4):
+    for part in wrap_text(ending.headline, width - 4):
         out.add(f" {part}", style).nl()
     out.nl()
     for line in ending.meaning:
-        for part in textwrap.wrap(line, width=MIN_COLUMNS - 4, subsequent_indent="  "):
+        for part in wrap_text(line, width - 4, indent="  "):
             out.add(f" {part}").nl()
     return out.frags
 
@@ -1386,25 +1481,26 @@ def render_melds(table: Table, ui: UiState) -> StyleAndTextTuples:
     return out.frags
 
 
-def render_seat_list(table: Table, ui: UiState) -> StyleAndTextTuples:
+def render_seat_list(table: Table, ui: UiState, width: int = MIN_COLUMNS) -> StyleAndTextTuples:
     """Every seat in a sentence (``i``): role, cards, points, link and key."""
     out = _Out()
     out.add(" Seats", "class:title").nl()
     for line in table.seat_lines:
-        for part in textwrap.wrap(seat_sentence(line), width=MIN_COLUMNS - 4,
-                                  subsequent_indent="    "):
+        for part in wrap_text(seat_sentence(line), width - 4, indent="    "):
             out.add(f" {part}").nl()
     return out.frags
 
 
-def render_too_small(columns: int, rows: int, question: str = "") -> StyleAndTextTuples:
+def render_too_small(columns: int, rows: int, question: str = "", *,
+                     width: int = 0) -> StyleAndTextTuples:
     """Shown instead of the table when the terminal is below the minimum size; no key
-    but ``q`` acts then, and its question (``question``) is asked here."""
-    out: StyleAndTextTuples = [
-        ("class:toosmall", f"Terminal too small: {columns}x{rows}.\n"),
-        ("", f"p2pgin needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge the window"),
-        ("", " (or press q to quit)."),
-    ]
+    but ``q`` acts then, and its question (``question``) is asked here. Wrapped between
+    words to ``width`` columns (0: the screen's, less a margin)."""
+    room = width or max(20, columns - 1)
+    lines = wrap_text(f"p2pgin needs at least {MIN_COLUMNS}x{MIN_ROWS}. Enlarge the window "
+                      "(or press q to quit).", room)
+    out: StyleAndTextTuples = [("class:toosmall", f"Terminal too small: {columns}x{rows}.\n")]
+    out += [("", "\n".join(lines))]
     if question:
-        out += [("", "\n\n"), ("class:confirm", f" {question} (y/n) ")]
+        out += [("", "\n\n"), ("class:confirm", f" {fit_text(question + ' (y/n)', room - 2)} ")]
     return out

@@ -158,7 +158,7 @@ def why_not(table: Any, action: str) -> str:
         return f"not your turn: waiting for {who}"
     phase = table.phase
     if phase == "draw" and action in ("meld", "lay", "discard"):
-        return "draw a card first (s: stock, d: discard pile)"
+        return "draw a card first (s: stock, t: discard pile)"
     if phase == "play" and action in ("stock", "take"):
         return "you have drawn already: meld, lay off or discard"
     if action == "meld":

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from prompt_toolkit.styles import Style
 
-from p2pgin.engine.cards import Card
+from p2pgin.engine.cards import Card, CardParseError, parse_card
 
 __all__ = [
     "CARD_WIDTH",
@@ -44,6 +44,22 @@ _SUIT_CLASS = ("clubs", "diamonds", "hearts", "spades")
 def card_label(card: Card, *, ascii: bool = False) -> str:
     """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
     return str(card) if ascii else card.unicode
+
+
+_CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def card_labels_in(text: str, *, ascii: bool = False) -> str:
+    """``text`` (the engine's words: ``layoff 4C does not extend 4S 4H 4D``) with every
+    card code written as the screen writes cards (``4♣``; ASCII: ``4C``, ``10`` as
+    ``TS``)."""
+    def label(found: re.Match[str]) -> str:
+        try:
+            return card_label(parse_card(found.group(0)), ascii=ascii)
+        except CardParseError:  # pragma: no cover - the pattern is a card's
+            return found.group(0)
+
+    return _CARD_CODE.sub(label, text)
 
 
 def card_text(card: Card, *, ascii: bool = False) -> str:

@@ -11,6 +11,7 @@ gin game (the hand panel, its moves) is :mod:`p2pgin.ui.adapter`'s; Rummy's tabl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -23,6 +24,7 @@ __all__ = [
     "GIN_FAMILY",
     "game_of_seat",
     "game_title",
+    "games_from_one",
     "gin_games",
     "hand_turn",
     "make_match_end",
@@ -269,6 +271,15 @@ def _gin_reveal_game(hand: Any, seats: tuple[int, int], label: str,
         layoffs=tuple((card, int(index)) for card, index in hand.layoffs))
 
 
+_GAME_NUMBER: Final = re.compile(r"\b([Gg])ame (\d)\b")
+
+
+def games_from_one(line: str) -> str:
+    """An explanation line of team gin with its games counted from 1, as the table
+    numbers them (the engine counts its games, and decks, from 0: ``Game 0: ...``)."""
+    return _GAME_NUMBER.sub(lambda m: f"{m.group(1)}ame {int(m.group(2)) + 1}", line)
+
+
 def _explain(result: Any, names: Sequence[str]) -> tuple[str, ...]:
     explain = getattr(result, "explain", None)
     if callable(explain):
@@ -280,8 +291,9 @@ def _explain(result: Any, names: Sequence[str]) -> tuple[str, ...]:
 
 
 def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
-                mine: Sequence[Card] = ()) -> Reveal:
-    """The end-of-hand picture from any game's hand result."""
+                mine: Sequence[Card] = (), *, match_over: bool = False) -> Reveal:
+    """The end-of-hand picture from any game's hand result. ``match_over``: it was the
+    match's last hand (three-player gin then says nothing of who deals the next)."""
     from p2pgin.engine.explain import explain_hand
 
     game = getattr(view, "game", "gin")
@@ -295,15 +307,17 @@ def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
     if game == "team_gin":
         games = tuple(
             _gin_reveal_game(g.hand, (g.seats[0], g.seats[1]),
-                             f"{names[g.seats[0]]} against {names[g.seats[1]]}")
-            for g in result.games)
+                             f"Game {n + 1}: {names[g.seats[0]]} against {names[g.seats[1]]}")
+            for n, g in enumerate(result.games))
         points = [0] * len(names)
         if result.team is not None:
             for seat in (result.team, result.team + 2):
                 points[seat] = result.points
         kind = "void" if result.team is None else "team"
         return Reveal(hand_no=hand_no, kind=kind, winner=result.team, games=games,
-                      points=tuple(points), explanation=_explain(result, names))
+                      points=tuple(points),
+                      explanation=tuple(games_from_one(line)
+                                        for line in _explain(result, names)))
     hand = _hand_result(result)
     seats = tuple(getattr(result, "players", ()) or getattr(
         getattr(result, "game", None), "seats", ()) or (0, 1))
@@ -317,6 +331,10 @@ def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
             explanation = explain_hand(hand, names=(names[0], names[1]))
         except Exception:  # an older result without every field: its own text
             explanation = tuple(getattr(hand, "explanation", ()))
+    elif game == "gin3" and match_over and getattr(result, "game", None) is not None:
+        # NB: the two-player game's scoring alone: the engine's last line is the next
+        # hand's dealer, and there is no next hand
+        explanation = _explain(result.game, names)
     else:
         explanation = _explain(result, names)
     return Reveal(hand_no=hand_no, kind=one.kind, winner=one.winner, games=(one,),

@@ -15,10 +15,15 @@ from typing import Any, Final
 
 from p2pgin.ui.model import EndingNote, OverdueNote
 
-__all__ = ["RECORD_LINE", "ending_note", "overdue_note", "overdue_text", "owed_words"]
+__all__ = ["RECORD_LINE", "WATCHER_RECORD_LINE", "ending_headline", "ending_note",
+           "overdue_choice", "overdue_log", "overdue_note", "overdue_text", "owed_words"]
 
 RECORD_LINE: Final = ("The record is saved in your game file, every entry signed by its "
                       "seat: `p2pgin verify` checks it and reaches the same verdict.")
+#: A spectator keeps no game file: the record is the players'.
+WATCHER_RECORD_LINE: Final = ("The record is in the players' game files, every entry "
+                              "signed by its seat: `p2pgin verify` checks a transcript of "
+                              "it and reaches the same verdict.")
 
 _OWED: Final = {
     "move": "move",
@@ -34,6 +39,11 @@ _OWED: Final = {
 def owed_words(owed: str) -> str:
     """The step a seat owes, in words (``share`` -> ``share of a card``)."""
     return _OWED.get(owed, owed.replace("_", " "))
+
+
+def _a(words: str) -> str:
+    """``words`` with its indefinite article (``a move``, ``an answer ...``)."""
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
 
 
 def _who(names: Sequence[str], seat: int | None, me: int | None) -> str:
@@ -56,11 +66,40 @@ def overdue_note(event: Any, names: Sequence[str]) -> OverdueNote:
                        person=bool(event.person))
 
 
+def _waited(note: OverdueNote) -> str:
+    return f"{note.waited / 60:.0f} min" if note.waited >= 90 else f"{note.waited:.0f} s"
+
+
 def overdue_text(note: OverdueNote) -> str:
-    """One sentence: who is silent, what it owes, for how long."""
-    waited = f"{note.waited / 60:.0f} min" if note.waited >= 90 else f"{note.waited:.0f} s"
+    """One sentence: who is silent, what is owed, for how long (a seat is a player,
+    never "it": the step is named, not whose it is)."""
     whose = "" if note.person else "'s program"
-    return f"{note.name}{whose} has not sent its {owed_words(note.owed)} for {waited}"
+    return f"{note.name}{whose} has not sent {_a(owed_words(note.owed))} for {_waited(note)}"
+
+
+def overdue_choice(note: OverdueNote, *, typed: bool = False) -> str:
+    """What the player may do about a silent seat (the status line; the banner says who
+    is silent and for how long, so this does not repeat it)."""
+    if typed:
+        return f"Type wait to wait for {note.name}, or end to end the match (the record " \
+               f"names {note.name})."
+    return f"w: wait for {note.name}, E: end the match (the record names {note.name})"
+
+
+def overdue_log(note: OverdueNote) -> str:
+    """The log's record of a deadline that passed (the banner shows it as it stands)."""
+    return f"Deadline passed: {note.name} owes {_a(owed_words(note.owed))} ({_waited(note)})."
+
+
+def ending_headline(ending: Any, names: Sequence[str]) -> str:
+    """The ending's one sentence (the session's), a silent seat's worded as a player's:
+    ``Ann ended the match: Bob did not send the move in time.``"""
+    kind = str(getattr(ending.kind, "value", ending.kind))
+    if kind != "timeout":
+        return str(ending.headline(names))
+    by, named = _who(names, ending.by, None), _who(names, ending.named, None)
+    return (f"{by} ended the match: {named} did not send the "
+            f"{owed_words(ending.owed or 'step')} in time.")
 
 
 def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote:
@@ -68,7 +107,7 @@ def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote
     kind = str(getattr(ending.kind, "value", ending.kind))
     by, named = ending.by, ending.named
     who_by, who_named = _who(names, by, me), _who(names, named, me)
-    headline = ending.headline(names)
+    headline = ending_headline(ending, names)
     lines: list[str] = []
     alarm = False
     if kind == "abandon":
@@ -83,7 +122,7 @@ def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote
             lines.append(f"{_cap(who_by)} stopped waiting for your {owed}: the record names "
                          "you as the silent seat (a link that stayed down counts as silence).")
         elif by == me:
-            lines.append(f"You ended the wait: {who_named} did not send its {owed} in time, "
+            lines.append(f"You ended the wait: {who_named} did not send the {owed} in time, "
                          f"and the record names {who_named} as the silent seat.")
         else:
             lines.append(f"{_cap(who_by)} ended the wait for {who_named}'s {owed}: the "
@@ -121,5 +160,5 @@ def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote
         lines.append(f"Hand {ending.hand_no} was not finished: it does not count.")
     if getattr(ending, "reason", ""):
         lines.append(f"Reason given: {ending.reason}")
-    lines.append(RECORD_LINE)
+    lines.append(RECORD_LINE if me is not None else WATCHER_RECORD_LINE)
     return EndingNote(kind=kind, headline=headline, meaning=tuple(lines), alarm=alarm)

@@ -20,7 +20,7 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.session import LocalProtocolError, Output, Session, Stage
-from p2pgin.session.events import MatchResumed
+from p2pgin.session.events import HandEnded, HandStarted, MatchEnded, MatchResumed
 from p2pgin.session.secrets import SEEDS_AHEAD
 from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import (
@@ -122,7 +122,14 @@ def _crash(router: Router, name: str, *, torn: bool) -> None:
     if before is not None:
         assert snapshot(seat.session) == before
     resumed = [e for e in seat.events[events:] if isinstance(e, MatchResumed)]
-    assert resumed == [MatchResumed(hand_no=seat.session.view.hand_no, entries=stored)]
+    assert [(r.hand_no, r.entries) for r in resumed] == [
+        (seat.session.view.hand_no, stored)]
+    # it carries the replay's events of the hand in play (the console shows the hand so
+    # far), none of an earlier hand
+    replayed = resumed[0].replayed
+    assert not any(isinstance(e, HandEnded | MatchEnded) for e in replayed)
+    started = [e.hand_no for e in replayed if isinstance(e, HandStarted)]
+    assert started in ([], [seat.session.view.hand_no])
 
 
 def _run(config: Config, crash_at: int | None = None, victims: Sequence[str] = (),

@@ -1,7 +1,9 @@
 """Take-back (PROTOCOL.md §4): a person playing a computer seat asks it to take back its
 own last moves; the computer answers at that very position; a grant replays the hand
 without them. Only at a table of two, only against a computer, never across a stock
-draw; a request the computer's own move overtook is void at both ends."""
+draw nor a card the other side showed (its discard, knock, layoffs); a request the
+computer's own move overtook is void at both ends; a request the protocol refuses is
+refused with a typed reason at both ends."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from p2pgin.session import (
     Stage,
     TakeBack,
 )
-from p2pgin.session.events import TakeBackDone
+from p2pgin.session.events import TakeBackDone, TakeBackRefusal
+from p2pgin.session.takeback import TakeBackRefusedError
 from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import Router, Seat, finisher, gin_table, snapshot
 
@@ -168,25 +171,53 @@ def test_a_refused_take_back_changes_nothing_and_the_player_moves_on() -> None:
     assert ann.stored == bob.stored and ann.session.ending is None
 
 
+def _forged_request(ann: Seat, bob: Seat, moves: int) -> Entry:
+    """A take-back request at the computer's current position, signed by ann's key: what
+    a modified program sends although its own session refuses to."""
+    machine = bob.session.machine
+    assert machine is not None
+    return sign_entry(ann.key, session=machine.session_id, seq=len(machine.chain),
+                      prev=machine.chain.head, sender=0, type="takeback_request",
+                      body={"moves": moves})
+
+
 def test_a_take_back_across_a_stock_draw_is_refused_at_both_ends() -> None:
     router = _person_after(5, DrawStock)
     ann, bob = router.seats["ann"], router.seats["bob"]
     router.apply("ann", ann.session.act(_discards(ann)[0]))
     router.pump()
-    with pytest.raises(LocalProtocolError, match="stock"):
+    with pytest.raises(TakeBackRefusedError, match="stock") as refused:
         ann.session.act(TakeBack(moves=2))  # it would take back the stock draw
-    # a modified program sends such a request anyway: the computer does not answer it
+    assert refused.value.refused.reason is TakeBackRefusal.DECK
+    assert ann.session.takeback_refusal() is None  # one move (the discard) may go
+    # a modified program sends such a request anyway: the computer refuses it, logged,
+    # with the protocol's reason, which every seat reads from the log alike
+    before = _hand(bob)
+    out = bob.session.receive("ann", _forged_request(ann, bob, 2).to_bytes())
+    assert [e.type for e in out.store] == ["takeback_answer"] and out.drop == ()
+    assert out.store[0].body["grant"] is False
+    router.apply("bob", out)
+    router.pump()
+    assert _hand(ann) == _hand(bob) == before and ann.stored == bob.stored
+    (done,) = _done(ann)
+    assert done == TakeBackDone(requester=0, granted=False, refusal=TakeBackRefusal.DECK,
+                                detail=done.detail) and "stock" in done.detail
+    assert bob.session.takeback_request is None and not ann.session.takeback_pending
+    # asking again at once is not answered: refusals cannot grow the log
+    out = bob.session.receive("ann", _forged_request(ann, bob, 2).to_bytes())
+    assert out.store == () and out.drop == ()
+    report = verify_log(ann.hellos, ann.stored)
+    assert report.status is Status.UNFINISHED and report.failure is None
+
+
+def test_a_computer_granting_a_take_back_across_a_stock_draw_is_accused() -> None:
+    router = _person_after(5, DrawStock)
+    ann, bob = router.seats["ann"], router.seats["bob"]
+    router.apply("ann", ann.session.act(_discards(ann)[0]))
+    router.pump()
+    request = _forged_request(ann, bob, 2)
     machine = bob.session.machine
     assert machine is not None
-    request = sign_entry(ann.key, session=machine.session_id, seq=len(machine.chain),
-                         prev=machine.chain.head, sender=0, type="takeback_request",
-                         body={"moves": 2})
-    state = machine.state
-    out = bob.session.receive("ann", request.to_bytes())
-    assert out.store == () and out.drop == () and machine.state is state
-    assert bob.session.takeback_request is None and bob.session.view.legal_moves != (
-        GrantTakeBack(), RefuseTakeBack())
-    # and a computer program granting it anyway is accused by the person's seat
     answer = sign_entry(bob.key, session=machine.session_id, seq=request.seq,
                         prev=request.prev, sender=1, type="takeback_answer",
                         body={"moves": 2, "request_sig": request.sig, "requester": 0,
@@ -196,6 +227,67 @@ def test_a_take_back_across_a_stock_draw_is_refused_at_both_ends() -> None:
     assert ending is not None and ending.kind is EndKind.ACCUSE
     assert (ending.culprit, ending.rule) == (1, "takeback")
     assert [e.type for e in out.store] == ["end"]
+
+
+def _bob_shows_a_card(seed: int) -> Router:
+    """ann discards after a pile draw; bob (the computer) takes that discard from the pile
+    (public: it shows nothing) and then discards a card of his own hand: a card ann could
+    not see before."""
+    router = _person_after(seed, DrawDiscard)
+    ann, bob = router.seats["ann"], router.seats["bob"]
+    router.apply("ann", ann.session.act(_discards(ann)[0]))
+    router.pump()
+    router.apply("bob", bob.session.act(DrawDiscard()))
+    router.pump()
+    assert ann.session.can_take_back()  # a pile draw showed nothing: it may be crossed
+    router.apply("bob", bob.session.act(_discards(bob)[0]))
+    router.pump()
+    return router
+
+
+def test_a_take_back_never_crosses_a_card_the_other_side_showed() -> None:
+    router = _bob_shows_a_card(11)
+    ann, bob = router.seats["ann"], router.seats["bob"]
+    assert ann.session.view.my_turn
+    assert not ann.session.can_take_back()
+    refusal = ann.session.takeback_refusal()
+    assert refusal is not None and refusal.reason is TakeBackRefusal.SHOWN
+    with pytest.raises(TakeBackRefusedError, match="showed you a card"):
+        ann.session.act(TakeBack())
+    # a modified program asking anyway is refused with the same reason, in the log
+    before = _hand(ann)
+    out = bob.session.receive("ann", _forged_request(ann, bob, 1).to_bytes())
+    router.apply("bob", out)
+    router.pump()
+    assert _hand(ann) == _hand(bob) == before
+    assert [d.refusal for d in _done(ann)] == [TakeBackRefusal.SHOWN]
+    router.play(choose=finisher(11))
+    assert ann.session.finished and ann.stored == bob.stored
+    assert verify_log(ann.hellos, ann.stored).status is Status.FINISHED
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_whenever_a_take_back_is_offered_nothing_after_it_showed_a_card_or_dealt_one(
+        seed: int) -> None:
+    router = gin_table(seed=seed, bot=(False, True))
+    ann = router.seats["ann"]
+    machine = ann.session.machine
+    assert machine is not None
+    checked = 0
+
+    def check() -> bool:
+        nonlocal checked
+        if machine.stage is Stage.PLAY and ann.session.can_take_back():
+            checked += 1
+            moves = [e for e in ann.stored if e.type == "move"]
+            last_mine = max(i for i, e in enumerate(moves) if e.sender == 0)
+            for entry in moves[last_mine + 1:]:  # the computer's moves since mine
+                assert not entry.body["opens"], entry.body  # none showed ann a card
+        return machine.state.hand_no > 1
+
+    router.play(choose=finisher(seed), until=check)
+    assert checked or machine.state.hand_no > 1
 
 
 def test_against_a_person_there_is_no_take_back() -> None:

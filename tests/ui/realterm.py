@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ import pytest
 from testkit.keys import next_keys, play_by_keys
 from testkit.term import Term, missing
 
-__all__ = ["ROOT", "Term", "next_keys", "p2pgin_env", "play_by_keys", "requires_tty", "term_name"]
+__all__ = ["ROOT", "Term", "crash", "next_keys", "p2pgin_env", "play_by_keys", "requires_tty",
+           "term_name"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,3 +41,13 @@ def p2pgin_env(home: Path) -> dict[str, str]:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("LANG", "C.UTF-8")
     return env
+
+
+def crash(term: Term) -> None:
+    """``kill -9`` the program in ``term`` (a crash: nothing is said or stored after it),
+    once it is dead the terminal is closed."""
+    try:
+        os.kill(int(term.status().split()[1]), signal.SIGKILL)
+        term.wait("Pane is dead", 20)
+    finally:
+        term.stop()

@@ -27,12 +27,21 @@ def _opponent_knocks_with_three_melds() -> LocalGame:
     return LocalGame(deck=deck, names=("Alice", "bot-normal"), rules=Rules.preset("standard"))
 
 
+def _opponent_knocks_on_fours() -> LocalGame:
+    """As above, the opponent's melds a set of fours and two runs; I hold A♣ (it fits
+    none of them), 4♦ (the fourth four) and 7♣ (it extends 8♣ 9♣ 10♣)."""
+    deck = deck_for("AC 3D 5H 7C QH JS KH 2H 4D 6D", "4C 4H 4S 8C 9C TC 5S 6S 7S KD", "8H",
+                    "QD 2D")
+    return LocalGame(deck=deck, names=("Alice", "bot-normal"), rules=Rules.preset("standard"))
+
+
 def _a_hand() -> LocalGame:
     """A seeded hand, the player to take or pass the upcard."""
     return LocalGame(3, names=("Alice", "bot-normal"))
 
 
 SCENARIOS = {"opponent-knocks-three-melds": _opponent_knocks_with_three_melds,
+             "opponent-knocks-on-fours": _opponent_knocks_on_fours,
              "a-hand": _a_hand}
 
 

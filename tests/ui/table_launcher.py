@@ -8,7 +8,7 @@ console (``run_console``), full screen or ``--plain``.
 
     python tests/ui/table_launcher.py GAME SEATS [--seat N | --watch] [--plain]
         [--target T] [--seed S] [--join-after SECONDS] [--silent SEAT]
-        [--person-deadline SECONDS] [--ascii]
+        [--person-deadline SECONDS] [--ascii] [--rules PRESET] [--bot-names]
 
 ``--join-after`` seats the other players one by one after that many seconds (the
 lobby screen shows them arrive); ``--silent`` leaves a seat without an agent (it never
@@ -37,26 +37,40 @@ __all__ = ["main"]
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 
 
-def _rules(game: str, target: int | None) -> dict[str, Any]:
+def _rules(game: str, target: int | None, preset: str = "standard") -> dict[str, Any]:
     if game == "rummy":
         return RummyRules(**({"target": target} if target else {})).to_dict()
     default = 125 if game == "team_gin" else 100
-    return Rules.preset("standard", target=target or default).to_dict()
+    return Rules.preset(preset, target=target or default).to_dict()
+
+
+def seat_names(seats: int, me: int | None, *, bots: bool = False) -> tuple[str, ...]:
+    """Every seat's name: ``Ann``, ``Bob``, ... or, with ``bots``, the names ``p2pgin
+    play`` gives its bots (``bot1``, ``bot2`` ...; ``bot-normal`` against one player)
+    and ``Ann`` for mine."""
+    if not bots:
+        return NAMES[:seats]
+    from p2pgin.localbot import bot_name
+
+    others = iter(range(seats))
+    return tuple("Ann" if n == me else bot_name("normal", next(others), seats)
+                 for n in range(seats))
 
 
 async def _run(args: argparse.Namespace) -> str:
     seats, me = args.seats, None if args.watch else args.seat
     deadlines = Deadlines(person=args.person_deadline, step=args.person_deadline)
     keys = [SigningKey(bytes([n + 1]) * 32) for n in range(seats)]
+    names = seat_names(seats, me, bots=args.bot_names)
     sessions: list[Session] = []
     for n in range(seats):
         if n == 0:
             session = Session.host(keys[0], seats=seats, game=args.game,
-                                   rules=_rules(args.game, args.target), name=NAMES[0],
-                                   rng=random.Random(args.seed), bot=me != 0)
+                                   rules=_rules(args.game, args.target, args.rules),
+                                   name=names[0], rng=random.Random(args.seed), bot=me != 0)
             session.allow_spectators = True
         else:
-            session = Session.join(keys[n], name=NAMES[n], rng=random.Random(args.seed + n),
+            session = Session.join(keys[n], name=names[n], rng=random.Random(args.seed + n),
                                    bot=n != me and n != args.silent,
                                    accept_rules=None if n == me and args.ask else True)
         sessions.append(session)
@@ -121,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--join-after", type=float, default=0.0)
     parser.add_argument("--silent", type=int, default=None)
     parser.add_argument("--person-deadline", type=float, default=120.0)
+    parser.add_argument("--rules", default="standard", help="gin's rule preset")
+    parser.add_argument("--bot-names", action="store_true",
+                        help="the other seats take the names p2pgin play gives its bots")
     args = parser.parse_args(argv)
     asyncio.run(_run(args))
     return 0

@@ -74,7 +74,7 @@ def test_every_unique_prefix_resolves_to_its_command(name: str) -> None:
         kind = COMMANDS[name][0]
         arg = {"card": " 7h", "word": " " + "melds"}.get(kind, "")
         result = parse_command(prefix + arg)
-        if prefix in {"s", "t", "p", "d", "k", "g", "l", "h", "n", "r", "u", "q"}:
+        if prefix in {"s", "t", "p", "d", "k", "g", "l", "h", "n", "r", "u", "q", "a", "b"}:
             continue  # single-letter aliases are checked above
         assert result.name == name
 

@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from screen_check import layout_faults
 from ui_harness import LocalGame, deck_for
 from ui_screens import console_session, press, screen_text
 
@@ -95,9 +96,9 @@ def test_first_screen_shows_names_counts_limit_and_what_to_do() -> None:
     assert "Stock 31 cards" in screen
     assert "Discard [6♣]" in screen
     assert "Knock limit 10" in screen
-    assert "Your turn: take the upcard 6♣ (d) or pass (p)" in screen
+    assert "Your turn: take the upcard 6♣ (t) or pass (p)" in screen
     keys = rows[-1]
-    assert "d take 6♣" in keys and "p pass" in keys and "s stock" not in keys
+    assert "t take 6♣" in keys and "p pass" in keys and "s stock" not in keys
     # All ten cards appear, each in fixed width (10 cards -> 10 slots of 4 columns).
     row = hand_row(rows)
     for card in game.state.hand_cards(0):
@@ -136,6 +137,7 @@ def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
     assert title.endswith(" key jm52-bxxq-gta4-d27u"), title
+    assert title.startswith(" p2pgin")  # the program's name always leads
     assert "RECONNECTING" in title and "Alice vs bot-normal" in title
     with console_session(game, columns=100, rows=30) as (built, _inp, _out):
         title = screen_text(built)[0]
@@ -146,7 +148,8 @@ def test_the_title_never_cuts_the_key_fingerprint_at_the_smallest_size() -> None
                                status=PeerStatus.CHANGED)
     with console_session(game, columns=72, rows=20) as (built, _inp, _out):
         title = screen_text(built)[0]
-    assert title.startswith(" [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
+    assert title.startswith(" p2pgin [RECONNECTING] key jm52-bxxq-gta4-d27u KEY CHANGED!"), title
+    assert title.endswith("…")  # what does not fit (the long name) is cut visibly
 
 
 def test_pass_draw_and_discard_with_keys() -> None:
@@ -409,8 +412,9 @@ def test_resize_relayouts_and_too_small_shows_a_message() -> None:
 def test_help_overlay_lists_keys_and_escape_closes_it() -> None:
     with console_session(LocalGame(3)) as (built, _inp, _out):
         screen = text(press(built, "?"))
-        for key in ("s / d", "Enter", "k / g", "q"):
+        for key in ("d / Enter", "k / g", "q"):
             assert key in screen
+        assert " t " in screen and "take the top of the discard pile" in screen
         assert built.console.ui.overlay == "help"
         press(built, "\x1b")
         assert built.console.ui.overlay == ""
@@ -498,9 +502,9 @@ def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
         rows = press(built, "s")
         assert "first take the upcard" in text(rows)
         rows = press(built, "\r")  # the upcard offer: no "s: stock" advice (not allowed yet)
-        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        assert "first take the upcard (t) or pass it (p)" in text(rows)
         rows = press(built, "k")
-        assert "first take the upcard (d) or pass it (p)" in text(rows)
+        assert "first take the upcard (t) or pass it (p)" in text(rows)
         assert "s: stock" not in text(rows)
         assert game.sent == []
 
@@ -516,7 +520,7 @@ def test_cannot_discard_the_card_just_taken_from_the_pile() -> None:
     game = knock_game(stock="2C")
     with console_session(game) as (built, _inp, _out):
         before = built.console.cursor
-        press(built, "d")  # take the upcard K♠: the cursor does not jump onto it
+        press(built, "t")  # take the upcard K♠: the cursor does not jump onto it
         assert built.console.cursor == before != parse_card("KS")
         from p2pgin.ui.render import PICK_KEYS
 
@@ -701,7 +705,7 @@ def test_my_knock_wraps_between_melds_and_keeps_the_oklahoma_double_in_view() ->
     assert any(r.startswith(" You knocked: 1[") for r in panel), panel
     for meld in ("[4♥ 5♥ 6♥]", "[7♣ 7♦ 7♠]", "[8♣ 8♦ 8♠]"):
         assert any(meld in r for r in panel), (meld, panel)
-    assert any("Knock limit 10 (Oklahoma), counts double" in r for r in panel), panel
+    assert any("Knock limit 10 (Oklahoma), hand doubled" in r for r in panel), panel
 
 
 def test_mouse_clicks_draw_select_and_discard() -> None:
@@ -727,9 +731,9 @@ def test_take_back_key_only_when_the_handle_offers_it_and_never_after_a_stock_dr
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "u")
         assert "u take back" not in rows[-1]
-        assert "no take-back here" in text(rows)
+        assert "no take-back here: only a computer opponent grants one" in text(rows)
     game = LocalGame(3, autoplay=False)
-    game.offers_take_back = True
+    game.offers_take_back = game.opponent_is_bot = True
     with console_session(game) as (built, _inp, _out):
         rows = press(built, "p")  # I pass; the scripted opponent has not moved yet
         assert "u take back" in rows[-1]
@@ -752,13 +756,14 @@ def test_oklahoma_knock_limit_comes_from_the_upcard_and_a_spade_doubles() -> Non
     game = LocalGame(deck=deck, autoplay=False, rules=rules)
     with console_session(game) as (built, _inp, _out):
         screen = text(screen_text(built))
-    assert "Knock limit 4  (Oklahoma: from the upcard)" in screen
+    assert "Knock limit 4  (Oklahoma: upcard 4♠)" in screen
     assert "Spade upcard: this hand counts double" in screen
     deck = deck_for(KNOCKER, OTHER, "AD", "2C")
     game = LocalGame(deck=deck, autoplay=False, rules=rules)
     with console_session(game) as (built, _inp, _out):
         screen = text(screen_text(built))
-    assert "Knock limit 0 (gin only)" in screen and "counts double" not in screen
+    assert "Knock limit 0 (gin only)  (Oklahoma: upcard A♦)" in screen
+    assert "counts double" not in screen
 
 
 def test_key_strip_fits_the_width_and_always_offers_help_and_quit() -> None:
@@ -930,7 +935,7 @@ def test_e_shows_a_score_sheet_of_every_hand_so_far() -> None:
                 elif kind in ("draw_stock",):
                     press(built, "s")
                 elif kind in ("take_upcard", "draw_discard"):
-                    press(built, "d")
+                    press(built, "t")
                 elif kind == "knock":
                     press(built, "k")
                     press(built, "y")
@@ -990,14 +995,19 @@ def test_a_knocker_arranges_other_melds_and_the_engine_checks_them() -> None:
         assert built.console.ui.arrange is not None
         proposal = built.console.ui.arrange.melds
         assert {len(m) for m in proposal} == {5, 3}  # 4-8♥ and the three other 7s
-        # 4♥ into the 7s: not a meld. The engine refuses; nothing is sent.
+        # m never puts 4♥ into the 7s (no meld): it may start a new meld (with 5♥ 6♥),
+        # which alone is no meld: the engine refuses, in the screen's card symbols, and
+        # nothing is sent.
         built.console.cursor = parse_card("4H")
-        press(built, "m")
+        rows = press(built, "m")
+        assert "4♥: meld 3" in text(rows), text(rows)  # a new meld, shown as the third
         rows = press(built, "\r")
         assert "not possible" in text(rows), text(rows)
+        assert "4♥" in text(rows) and "4H" not in text(rows)
+        assert layout_faults("\n".join(rows)) == []
         assert game.sent[-1].kind == "draw_stock"
         assert built.console.ui.arrange is not None  # still arranging
-        press(built, "r")  # the best again
+        press(built, "b")  # the best again
         assert built.console.ui.arrange.melds == proposal
         # 4♥ to the deadwood: 5-8♥ and the 7s, deadwood 7: a legal (worse) knock.
         built.console.cursor = parse_card("4H")

@@ -89,7 +89,7 @@ def test_waiting_screen_shows_lines_and_ends_when_a_player_joins() -> None:
 def test_waiting_screen_promises_discovery_only_when_the_game_is_announced() -> None:
     lines = ["listening on 0.0.0.0 port 7777", "not announced on the LAN (--no-announce)"]
     quiet = plain_text(WaitingScreen(lines, announced=False).render())
-    assert "Tell the other player the address and port, or the join code." in quiet
+    assert "Tell the other player the address and port." in quiet  # no join code shown
     assert "finds this game" not in quiet
     loud = plain_text(WaitingScreen(lines, announced=True).render())
     assert "`p2pgin join` finds this game by itself" in loud

@@ -221,6 +221,18 @@ def test_the_quit_question_is_a_sentence() -> None:
     assert plain.feed("quit") == ["Quit the game? The match will be abandoned. Type y or n."]
 
 
+def test_a_move_arriving_while_the_quit_question_waits_does_not_ask_it_again() -> None:
+    game = LocalGame(3, dealer=0, autoplay=False)  # NB: Bob, not the dealer, moves first
+    plain = PlainConsole(game)
+    plain.intro()
+    assert plain.feed("quit") == ["Quit the game? The match will be abandoned. Type y or n."]
+    (pass_upcard,) = (m for m in legal_moves(game.full) if isinstance(m, PassUpcard))
+    game.opponent_move(pass_upcard)
+    lines = plain.updates()
+    assert "Bob passes the upcard" in lines
+    assert not any("abandoned" in line for line in lines), lines  # NB: was '... (y/n)'
+
+
 def test_status_while_drawing_names_both_commands_in_full() -> None:
     plain = PlainConsole(LocalGame(3))  # the opponent passes, draws and discards by itself
     plain.intro()

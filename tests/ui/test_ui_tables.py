@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_until, press, screen_text
 from ui_tables import TableGame, default_rules
 
 from p2pgin.engine.gin_team import TeamMove
@@ -266,7 +266,7 @@ def test_a_spectator_watches_public_cards_only_and_no_key_acts(game_name: str,
         assert "Watching: you hold no cards" in screen
         assert rows[-2].startswith(" Watching:")
         strip = rows[-1]
-        for key in ("s stock", "d take", "Enter", "p pass", "r rematch", "a lay off"):
+        for key in ("s stock", "t take", "Enter", "p pass", "r rematch", "a lay off"):
             assert key not in strip
         before = len(game.router.seats["watcher"].session.machine.chain)  # type: ignore
         for key in "sdp\rkgma":
@@ -288,35 +288,24 @@ def test_a_spectator_watches_public_cards_only_and_no_key_acts(game_name: str,
 # ---------------------------------------------------------------------- helpers
 
 
-def play_until(built: Any, game: TableGame, done: Any, limit: int = 600) -> None:
-    """Press what a simple player presses (hint, then the keys) until ``done()``."""
-    for _ in range(limit):
-        if done():
-            return
-        console = built.console
-        table = console.table
-        if console.choosing:
-            press(built, "1")
-        elif console.confirming:
-            press(built, "y")
-        elif console.ui.overlay:
-            press(built, "\x1b")
-        elif not table.my_turn:
-            if game.view.stage in ("match_over", "closed"):
-                raise AssertionError("the match ended first")
-            press(built, "\x1b")
-        elif table.game == "rummy":
-            press(built, "s" if "stock" in table.actions else "h\r")
-        elif "pass" in table.actions:
-            press(built, "p")
-        elif "stock" in table.actions:
-            press(built, "s")
-        elif "gin" in table.actions:
-            press(built, "gy")
-        elif "knock" in table.actions:
-            press(built, "ky")
-        elif "layoff" in table.actions:
-            press(built, "\r\r")
-        else:
-            press(built, "h\r")
-    raise AssertionError("it never happened")
+def test_team_gin_cuts_names_visibly_and_numbers_games_as_the_table_does() -> None:
+    """Issue 23, bug 9: "Tea & bot-normal-2" was cut to "Tea & bot-normal" (the other
+    team's player), the title lost "p2pgin", and the scoring said "Game 0/1" where the
+    table says "Game 2"."""
+    names = ("bot-normal", "Tea", "bot-normal-2", "bot-normal-3")
+    game = TableGame("team_gin", 4, me=1, seed=2, names=names)
+    with console_session(game) as (built, _inp, _out):
+        rows = screen_text(built)
+        assert rows[0].startswith(" p2pgin")
+        teams = seats_panel(rows)[1:3]
+        mine = next(r for r in teams if "(you)" in r)
+        partner = mine.split("&")[1].split("(you)")[0].strip()
+        assert partner.endswith("…") or partner == "bot-normal-3", teams  # cut visibly
+        assert "bot-normal " not in mine and not mine.rstrip().endswith("bot-normal"), teams
+        other = rows[next(i for i, r in enumerate(rows) if r.startswith("─ Other game")) + 1]
+        number = other.split(":")[0].strip()  # the partner's game, as the table numbers it
+        play_until(built, game, lambda: built.console.table.reveal is not None)
+        reveal = text(press(built, "e") if built.console.ui.overlay != "reveal"
+                      else screen_text(built))
+    assert "Game 0" not in reveal and "game 0" not in reveal, reveal
+    assert f"{number}:" in reveal, (number, reveal)

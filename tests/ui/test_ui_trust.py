@@ -43,9 +43,12 @@ def test_a_silent_seat_is_named_with_what_it_owes_and_the_player_may_wait() -> N
     with console_session(game) as (built, _inp, _out):
         _overdue(game)
         rows = screen_text(built)
-        assert "Bob has not sent its move for 2 min: w wait, E end the match" in rows[1]
+        assert rows[1] == " Bob has not sent a move for 2 min"  # the banner: the fact
+        assert rows[-2].strip() == "w: wait for Bob, E: end the match (the record names Bob)"
         assert "w wait" in rows[-1] and "E end match" in rows[-1]
-        assert "Bob has not sent its move for 2 min" in text(rows).split("─ Log")[1]
+        assert "Deadline passed: Bob owes a move (2 min)." in text(rows).split("─ Log")[1]
+        # said once: the banner says who and how long, the status line what to do
+        assert text(rows).count("has not sent") == 1, text(rows)
         rows = press(built, "w")
         assert "waiting for Bob; E ends the match" in text(rows)
         assert game.session.ending is None and not game.sent[1:]
@@ -56,7 +59,7 @@ def test_ending_the_wait_writes_a_timeout_naming_the_silent_seat_and_says_so() -
     with console_session(game) as (built, _inp, _out):
         _overdue(game)
         rows = press(built, "E")
-        assert "End the match? Bob will be named for not sending its move" in text(rows)
+        assert "End the match? Bob will be named for not sending the move" in text(rows)
         press(built, "y")
         rows = screen_text(built)
         screen = text(rows)
@@ -64,8 +67,9 @@ def test_ending_the_wait_writes_a_timeout_naming_the_silent_seat_and_says_so() -
         ending = game.router.seats[name].session.ending
         assert ending is not None and ending.kind is EndKind.TIMEOUT
         assert ending.by == 0 and ending.culprit == 1 and ending.owed == "move"
-    assert "Ann ended the match: Bob did not send its move in time." in screen
-    assert ("You ended the wait: Bob did not send its move in time, and the record names "
+    assert "Ann ended the match: Bob did not send the move in time." in screen
+    assert "send its" not in screen  # a player is never "it"
+    assert ("You ended the wait: Bob did not send the move in time, and the record names "
             "Bob as the silent seat.") in " ".join(r.strip() for r in rows)
     assert "p2pgin verify" in screen
 
@@ -81,10 +85,7 @@ def test_e_without_a_silent_seat_sends_nothing() -> None:
 def test_when_another_seat_abandons_the_player_is_told_who_left_and_quits_at_once() -> None:
     game = _bobs_turn()
     with console_session(game) as (built, _inp, _out):
-        bob = game.router.seats["Bob"]
-        game.router.apply("Bob", bob.session.abandon("dinner"))
-        game.router.pump()
-        game._changed()
+        game.seat_does("Bob", lambda session: session.abandon("dinner"))
         rows = screen_text(built)
         screen = text(rows)
         assert "Bob left the match: nothing more can be played" in screen
@@ -92,8 +93,8 @@ def test_when_another_seat_abandons_the_player_is_told_who_left_and_quits_at_onc
         assert "Reason given: dinner" in screen
         press(built, "\x1b")
         rows = screen_text(built)
-        assert "MATCH ENDED: Bob abandoned the match." in rows[1]
-        assert rows[-2].startswith(" The match ended: Bob abandoned the match.")
+        assert "MATCH ENDED: Bob abandoned the match." in rows[1]  # said once, up there
+        assert rows[-2].strip() == "The match ended. e: what it means, q: quit"
         press(built, "q")
         assert built.console.quit_requested  # no question: nothing is left to abandon
     log = [built.console.log_text(line) for line in built.console.table.log]
@@ -109,12 +110,9 @@ def test_named_as_the_silent_seat_the_player_reads_that_the_record_names_them() 
     due = game.session.due
     assert due is not None and due.seat == 0  # I owe the move
     with console_session(game) as (built, _inp, _out):
-        bob = game.router.seats["Bob"]
-        game.router.apply("Bob", bob.session.end_silent("no move from Ann"))
-        game.router.pump()
-        game._changed()
+        game.seat_does("Bob", lambda session: session.end_silent("no move from Ann"))
         screen = " ".join(r.strip() for r in screen_text(built))
-    assert "Bob ended the match: Ann did not send its move in time." in screen
+    assert "Bob ended the match: Ann did not send the move in time." in screen
     assert "the record names you as the silent seat" in screen
 
 

@@ -7,14 +7,12 @@ and rules. It used to end the program silently (status 0, no message).
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realterm import Term, p2pgin_env, play_by_keys, requires_tty, term_name
+from realterm import Term, crash, p2pgin_env, play_by_keys, requires_tty, term_name
 
 from tests.net.peerproc import PeerProc, free_port
 
@@ -44,9 +42,7 @@ def test_rematch_after_a_resumed_match_starts_a_new_match(tmp_path: Path,
                   "--target", TARGET], env)
     try:
         first.wait(r"Your turn", 90)
-        pid = int(first.status().split()[1])
-        os.kill(pid, signal.SIGKILL)  # mid-hand: a crash
-        first.wait("Pane is dead", 20)
+        crash(first)  # mid-hand
     finally:
         first.stop()
     again = Term(term_name("rematch-b"), "100x30", [sys.executable, "-m", "p2pgin", "resume"],

@@ -77,7 +77,7 @@ def test_rummy_for_four_plays_a_round_by_keys_with_melds_and_lay_offs(
     term = _term(tmp_path, "rummy", "4", "--target", "500", "--seed", "3")
     terms.append(term)
     screen = term.wait(r"Rummy for 4: Ann \(you\), Bob, Cy, Di", 60)
-    assert "seat          cards points" in screen
+    assert re.search(r"seat +cards +points", screen), screen
     screen = play_by_keys(term, r"Round 1: .* went out|Round 1: blocked", cap=600)
     assert "Scoring" in screen
     _quit(term)
@@ -103,13 +103,13 @@ def test_a_silent_seat_is_named_and_e_ends_the_match_with_its_meaning(
     if "Your turn" in screen and "Bob has not sent" not in screen:
         strip = screen.rstrip("\n").splitlines()[-1]
         term.keys("p" if " p pass" in strip else "s")
-    screen = term.wait(r"Bob has not sent its move for", 30)
+    screen = term.wait(r"Bob has not sent a move for", 30)
     assert "w wait" in screen and "E end match" in screen
     term.keys("E")
     term.wait(r"End the match\? Bob will be named", 10)
     term.keys("y")
-    screen = term.wait(r"Ann ended the match: Bob did not send its move in time", 30)
-    assert "names Bob as the silent" in screen.replace("\n", " ").replace("  ", " ")
+    screen = term.wait(r"Ann ended the match: Bob did not send the move in time", 30)
+    assert "names Bob as the silent" in " ".join(screen.split())
     assert "p2pgin verify" in screen
     term.keys("q")
     term.wait("Pane is dead", 30)

@@ -25,8 +25,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pgin.ui.app import ConsoleApp, create_console_app
 
-__all__ = ["SizedOutput", "click_text", "console_session", "live_screen_text", "press",
-           "screen_text"]
+__all__ = ["SizedOutput", "click_text", "console_session", "live_screen_text", "play_until",
+           "press", "screen_text"]
 
 
 class SizedOutput(DummyOutput):
@@ -130,3 +130,38 @@ def press(built: ConsoleApp, text: str) -> list[str]:
 
     asyncio.run(feed())
     return screen_text(built)
+
+
+def play_until(built: ConsoleApp, game: Any, done: Any, limit: int = 600) -> None:
+    """Press what a simple player presses (hint, then the keys) until ``done()``;
+    ``game`` is the handle (its ``view`` says when the match is over)."""
+    for _ in range(limit):
+        if done():
+            return
+        console = built.console
+        table = console.table
+        if console.choosing:
+            press(built, "1")
+        elif console.confirming:
+            press(built, "y")
+        elif console.ui.overlay:
+            press(built, "\x1b")
+        elif not table.my_turn:
+            if game.view.stage in ("match_over", "closed"):
+                raise AssertionError("the match ended first")
+            press(built, "\x1b")
+        elif table.game == "rummy":
+            press(built, "s" if "stock" in table.actions else "h\r")
+        elif "pass" in table.actions:
+            press(built, "p")
+        elif "stock" in table.actions:
+            press(built, "s")
+        elif "gin" in table.actions:
+            press(built, "gy")
+        elif "knock" in table.actions:
+            press(built, "ky")
+        elif "layoff" in table.actions:
+            press(built, "\r\r")
+        else:
+            press(built, "h\r")
+    raise AssertionError("it never happened")

@@ -179,7 +179,12 @@ class TableGame:
         self._changed()
 
     def abandon(self, reason: str = "") -> None:
-        self.router.apply(self.me_name, self.session.abandon(reason))
+        self.seat_does(self.me_name, lambda session: session.abandon(reason))
+
+    def seat_does(self, name: str, act: Callable[[Session], Any]) -> None:
+        """Seat ``name`` does ``act`` to its session (abandons, ends for a silent seat):
+        its outputs are routed to every seat and the console is told."""
+        self.router.apply(name, act(self.router.seats[name].session))
         self.router.pump()
         self._changed()
 
