@@ -39,7 +39,7 @@ __all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "GAMES", "build_parser", "m
 #: TCP port a host listens on by default.
 DEFAULT_PORT: Final = 7531
 #: Modules that add subcommands: each defines ``register(subparsers) -> None``.
-EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify")
+EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify", "p2pgin.rulesets")
 #: The games a table plays (``--game``) and the table size each is played at (None:
 #: any size from two to six).
 GAMES: Final[dict[str, int | None]] = {"gin": 2, "gin3": 3, "team_gin": 4, "rummy": None}
@@ -175,6 +175,13 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     from p2pgin.engine.games import GameSpecError, make_game
 
     game, players = getattr(args, "game", None), getattr(args, "players", None)
+    saved = _saved_rules(args)
+    if saved is not None:
+        if game is not None and game != saved.game:
+            raise BadOptions(f"rule set {saved.name} is for {_game_words(saved.game)}, not "
+                             f"{_game_words(game)}")
+        game = saved.game
+        players = players or saved.players
     if game is None:
         game = _GAME_FOR_PLAYERS.get(players or 2, "gin")
     fixed = GAMES.get(game)
@@ -189,6 +196,35 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     except GameSpecError as exc:
         raise BadOptions(str(exc)) from None
     return game, players, rules
+
+
+def _saved_rules(args: argparse.Namespace) -> Any:
+    """The rule set saved as ``--rules NAME`` (``p2pgin rules save``), or None for a
+    preset or no ``--rules``. Read once per command line (a bot reads it before its data
+    directory becomes its own).
+
+    Raises:
+        BadOptions: the name is neither a preset nor a saved set, or the file is bad.
+    """
+    if "saved_rules" in vars(args):
+        return args.saved_rules
+    from p2pgin.rulesets import RuleSetError, load_rule_sets, preset_names
+
+    name = getattr(args, "rules", None)
+    found = None
+    if name and name.lower() not in preset_names():
+        try:
+            sets = load_rule_sets()
+        except RuleSetError as exc:
+            raise BadOptions(str(exc)) from None
+        found = sets.get(name.lower())
+        if found is None:
+            presets = ", ".join(preset_names())
+            raise BadOptions(f"--rules {name}: neither a preset ({presets}) nor a saved rule "
+                             f"set ({', '.join(sorted(sets)) or 'none saved'}; p2pgin rules "
+                             "list)")
+    args.saved_rules = found
+    return found
 
 
 def _game_words(game: str) -> str:
@@ -215,6 +251,9 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
     preset = getattr(args, "rules", None)
     target = getattr(args, "target", None)
     chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
+    saved = _saved_rules(args)
+    if saved is not None:
+        return _from_saved(args, saved, game)
     if game == "rummy":
         from p2pgin.engine.rummy import RummyRules
         from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
@@ -242,6 +281,41 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
         return dict(Rules.preset(preset or "standard", **gin).to_dict())
     except (RulesError, ValueError) as exc:
         raise BadOptions(str(exc)) from None
+
+
+def _from_saved(args: argparse.Namespace, saved: Any, game: str) -> dict[str, Any]:
+    """The rules of the saved set ``saved``, with the options given beside it.
+
+    Raises:
+        BadOptions: the set's options are not the game's (an edited file, another
+            version of p2pgin), or an option beside it does not fit.
+    """
+    import dataclasses
+
+    from p2pgin.engine.rules import Rules, RulesError
+    from p2pgin.engine.rummy import RummyRules
+    from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
+
+    overrides: dict[str, Any] = {}
+    if getattr(args, "target", None):
+        overrides["target"] = args.target
+    chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
+    if game == "rummy":
+        if getattr(args, "big_gin", False):
+            raise BadOptions("--big-gin is a gin option; Rummy has none")
+        overrides.update({v: True for v in chosen})
+    elif chosen:
+        raise BadOptions(f"--{chosen[0].replace('_', '-')} is a Rummy variation; "
+                         f"{_game_words(game)} has none")
+    elif getattr(args, "big_gin", False):
+        overrides["big_gin"] = True
+    kind: Any = RummyRules if game == "rummy" else Rules
+    try:
+        rules = dataclasses.replace(kind.from_dict(dict(saved.options)), **overrides)
+    except (RulesError, RummyRulesError, TypeError) as exc:
+        raise BadOptions(f"rule set {saved.name}: {exc} (p2pgin rules save "
+                         f"{saved.name} ... saves it again)") from None
+    return dict(rules.to_dict())
 
 
 class BadTarget(ValueError):
@@ -1158,9 +1232,9 @@ def _table_opts(p: argparse.ArgumentParser, note: str = "") -> None:
                         "default: the game for --players" + note)
     p.add_argument("--players", type=_players, default=None, metavar="N",
                    help="seats at the table, 2 to 6 (default: the game's; gin: 2)")
-    p.add_argument("--rules", default=None, metavar="PRESET",
+    p.add_argument("--rules", default=None, metavar="PRESET|NAME",
                    help="rule preset: standard, classic or oklahoma (gin); basic, straight "
-                        "or traditional (Rummy)")
+                        "or traditional (Rummy); or a set saved by p2pgin rules save")
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
     p.add_argument("--target", type=_positive, default=None, metavar="POINTS",
                    help="the match is won at this many points (default: the preset's)")
@@ -1170,6 +1244,12 @@ def _table_opts(p: argparse.ArgumentParser, note: str = "") -> None:
                            help=help_text)
     # Every option at once (the local bots of play, a rematch).
     p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
+
+
+#: For the other command modules (:mod:`p2pgin.rulesets`): the table options, and the
+#: table they make.
+table_options = _table_opts
+proposed_table = _table
 
 
 def _players(text: str) -> int:
