@@ -571,15 +571,20 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
-                    lobby_lines: list[str],
-                    interfaces: Sequence[Interface] | None = None) -> Any:
-    """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
-    join code of every LAN address the host listens on, announced or not (the other
-    players type it when discovery cannot help). Sets ``args.lan_announced``.
-    Returns the announcer (to close).
+                    lobby_lines: list[str], table: Callable[[], Any],
+                    interfaces: Sequence[Interface] | None = None) -> list[Any]:
+    """Announce the table on the LAN: beacons, and a DNS-SD service (nothing is sent
+    with ``--no-announce``; beacons only with ``--no-mdns``, or where multicast DNS
+    cannot bind, said in one line). Print the join code of every LAN address the host
+    listens on, announced or not (the other players type it when discovery cannot
+    help). Sets ``args.lan_announced``.
 
     Args:
+        table: the table's facts now (:class:`~p2pgin.net.discovery.TableFacts`).
         interfaces: the local interfaces (default: this machine's, asked when needed).
+
+    Returns:
+        What announces (each to ``close()``).
     """
     import asyncio
 
@@ -591,11 +596,13 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     )
     from p2pgin.net.joincode import JoinCodeError, encode_join_code
 
-    announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
+    key = bytes(identity.signing_key.verify_key)
+    announcer = Announcer(name=identity.name, key=key, table=table, port=port,
                           listen=args.listen, announce=not args.no_announce,
                           discovery_port=getattr(args, "discovery_port", None) or DISCOVERY_PORT,
                           interfaces=interfaces)
     await announcer.start()
+    announcing: list[Any] = [announcer]
     targets = announcer.targets
     if args.no_announce:  # NB: only where it would announce; nothing is sent
         found = (list(interfaces) if interfaces is not None
@@ -611,7 +618,35 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     if args.no_announce:
         how = "the address or the join code" if lan else "the address"
         lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
-    return announcer
+    elif lan and not getattr(args, "no_mdns", False):
+        from p2pgin.net.dnssd import DnsSdPublisher
+
+        publisher = DnsSdPublisher(name=identity.name, key=key, port=port, table=table,
+                                   addresses=lan)
+        problem = await publisher.start()
+        announcing.append(publisher)
+        if problem:
+            line = f"{problem}: announced by LAN beacons only"
+            lobby_lines.append(line)
+            _say(line)
+    return announcing
+
+
+def _table_facts(node: Node, game: str, seats: int, rules: dict[str, Any]) -> Callable[[], Any]:
+    """What a hosted table announces, read again at each announcement: its game, its
+    rules in a line, the seats taken so far, whether it may be watched."""
+    from p2pgin.net.discovery import TableFacts
+    from p2pgin.rulesets import rules_line
+
+    line = rules_line(game, rules)
+
+    def facts() -> TableFacts:
+        taken = (seats if node.session.machine is not None
+                 else max(1, sum(1 for name in node.view.seated if name)))
+        return TableFacts(game=game, rules=line, seats=seats, taken=min(taken, seats),
+                          watch=bool(node.session.allow_spectators))
+
+    return facts
 
 
 # --------------------------------------------------------------------------- one seat
@@ -653,7 +688,8 @@ async def _host(args: argparse.Namespace) -> int:
             lobby_lines.append(f"only a player on this machine can join: p2pgin join "
                                f"{args.listen}:{port}")
             return
-        announcers.append(await _announce(args, port, identity, lobby_lines))
+        announcers.extend(await _announce(args, port, identity, lobby_lines,
+                                          _table_facts(node, game, seats, rules)))
 
     try:
         return await _run(args, node, identity, start, lobby_lines=lobby_lines)
@@ -664,9 +700,10 @@ async def _host(args: argparse.Namespace) -> int:
 
 
 async def _join(args: argparse.Namespace, host: str, port: int, *,
-                bots: _LocalBots | None = None) -> int:
+                bots: _LocalBots | None = None, expect: bytes | None = None) -> int:
     """Take a seat at the table hosted at ``host:port``; with ``bots`` (``p2pgin
-    play``), at the table of the local bots, once their host listens."""
+    play``), at the table of the local bots, once their host listens. ``expect``: the
+    identity key the host must prove (a table picked from the LAN list)."""
     import asyncio
 
     from p2pgin.log.gamefile import TableFiles
@@ -697,7 +734,7 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
             where = await asyncio.to_thread(bots.host_port)
         files.meta["addresses"] = [f"{host}:{where}"]
         _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
-        node.dial(host, where, give_up_after=args.give_up_after)
+        node.dial(host, where, expect=expect, give_up_after=args.give_up_after)
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
 
@@ -732,8 +769,10 @@ def _rules_policy(args: argparse.Namespace) -> AcceptPolicy:
     return IF_SAME if _front_kind(args) == "console" else True
 
 
-async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
-    """Watch the table hosted at ``host:port`` (the host must allow spectators)."""
+async def _watch(args: argparse.Namespace, host: str, port: int, *,
+                 expect: bytes | None = None) -> int:
+    """Watch the table hosted at ``host:port`` (the host must allow spectators);
+    ``expect``: the identity key the host must prove."""
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.net.node import Node
     from p2pgin.session import Session
@@ -745,7 +784,7 @@ async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
 
     async def start() -> None:
         _say(f"watching {host}:{port} as {identity.name}")
-        node.dial(host, port, give_up_after=args.give_up_after)
+        node.dial(host, port, expect=expect, give_up_after=args.give_up_after)
 
     return await _run(args, node, None, start)
 
@@ -1005,6 +1044,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     _table(args)  # NB: options that make no table are said first
     _need_terminal(args)
     _ask_name_on_first_run(args)
+    expect: bytes | None = None
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
@@ -1012,7 +1052,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 _say("no game joined: the list was closed")
                 return 1
             return 2
-        host, port, fp = found
+        # NB: the link must prove the key the list showed (a lying beacon gets no seat)
+        host, port, fp, expect = found.address, found.port, found.fingerprint, found.key
     else:
         (host, port), fp = target, ""
     if not args.new:
@@ -1023,7 +1064,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             args.host_at = f"{host}:{port}"
             args.listen, args.port = None, None
             return _resume_game(args, game)
-    return asyncio.run(_join(args, host, port))
+    return asyncio.run(_join(args, host, port, expect=expect))
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
@@ -1033,14 +1074,18 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     target: Address | None = args.target_host  # NB: checked by the parser (_target)
     _need_terminal(args)
+    expect: bytes | None = None
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
+            if getattr(args, "picker_cancelled", False):
+                _say("no table watched: the list was closed")
+                return 1
             return 2
-        host, port, _ = found
+        host, port, expect = found.address, found.port, found.key
     else:
         host, port = target
-    return asyncio.run(_watch(args, host, port))
+    return asyncio.run(_watch(args, host, port, expect=expect))
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -1161,42 +1206,77 @@ def _resume_game(args: argparse.Namespace, game: Path) -> int:
             bot.stop()
 
 
-async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
-    """Find hosts by their LAN beacons and let the person pick one (a live list in the
-    console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
+async def _discover(args: argparse.Namespace) -> Any | None:
+    """Find tables by their LAN beacons and DNS-SD services (merged by host key) and let
+    the person pick one to join or watch (a live list in the console; numbered lines
+    with ``--plain``, a scripted agent or ``--first``). Returns the ``DiscoveredGame``,
+    whose key the link must then prove, or None."""
     import asyncio
 
     from p2pgin.net.discovery import DISCOVERY_PORT, DiscoveryListener
+    from p2pgin.ui.lobby import refusal, table_line
 
+    mode = "watch" if args.command == "watch" else "join"
     listener = await DiscoveryListener.start(port=args.discovery_port or DISCOVERY_PORT)
+    browser: Any = None
+    if not args.no_mdns:
+        from p2pgin.net.dnssd import DnsSdBrowser
+
+        browser = DnsSdBrowser(listener)
+    starting = asyncio.ensure_future(browser.start()) if browser is not None else None
+
+    def note() -> str:
+        problem = browser.problem if browser is not None else ""
+        return f"{problem}: listening for LAN beacons only" if problem else ""
+
     try:
         if _front_kind(args) != "agent" and not args.plain and not args.first:
             from p2pgin.ui import pick_game
 
-            picked = await pick_game(listener.games, ascii=True if args.ascii else None)
+            picked = await pick_game(listener.games, ascii=True if args.ascii else None,
+                                     mode=mode, note=note)
             if picked is None:
                 args.picker_cancelled = True
-                return None
-            return picked.address, picked.port, picked.fingerprint
-        _say("looking for hosts on the LAN...")
+            return picked
+        if starting is not None:
+            await starting
+            if note():
+                _say(note())
+        _say("looking for tables on the LAN...")
         with contextlib.suppress(TimeoutError):
-            await listener.wait_for(bool, timeout=args.discover_timeout)
+            await listener.wait_for(lambda found: any(not refusal(g, mode) for g in found),
+                                    timeout=args.discover_timeout)
         if not args.first:
             await asyncio.sleep(min(1.0, args.discover_timeout))  # let the others be heard
         hosts = listener.games()
     finally:
         listener.close()
+        if starting is not None:
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await starting
+            await browser.close()
     if not hosts:
-        _say("no host found on the LAN; give HOST[:PORT] or a join code")
+        _say("no table found on the LAN; give HOST[:PORT] or a join code")
         return None
     for i, h in enumerate(hosts, 1):
-        _say(f"  {i}. {h.name}  {h.address}:{h.port}  [{h.fingerprint}]")
-    choice = 1
-    if len(hosts) > 1 and not args.first:
-        text = await asyncio.to_thread(input, f"join which host [1-{len(hosts)}]? ")
-        choice = int(text.strip() or "1")
-    picked = hosts[choice - 1]
-    return picked.address, picked.port, picked.fingerprint
+        _say(f"  {i}. {table_line(h)}")
+    takeable = [h for h in hosts if not refusal(h, mode)]
+    if args.first or len(hosts) == 1:
+        if not takeable:
+            _say(refusal(hosts[0], mode))
+            return None
+        return takeable[0]
+    text = await asyncio.to_thread(input, f"{mode} which table [1-{len(hosts)}]? ")
+    number = text.strip() or "1"
+    if not number.isdigit() or not 1 <= int(number) <= len(hosts):
+        _say(f"no table {number!r} in the list: nothing to {mode}")
+        return None
+    picked = hosts[int(number) - 1]
+    if refusal(picked, mode):
+        _say(refusal(picked, mode))
+        return None
+    return picked
 
 
 # --------------------------------------------------------------------------- parser
@@ -1339,12 +1419,19 @@ def _discovery_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument("--discovery-port", type=_udp_port, default=None, help=argparse.SUPPRESS)
 
 
+def _mdns_opt(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--no-mdns", action="store_true",
+                   help=f"no multicast DNS (DNS-SD, _p2pgin._tcp): {what}")
+
+
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
     p.add_argument("--port", type=_listen_port, default=default_port,
                    help="TCP port (0: any free port)")
     p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default: all interfaces)")
-    p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
+    p.add_argument("--no-announce", action="store_true",
+                   help="do not announce the table on the LAN (no beacons, no DNS-SD)")
+    _mdns_opt(p, "announce the table by LAN beacons only")
     _discovery_opt(p)
 
 
@@ -1362,6 +1449,7 @@ def _target_opts(p: argparse.ArgumentParser, what: str) -> None:
                    help=f"the host to {what}; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="take the first host discovered")
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
+    _mdns_opt(p, "look for tables by LAN beacons only")
     _discovery_opt(p)
 
 
