@@ -208,11 +208,14 @@ def _saved_rules(args: argparse.Namespace) -> Any:
     """
     if "saved_rules" in vars(args):
         return args.saved_rules
-    from p2pgin.rulesets import RuleSetError, load_rule_sets, preset_names
-
     name = getattr(args, "rules", None)
     found = None
-    if name and name.lower() not in preset_names():
+    if not name:
+        args.saved_rules = None
+        return None
+    from p2pgin.rulesets import RuleSetError, load_rule_sets, preset_names
+
+    if name.lower() not in preset_names():
         try:
             sets = load_rule_sets()
         except RuleSetError as exc:
