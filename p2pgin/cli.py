@@ -22,7 +22,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
@@ -231,8 +231,13 @@ def _saved_rules(args: argparse.Namespace) -> Any:
 
 
 def _game_words(game: str) -> str:
-    return {"gin": "gin", "gin3": "three-player gin", "team_gin": "team gin",
-            "rummy": "Rummy"}.get(game, game)
+    """The game in words, from the registry (a name it does not know, as it is)."""
+    from p2pgin.games import UnknownGame, find_game
+
+    try:
+        return find_game(game).title
+    except UnknownGame:
+        return game
 
 
 def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
@@ -533,7 +538,10 @@ async def _run_console(node: Node, args: argparse.Namespace,
         if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
                                       title=title, plain=bool(args.plain),
                                       announced=getattr(args, "lan_announced", False)):
-            if node.view.stage == "closed":
+            refused = node.session.lobby.refused if node.session.lobby is not None else ""
+            if refused:
+                _say(f"not joined: {refused}")
+            elif node.view.stage == "closed":
                 _say("You declined the host's game and rules; no match was played.")
             return "stopped"  # the person stopped hosting, declined, or the lobby closed
     _QUIET[0] = not args.plain
@@ -702,11 +710,39 @@ async def _host(args: argparse.Namespace) -> int:
                 await announcer.close()
 
 
+def _as_announced(found: Any) -> Callable[[str, Mapping[str, Any], int], str] | None:
+    """The joiner's check of a table chosen from the LAN list (``found``, a
+    :class:`~p2pgin.net.discovery.DiscoveredGame`): the host's hello must be the game,
+    rules and table size its announcement showed, or the joiner refuses it, in one
+    line. None for an older host, which announced no table."""
+    from p2pgin.rulesets import rules_line
+    from p2pgin.ui.text import escaped
+
+    table = found.beacon.table
+    if table is None:
+        return None
+    where = f"{found.address}:{found.port}"
+
+    def said(game: str, rules: str, seats: int) -> str:
+        return f"{escaped(_game_words(game))}, {seats} seats ({escaped(rules)})"
+
+    def check(game: str, rules: Mapping[str, Any], seats: int) -> str:
+        real = (game, rules_line(game, rules), seats)
+        if real == (table.game, table.rules, table.seats):
+            return ""
+        return (f"the table at {where} is {said(*real)}, not the "
+                f"{said(table.game, table.rules, table.seats)} it announced")
+
+    return check
+
+
 async def _join(args: argparse.Namespace, host: str, port: int, *,
-                bots: _LocalBots | None = None, expect: bytes | None = None) -> int:
+                bots: _LocalBots | None = None, expect: bytes | None = None,
+                announced: Callable[[str, Mapping[str, Any], int], str] | None = None) -> int:
     """Take a seat at the table hosted at ``host:port``; with ``bots`` (``p2pgin
     play``), at the table of the local bots, once their host listens. ``expect``: the
-    identity key the host must prove (a table picked from the LAN list)."""
+    identity key the host must prove, ``announced``: the check of its hello against
+    what its announcement said (a table picked from the LAN list)."""
     import asyncio
 
     from p2pgin.log.gamefile import TableFiles
@@ -718,7 +754,7 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
     proposed = _table(args)
     session = Session.join(identity, name=identity.name, rng=_secret_source(args),
                            bot=_is_bot(args), accept_rules=_rules_policy(args),
-                           proposed=(proposed[0], proposed[2]))
+                           proposed=(proposed[0], proposed[2]), check_host=announced)
     meta: dict[str, Any] = {"role": "join", "agent": _agent_meta(args)}
     if bots is not None:
         meta["local_bots"] = bots.meta()
@@ -741,8 +777,13 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
 
-    return await _run(args, node, identity, start,
+    code = await _run(args, node, identity, start,
                       bots=None if bots is None else bots.all)
+    refused = session.lobby.refused if session.lobby is not None else ""
+    if refused and _machine_lines(args):
+        # NB: the console and a bot said it already (their last line); the RESULT does not
+        _say(f"not joined: {refused}")
+    return code
 
 
 async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) -> None:
@@ -1048,6 +1089,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     _need_terminal(args)
     _ask_name_on_first_run(args)
     expect: bytes | None = None
+    announced = None
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
@@ -1055,8 +1097,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 _say("no game joined: the list was closed")
                 return 1
             return 2
-        # NB: the link must prove the key the list showed (a lying beacon gets no seat)
+        # NB: the link must prove the key the list showed, and the host's hello must be
+        # the table it showed (a lying beacon gets no seat)
         host, port, fp, expect = found.address, found.port, found.fingerprint, found.key
+        announced = _as_announced(found)
     else:
         (host, port), fp = target, ""
     if not args.new:
@@ -1067,7 +1111,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             args.host_at = f"{host}:{port}"
             args.listen, args.port = None, None
             return _resume_game(args, game)
-    return asyncio.run(_join(args, host, port, expect=expect))
+    return asyncio.run(_join(args, host, port, expect=expect, announced=announced))
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:

@@ -23,8 +23,9 @@ beacon can do no more than show a wrong line: the address to connect to is the
 datagram's *source* address, not anything the beacon claims; the fingerprint shown is
 computed here from the beacon's key (a beacon whose fingerprint is not its key's is
 dropped), and the private link to the host must prove that key (the joiner dials with
-``expect=key``); the game, rules and seats are words to read (the host's hello says
-the real ones, and a joiner accepts or declines them in the lobby). A flood is bounded:
+``expect=key``); the game, rules and seats are words to read until the host's signed
+hello says the real ones: a joiner that chose the table from the list refuses one whose
+hello is not what was announced (``Session.join(check_host=...)``). A flood is bounded:
 at most :data:`MAX_GAMES` tables, :data:`MAX_PER_ADDRESS` from one address, and a table
 keeps the address it was first heard from while its beacons keep coming.
 """

@@ -516,7 +516,9 @@ class Node:
             if isinstance(event, TableFormed):
                 self._identify()
         self._watch_due()
-        if out.finished:
+        if out.finished or self.session.closed:
+            # NB: closed without a log: a joiner declined the host's table (it lingers
+            # so its word reaches the host)
             self._wind_down()
         self._changed()
 
