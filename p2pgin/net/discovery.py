@@ -73,6 +73,7 @@ __all__ = [
     "ident_of",
     "local_interfaces",
     "parse_ip_addr_json",
+    "stop_task",
 ]
 
 #: Default UDP port beacons are sent to and listened for.
@@ -109,6 +110,14 @@ def _count(value: object, low: int, high: int, what: str) -> None:
     if type(value) is not int or not low <= value <= high:
         raise BeaconError(f"{what} must be an int in {low}..{high}")
 
+
+
+async def stop_task(task: asyncio.Task[Any] | None) -> None:
+    """Cancel an announcer's or browser's loop and wait until it has stopped."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableFacts:
@@ -463,11 +472,8 @@ class Announcer:
 
     async def close(self) -> None:
         """Stop announcing and close the sockets (safe to repeat)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await stop_task(task)
         for transport, _, _ in self._transports:
             transport.close()
         self._transports.clear()

@@ -35,6 +35,7 @@ from p2pgin.net.discovery import (
     TableFacts,
     ident_of,
     local_interfaces,
+    stop_task,
 )
 
 __all__ = ["SERVICE_TYPE", "TTL", "DnsSdBrowser", "DnsSdPublisher", "beacon_from_txt",
@@ -208,11 +209,8 @@ class DnsSdPublisher:
 
     async def close(self) -> None:
         """Withdraw the service (its goodbye tells browsers at once) and unbind."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await stop_task(task)
         if self._zc is not None:
             zc, self._zc = self._zc, None
             with contextlib.suppress(Exception):
