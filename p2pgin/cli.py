@@ -22,7 +22,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
@@ -39,7 +39,7 @@ __all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "GAMES", "build_parser", "m
 #: TCP port a host listens on by default.
 DEFAULT_PORT: Final = 7531
 #: Modules that add subcommands: each defines ``register(subparsers) -> None``.
-EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify")
+EXTENSIONS: Final = ("p2pgin.verify.cli", "p2pgin.cli_verify", "p2pgin.rulesets")
 #: The games a table plays (``--game``) and the table size each is played at (None:
 #: any size from two to six).
 GAMES: Final[dict[str, int | None]] = {"gin": 2, "gin3": 3, "team_gin": 4, "rummy": None}
@@ -175,6 +175,13 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     from p2pgin.games import GameSpecError, make_game
 
     game, players = getattr(args, "game", None), getattr(args, "players", None)
+    saved = _saved_rules(args)
+    if saved is not None:
+        if game is not None and game != saved.game:
+            raise BadOptions(f"rule set {saved.name} is for {_game_words(saved.game)}, not "
+                             f"{_game_words(game)}")
+        game = saved.game
+        players = players or saved.players
     if game is None:
         game = _GAME_FOR_PLAYERS.get(players or 2, "gin")
     fixed = GAMES.get(game)
@@ -191,9 +198,46 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     return game, players, rules
 
 
+def _saved_rules(args: argparse.Namespace) -> Any:
+    """The rule set saved as ``--rules NAME`` (``p2pgin rules save``), or None for a
+    preset or no ``--rules``. Read once per command line (a bot reads it before its data
+    directory becomes its own).
+
+    Raises:
+        BadOptions: the name is neither a preset nor a saved set, or the file is bad.
+    """
+    if "saved_rules" in vars(args):
+        return args.saved_rules
+    name = getattr(args, "rules", None)
+    found = None
+    if not name:
+        args.saved_rules = None
+        return None
+    from p2pgin.rulesets import RuleSetError, load_rule_sets, preset_names
+
+    if name.lower() not in preset_names():
+        try:
+            sets = load_rule_sets()
+        except RuleSetError as exc:
+            raise BadOptions(str(exc)) from None
+        found = sets.get(name.lower())
+        if found is None:
+            presets = ", ".join(preset_names())
+            raise BadOptions(f"--rules {name}: neither a preset ({presets}) nor a saved rule "
+                             f"set ({', '.join(sorted(sets)) or 'none saved'}; p2pgin rules "
+                             "list)")
+    args.saved_rules = found
+    return found
+
+
 def _game_words(game: str) -> str:
-    return {"gin": "gin", "gin3": "three-player gin", "team_gin": "team gin",
-            "rummy": "Rummy"}.get(game, game)
+    """The game in words, from the registry (a name it does not know, as it is)."""
+    from p2pgin.games import UnknownGame, find_game
+
+    try:
+        return find_game(game).title
+    except UnknownGame:
+        return game
 
 
 def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
@@ -215,6 +259,9 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
     preset = getattr(args, "rules", None)
     target = getattr(args, "target", None)
     chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
+    saved = _saved_rules(args)
+    if saved is not None:
+        return _from_saved(args, saved, game)
     if game == "rummy":
         from p2pgin.engine.rummy import RummyRules
         from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
@@ -242,6 +289,41 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
         return dict(Rules.preset(preset or "standard", **gin).to_dict())
     except (RulesError, ValueError) as exc:
         raise BadOptions(str(exc)) from None
+
+
+def _from_saved(args: argparse.Namespace, saved: Any, game: str) -> dict[str, Any]:
+    """The rules of the saved set ``saved``, with the options given beside it.
+
+    Raises:
+        BadOptions: the set's options are not the game's (an edited file, another
+            version of p2pgin), or an option beside it does not fit.
+    """
+    import dataclasses
+
+    from p2pgin.engine.rules import Rules, RulesError
+    from p2pgin.engine.rummy import RummyRules
+    from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
+
+    overrides: dict[str, Any] = {}
+    if getattr(args, "target", None):
+        overrides["target"] = args.target
+    chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
+    if game == "rummy":
+        if getattr(args, "big_gin", False):
+            raise BadOptions("--big-gin is a gin option; Rummy has none")
+        overrides.update({v: True for v in chosen})
+    elif chosen:
+        raise BadOptions(f"--{chosen[0].replace('_', '-')} is a Rummy variation; "
+                         f"{_game_words(game)} has none")
+    elif getattr(args, "big_gin", False):
+        overrides["big_gin"] = True
+    kind: Any = RummyRules if game == "rummy" else Rules
+    try:
+        rules = dataclasses.replace(kind.from_dict(dict(saved.options)), **overrides)
+    except (RulesError, RummyRulesError, TypeError) as exc:
+        raise BadOptions(f"rule set {saved.name}: {exc} (p2pgin rules save "
+                         f"{saved.name} ... saves it again)") from None
+    return dict(rules.to_dict())
 
 
 class BadTarget(ValueError):
@@ -458,7 +540,10 @@ async def _run_console(node: Node, args: argparse.Namespace,
         if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
                                       title=title, plain=bool(args.plain),
                                       announced=getattr(args, "lan_announced", False)):
-            if node.view.stage == "closed":
+            refused = node.session.lobby.refused if node.session.lobby is not None else ""
+            if refused:
+                _say(f"not joined: {refused}")
+            elif node.view.stage == "closed":
                 _say("You declined the host's game and rules; no match was played.")
             return "stopped"  # the person stopped hosting, declined, or the lobby closed
     _QUIET[0] = not args.plain
@@ -500,15 +585,20 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
-                    lobby_lines: list[str],
-                    interfaces: Sequence[Interface] | None = None) -> Any:
-    """Start the discovery beacon (nothing is sent with ``--no-announce``); print the
-    join code of every LAN address the host listens on, announced or not (the other
-    players type it when discovery cannot help). Sets ``args.lan_announced``.
-    Returns the announcer (to close).
+                    lobby_lines: list[str], table: Callable[[], Any],
+                    interfaces: Sequence[Interface] | None = None) -> list[Any]:
+    """Announce the table on the LAN: beacons, and a DNS-SD service (nothing is sent
+    with ``--no-announce``; beacons only with ``--no-mdns``, or where multicast DNS
+    cannot bind, said in one line). Print the join code of every LAN address the host
+    listens on, announced or not (the other players type it when discovery cannot
+    help). Sets ``args.lan_announced``.
 
     Args:
+        table: the table's facts now (:class:`~p2pgin.net.discovery.TableFacts`).
         interfaces: the local interfaces (default: this machine's, asked when needed).
+
+    Returns:
+        What announces (each to ``close()``).
     """
     import asyncio
 
@@ -520,11 +610,13 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     )
     from p2pgin.net.joincode import JoinCodeError, encode_join_code
 
-    announcer = Announcer(name=identity.name, fingerprint=identity.fingerprint, port=port,
+    key = bytes(identity.signing_key.verify_key)
+    announcer = Announcer(name=identity.name, key=key, table=table, port=port,
                           listen=args.listen, announce=not args.no_announce,
                           discovery_port=getattr(args, "discovery_port", None) or DISCOVERY_PORT,
                           interfaces=interfaces)
     await announcer.start()
+    announcing: list[Any] = [announcer]
     targets = announcer.targets
     if args.no_announce:  # NB: only where it would announce; nothing is sent
         found = (list(interfaces) if interfaces is not None
@@ -540,7 +632,35 @@ async def _announce(args: argparse.Namespace, port: int, identity: Any,
     if args.no_announce:
         how = "the address or the join code" if lan else "the address"
         lobby_lines.append(f"not announced on the LAN (--no-announce): give {how}")
-    return announcer
+    elif lan and not getattr(args, "no_mdns", False):
+        from p2pgin.net.dnssd import DnsSdPublisher
+
+        publisher = DnsSdPublisher(name=identity.name, key=key, port=port, table=table,
+                                   addresses=lan)
+        problem = await publisher.start()
+        announcing.append(publisher)
+        if problem:
+            line = f"{problem}: announced by LAN beacons only"
+            lobby_lines.append(line)
+            _say(line)
+    return announcing
+
+
+def _table_facts(node: Node, game: str, seats: int, rules: dict[str, Any]) -> Callable[[], Any]:
+    """What a hosted table announces, read again at each announcement: its game, its
+    rules in a line, the seats taken so far, whether it may be watched."""
+    from p2pgin.net.discovery import TableFacts
+    from p2pgin.rulesets import rules_line
+
+    line = rules_line(game, rules)
+
+    def facts() -> TableFacts:
+        taken = (seats if node.session.machine is not None
+                 else max(1, sum(1 for name in node.view.seated if name)))
+        return TableFacts(game=game, rules=line, seats=seats, taken=min(taken, seats),
+                          watch=bool(node.session.allow_spectators))
+
+    return facts
 
 
 # --------------------------------------------------------------------------- one seat
@@ -582,7 +702,8 @@ async def _host(args: argparse.Namespace) -> int:
             lobby_lines.append(f"only a player on this machine can join: p2pgin join "
                                f"{args.listen}:{port}")
             return
-        announcers.append(await _announce(args, port, identity, lobby_lines))
+        announcers.extend(await _announce(args, port, identity, lobby_lines,
+                                          _table_facts(node, game, seats, rules)))
 
     try:
         return await _run(args, node, identity, start, lobby_lines=lobby_lines)
@@ -592,10 +713,39 @@ async def _host(args: argparse.Namespace) -> int:
                 await announcer.close()
 
 
+def _as_announced(found: Any) -> Callable[[str, Mapping[str, Any], int], str] | None:
+    """The joiner's check of a table chosen from the LAN list (``found``, a
+    :class:`~p2pgin.net.discovery.DiscoveredGame`): the host's hello must be the game,
+    rules and table size its announcement showed, or the joiner refuses it, in one
+    line. None for an older host, which announced no table."""
+    from p2pgin.rulesets import rules_line
+    from p2pgin.ui.text import escaped
+
+    table = found.beacon.table
+    if table is None:
+        return None
+    where = f"{found.address}:{found.port}"
+
+    def said(game: str, rules: str, seats: int) -> str:
+        return f"{escaped(_game_words(game))}, {seats} seats ({escaped(rules)})"
+
+    def check(game: str, rules: Mapping[str, Any], seats: int) -> str:
+        real = (game, rules_line(game, rules), seats)
+        if real == (table.game, table.rules, table.seats):
+            return ""
+        return (f"the table at {where} is {said(*real)}, not the "
+                f"{said(table.game, table.rules, table.seats)} it announced")
+
+    return check
+
+
 async def _join(args: argparse.Namespace, host: str, port: int, *,
-                bots: _LocalBots | None = None) -> int:
+                bots: _LocalBots | None = None, expect: bytes | None = None,
+                announced: Callable[[str, Mapping[str, Any], int], str] | None = None) -> int:
     """Take a seat at the table hosted at ``host:port``; with ``bots`` (``p2pgin
-    play``), at the table of the local bots, once their host listens."""
+    play``), at the table of the local bots, once their host listens. ``expect``: the
+    identity key the host must prove, ``announced``: the check of its hello against
+    what its announcement said (a table picked from the LAN list)."""
     import asyncio
 
     from p2pgin.log.gamefile import TableFiles
@@ -607,7 +757,7 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
     proposed = _table(args)
     session = Session.join(identity, name=identity.name, rng=_secret_source(args),
                            bot=_is_bot(args), accept_rules=_rules_policy(args),
-                           proposed=(proposed[0], proposed[2]))
+                           proposed=(proposed[0], proposed[2]), check_host=announced)
     meta: dict[str, Any] = {"role": "join", "agent": _agent_meta(args)}
     if bots is not None:
         meta["local_bots"] = bots.meta()
@@ -626,12 +776,17 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
             where = await asyncio.to_thread(bots.host_port)
         files.meta["addresses"] = [f"{host}:{where}"]
         _say(f"you are {identity.name} ({identity.fingerprint}); joining {host}:{where}")
-        node.dial(host, where, give_up_after=args.give_up_after)
+        node.dial(host, where, expect=expect, give_up_after=args.give_up_after)
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
 
-    return await _run(args, node, identity, start,
+    code = await _run(args, node, identity, start,
                       bots=None if bots is None else bots.all)
+    refused = session.lobby.refused if session.lobby is not None else ""
+    if refused and _machine_lines(args):
+        # NB: the console and a bot said it already (their last line); the RESULT does not
+        _say(f"not joined: {refused}")
+    return code
 
 
 async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) -> None:
@@ -661,8 +816,10 @@ def _rules_policy(args: argparse.Namespace) -> AcceptPolicy:
     return IF_SAME if _front_kind(args) == "console" else True
 
 
-async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
-    """Watch the table hosted at ``host:port`` (the host must allow spectators)."""
+async def _watch(args: argparse.Namespace, host: str, port: int, *,
+                 expect: bytes | None = None) -> int:
+    """Watch the table hosted at ``host:port`` (the host must allow spectators);
+    ``expect``: the identity key the host must prove."""
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.net.node import Node
     from p2pgin.session import Session
@@ -674,7 +831,7 @@ async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
 
     async def start() -> None:
         _say(f"watching {host}:{port} as {identity.name}")
-        node.dial(host, port, give_up_after=args.give_up_after)
+        node.dial(host, port, expect=expect, give_up_after=args.give_up_after)
 
     return await _run(args, node, None, start)
 
@@ -955,6 +1112,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     _table(args)  # NB: options that make no table are said first
     _need_terminal(args)
     _ask_name_on_first_run(args)
+    expect: bytes | None = None
+    announced = None
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
@@ -962,7 +1121,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 _say("no game joined: the list was closed")
                 return 1
             return 2
-        host, port, fp = found
+        # NB: the link must prove the key the list showed, and the host's hello must be
+        # the table it showed (a lying beacon gets no seat)
+        host, port, fp, expect = found.address, found.port, found.fingerprint, found.key
+        announced = _as_announced(found)
     else:
         (host, port), fp = target, ""
     if not args.new:
@@ -973,7 +1135,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             args.host_at = f"{host}:{port}"
             args.listen, args.port = None, None
             return _resume_game(args, game)
-    return asyncio.run(_join(args, host, port))
+    return asyncio.run(_join(args, host, port, expect=expect, announced=announced))
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
@@ -983,14 +1145,18 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     target: Address | None = args.target_host  # NB: checked by the parser (_target)
     _need_terminal(args)
+    expect: bytes | None = None
     if target is None:
         found = asyncio.run(_discover(args))
         if found is None:
+            if getattr(args, "picker_cancelled", False):
+                _say("no table watched: the list was closed")
+                return 1
             return 2
-        host, port, _ = found
+        host, port, expect = found.address, found.port, found.key
     else:
         host, port = target
-    return asyncio.run(_watch(args, host, port))
+    return asyncio.run(_watch(args, host, port, expect=expect))
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -1113,42 +1279,77 @@ def _resume_game(args: argparse.Namespace, game: Path) -> int:
             bot.stop()
 
 
-async def _discover(args: argparse.Namespace) -> tuple[str, int, str] | None:
-    """Find hosts by their LAN beacons and let the person pick one (a live list in the
-    console; numbered lines with ``--plain``, a scripted agent or ``--first``)."""
+async def _discover(args: argparse.Namespace) -> Any | None:
+    """Find tables by their LAN beacons and DNS-SD services (merged by host key) and let
+    the person pick one to join or watch (a live list in the console; numbered lines
+    with ``--plain``, a scripted agent or ``--first``). Returns the ``DiscoveredGame``,
+    whose key the link must then prove, or None."""
     import asyncio
 
     from p2pgin.net.discovery import DISCOVERY_PORT, DiscoveryListener
+    from p2pgin.ui.lobby import refusal, table_line
 
+    mode = "watch" if args.command == "watch" else "join"
     listener = await DiscoveryListener.start(port=args.discovery_port or DISCOVERY_PORT)
+    browser: Any = None
+    if not args.no_mdns:
+        from p2pgin.net.dnssd import DnsSdBrowser
+
+        browser = DnsSdBrowser(listener)
+    starting = asyncio.ensure_future(browser.start()) if browser is not None else None
+
+    def note() -> str:
+        problem = browser.problem if browser is not None else ""
+        return f"{problem}: listening for LAN beacons only" if problem else ""
+
     try:
         if _front_kind(args) != "agent" and not args.plain and not args.first:
             from p2pgin.ui import pick_game
 
-            picked = await pick_game(listener.games, ascii=True if args.ascii else None)
+            picked = await pick_game(listener.games, ascii=True if args.ascii else None,
+                                     mode=mode, note=note)
             if picked is None:
                 args.picker_cancelled = True
-                return None
-            return picked.address, picked.port, picked.fingerprint
-        _say("looking for hosts on the LAN...")
+            return picked
+        if starting is not None:
+            await starting
+            if note():
+                _say(note())
+        _say("looking for tables on the LAN...")
         with contextlib.suppress(TimeoutError):
-            await listener.wait_for(bool, timeout=args.discover_timeout)
+            await listener.wait_for(lambda found: any(not refusal(g, mode) for g in found),
+                                    timeout=args.discover_timeout)
         if not args.first:
             await asyncio.sleep(min(1.0, args.discover_timeout))  # let the others be heard
         hosts = listener.games()
     finally:
         listener.close()
+        if starting is not None:
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await starting
+            await browser.close()
     if not hosts:
-        _say("no host found on the LAN; give HOST[:PORT] or a join code")
+        _say("no table found on the LAN; give HOST[:PORT] or a join code")
         return None
     for i, h in enumerate(hosts, 1):
-        _say(f"  {i}. {h.name}  {h.address}:{h.port}  [{h.fingerprint}]")
-    choice = 1
-    if len(hosts) > 1 and not args.first:
-        text = await asyncio.to_thread(input, f"join which host [1-{len(hosts)}]? ")
-        choice = int(text.strip() or "1")
-    picked = hosts[choice - 1]
-    return picked.address, picked.port, picked.fingerprint
+        _say(f"  {i}. {table_line(h)}")
+    takeable = [h for h in hosts if not refusal(h, mode)]
+    if args.first or len(hosts) == 1:
+        if not takeable:
+            _say(refusal(hosts[0], mode))
+            return None
+        return takeable[0]
+    text = await asyncio.to_thread(input, f"{mode} which table [1-{len(hosts)}]? ")
+    number = text.strip() or "1"
+    if not number.isdigit() or not 1 <= int(number) <= len(hosts):
+        _say(f"no table {number!r} in the list: nothing to {mode}")
+        return None
+    picked = hosts[int(number) - 1]
+    if refusal(picked, mode):
+        _say(refusal(picked, mode))
+        return None
+    return picked
 
 
 # --------------------------------------------------------------------------- parser
@@ -1184,9 +1385,9 @@ def _table_opts(p: argparse.ArgumentParser, note: str = "") -> None:
                         "default: the game for --players" + note)
     p.add_argument("--players", type=_players, default=None, metavar="N",
                    help="seats at the table, 2 to 6 (default: the game's; gin: 2)")
-    p.add_argument("--rules", default=None, metavar="PRESET",
+    p.add_argument("--rules", default=None, metavar="PRESET|NAME",
                    help="rule preset: standard, classic or oklahoma (gin); basic, straight "
-                        "or traditional (Rummy)")
+                        "or traditional (Rummy); or a set saved by p2pgin rules save")
     p.add_argument("--big-gin", action="store_true", help="allow big gin (all 11 cards melded)")
     p.add_argument("--target", type=_positive, default=None, metavar="POINTS",
                    help="the match is won at this many points (default: the preset's)")
@@ -1196,6 +1397,12 @@ def _table_opts(p: argparse.ArgumentParser, note: str = "") -> None:
                            help=help_text)
     # Every option at once (the local bots of play, a rematch).
     p.add_argument("--rules-json", default=None, help=argparse.SUPPRESS)
+
+
+#: For the other command modules (:mod:`p2pgin.rulesets`): the table options, and the
+#: table they make.
+table_options = _table_opts
+proposed_table = _table
 
 
 def _players(text: str) -> int:
@@ -1285,12 +1492,19 @@ def _discovery_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument("--discovery-port", type=_udp_port, default=None, help=argparse.SUPPRESS)
 
 
+def _mdns_opt(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--no-mdns", action="store_true",
+                   help=f"no multicast DNS (DNS-SD, _p2pgin._tcp): {what}")
+
+
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
     p.add_argument("--port", type=_listen_port, default=default_port,
                    help="TCP port (0: any free port)")
     p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default: all interfaces)")
-    p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
+    p.add_argument("--no-announce", action="store_true",
+                   help="do not announce the table on the LAN (no beacons, no DNS-SD)")
+    _mdns_opt(p, "announce the table by LAN beacons only")
     _discovery_opt(p)
 
 
@@ -1308,6 +1522,7 @@ def _target_opts(p: argparse.ArgumentParser, what: str) -> None:
                    help=f"the host to {what}; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="take the first host discovered")
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
+    _mdns_opt(p, "look for tables by LAN beacons only")
     _discovery_opt(p)
 
 

@@ -6,14 +6,17 @@ terminal of a fixed size (tmux, driven by :class:`testkit.term.Term`), playing a
 real match against a bot peer over loopback TCP with the full protocol. Keys are
 chosen from the console's own key strip, as a person would.
 
-    python tools/screenshots.py [--out docs/screens] [--only two|tables]
+    python tools/screenshots.py [--out docs/screens] [--only two|tables|lobby]
 
 The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
 seat, Oklahoma with an ace upcard) come from ``p2pgin play --game G --players N`` where
 the command line can make the table, else from ``tests/ui/table_launcher.py`` (the same
 nodes and console, started by a test script; ``--bot-names`` gives the other seats the
-names ``p2pgin play`` gives its bots). Every screen must pass
-``tests/ui/screen_check.py`` (no line crosses a divider): a test checks the files.
+names ``p2pgin play`` gives its bots). The list of tables found on the LAN (``join``
+with no address) comes from the virtual LAN (:mod:`testkit.lan`): three hosts host a
+table each, the list runs in a fourth; it needs root, and is skipped, saying why, where
+the lab cannot be made. Every screen must pass ``tests/ui/screen_check.py`` (no line
+crosses a divider): a test checks the files.
 Needs tmux. Takes a few minutes. Data (identity, game files) goes to a temporary
 ``P2PGIN_HOME``; nothing outside it is written except the screenshots.
 """
@@ -179,11 +182,58 @@ def tables(out: Path, env: dict[str, str]) -> None:
         term.stop()
 
 
+def lobby(out: Path, env: dict[str, str]) -> None:
+    """The list of tables found on the LAN, at 80x24 and 120x40: the tables of
+    :data:`testkit.lobby.TABLES`, each hosted in its own host of a virtual LAN, heard by
+    their beacons and DNS-SD in a fourth host."""
+    import subprocess
+
+    from testkit.lan import Lab
+    from testkit.lan import missing as lab_missing
+    from testkit.lobby import PICKER_HOST, TABLES, host_args, picker_args
+
+    if (why := lab_missing()) is not None:
+        print(f"picker.txt, picker-wide.txt: skipped ({why})")
+        return
+    lab = Lab(f"p2labshots{os.getpid()}")
+    lab.up(4)
+    hosts: list[subprocess.Popen[bytes]] = []
+    try:
+        for host, name, table in TABLES:
+            home = {**env, "P2PGIN_HOME": str(Path(env["P2PGIN_HOME"]) / host)}
+            hosts.append(subprocess.Popen(
+                [*lab.inside(host), sys.executable, "-m", "p2pgin", *host_args(name, *table)],
+                env=home, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        picker = {**env, "P2PGIN_HOME": str(Path(env["P2PGIN_HOME"]) / PICKER_HOST)}
+        for size, name in (("80x24", "picker"), ("120x40", "picker-wide")):
+            term = Term(f"shots-l-{os.getpid()}", size,
+                        [*lab.inside(PICKER_HOST), sys.executable, "-m", "p2pgin",
+                         *picker_args("join")], picker, cwd=ROOT)
+            try:
+                screen = term.wait(r"3 tables")
+                for _ in range(len(TABLES)):  # NB: Rummy's panel says the most
+                    if "─ Bob's table " in screen:
+                        break
+                    screen = term.keys("j")
+                save(out, name, term.wait(r"(?s)Bob's table .*Heard  LAN beacon and DNS-SD"),
+                     f"join with no address at {size}: the tables on the LAN, the chosen one")
+                term.keys("q")
+            finally:
+                term.stop()
+    finally:
+        for proc in hosts:
+            proc.terminate()
+        for proc in hosts:
+            proc.wait(timeout=10)
+        lab.down()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
-    parser.add_argument("--only", choices=("two", "tables"), default=None,
-                        help="only the two-player screens, or only the tables'")
+    parser.add_argument("--only", choices=("two", "tables", "lobby"), default=None,
+                        help="only the two-player screens, the tables', or the list of "
+                             "tables found on the LAN")
     args = parser.parse_args(argv)
     if (why := missing()) is not None:
         parser.error(why)
@@ -194,9 +244,11 @@ def main(argv: list[str] | None = None) -> int:
         env.pop(var, None)
     env["LANG"] = "C.UTF-8"  # the same pictures whatever this shell's locale is
     env["PYTHONPATH"] = str(ROOT)  # this checkout's p2pgin, in the launcher script too
-    if args.only != "two":
+    if args.only in (None, "lobby"):
+        lobby(args.out, env)
+    if args.only in (None, "tables"):
         tables(args.out, env)
-    if args.only == "tables":
+    if args.only in ("tables", "lobby"):
         return 0
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal", "--new"]

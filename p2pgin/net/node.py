@@ -558,7 +558,9 @@ class Node:
                     if seated is not None and isinstance(lid, int) and lid in self._links:
                         self._links[lid].seated()
         self._watch_due()
-        if out.finished:
+        if out.finished or self.session.closed:
+            # NB: closed without a log: a joiner declined the host's table (it lingers
+            # so its word reaches the host)
             self._wind_down()
         elif self.session.machine is None and self.session.closed and not self._done.is_set():
             lobby = self.session.lobby

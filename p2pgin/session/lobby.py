@@ -10,6 +10,7 @@ hello. A joiner may decline; the host hears why and keeps waiting.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -21,6 +22,7 @@ from p2pgin.session.messages import PROTOCOL_VERSION, Hello, parse_body
 __all__ = [
     "IF_SAME",
     "AcceptPolicy",
+    "HostCheck",
     "Lobby",
     "check_joiner_hello",
     "check_table",
@@ -31,6 +33,10 @@ __all__ = [
 IF_SAME: Final = "if_same"
 #: How a joiner takes the host's game: True at once, None asks its agent, or IF_SAME.
 AcceptPolicy = Literal[True, "if_same"] | None
+#: A joiner's check of the host's table before it signs for a seat: given the host
+#: hello's game, rules and seats, why that is not the table it chose (a table announced
+#: on the LAN as another game), or "".
+HostCheck = Callable[[str, Mapping[str, Any], int], str]
 
 
 @dataclass(slots=True)
@@ -43,7 +49,8 @@ class Lobby:
     host_hello: Entry | None = None
     offered: int | None = None
     declined: str = ""
-    #: (Joiner) why the host turned it away ("the table is full"), if it did.
+    #: (Joiner) why it did not join, in a line: the host turned it away ("the table is
+    #: full"), or it refused the host's table itself (not the one announced).
     refused: str = ""
     #: (Host) the latest thing that happened in the lobby a person should hear of.
     news: str = ""

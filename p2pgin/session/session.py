@@ -66,6 +66,7 @@ from p2pgin.session.judge import equivocation, evidence_of
 from p2pgin.session.lobby import (
     IF_SAME,
     AcceptPolicy,
+    HostCheck,
     Lobby,
     check_joiner_hello,
     check_table,
@@ -225,6 +226,7 @@ class Session:
         self.lobby: Lobby | None = None
         self.my_hello: Entry | None = None
         self._proposed: tuple[str, dict[str, Any]] | None = None
+        self._check_host: HostCheck | None = None
         self._secrets: SeatSecrets | None = None
         self._ahead: dict[int, Entry] = {}
         #: Other seats' logs that parted from mine: (the seat that showed it, entries
@@ -279,13 +281,16 @@ class Session:
     def join(cls, identity: Any, *, name: str | None = None, rng: Any = None,
              bot: bool = False, accept_rules: AcceptPolicy = True,
              proposed: tuple[str, dict[str, Any]] | None = None,
-             port: int | None = None) -> Session:
+             port: int | None = None, check_host: HostCheck | None = None) -> Session:
         """A joiner's session: it takes the seat the host's lobby offers.
 
         Args:
             accept_rules: True signs for the host's game at once; None asks the agent
                 (``AcceptRules``/``DeclineRules``); :data:`IF_SAME` asks only when the
                 host's game and rules differ from ``proposed``.
+            check_host: what the joiner was told of the table (a table chosen from the
+                LAN list): the host's hello must say the same, or the joiner refuses
+                the table at once, whatever ``accept_rules`` says (the host is told).
         """
         key = _signing_key(identity)
         rng = random.SystemRandom() if rng is None else rng
@@ -294,6 +299,7 @@ class Session:
                       rng=rng, bot=bot, accept_rules=accept_rules)
         session._proposed = proposed
         session._port = port
+        session._check_host = check_host
         return session
 
     @classmethod
@@ -631,6 +637,8 @@ class Session:
     def _take_lobby(self, link: Hashable, obj: dict[str, Any]) -> None:
         """(Joiner) the host's lobby: its hello, my seat, who is seated."""
         lobby = self.lobby
+        if lobby is not None and lobby.declined:
+            return  # NB: a frame sent before the host heard that I declined
         raw = obj.get("hello")
         if raw is not None:
             hello = read_host_hello(raw, self._links[link].key)
@@ -640,6 +648,8 @@ class Session:
             seats = hello.body["seats"]
             assert isinstance(seats, int)
             lobby = self.lobby = Lobby(seats=seats, host_hello=hello)
+            if self._refuse_host(link, lobby):
+                return
         seat = obj.get("seat")
         if seat is None and "seat" in obj:
             # NB: no seat is offered only when every seat is taken (PROTOCOL.md §9): said
@@ -659,6 +669,23 @@ class Session:
             # NB: a first offer I accept, or my seat went to another newcomer's hello
             # first and I am offered the next one: sign for it.
             self._sign_for_seat(link)
+
+    def _refuse_host(self, link: Hashable, lobby: Lobby) -> bool:
+        """(Joiner) True when the host's hello is not the table the joiner was told of:
+        it declines there and then (the lobby closes; the host hears why)."""
+        if self._check_host is None or lobby.host_hello is None or self.my_hello is not None:
+            return False
+        body = lobby.host_hello.body
+        rules = body.get("rules")
+        refused = self._check_host(str(body.get("game")),
+                                   rules if isinstance(rules, dict) else {}, lobby.seats)
+        if not refused:
+            return False
+        lobby.refused = refused
+        lobby.declined = "your table is not the one announced on the LAN"
+        self._send(link, _control({"ctl": "decline", "reason": lobby.declined,
+                                   "name": self.name or ""}))
+        return True
 
     def _asks_rules(self) -> bool:
         policy = self._accept_rules

@@ -95,6 +95,7 @@ def _lobby_view(session: Session) -> PlayerView:
         seated, news = (), ""
         waiting = ("your decision on the host's game and rules" if asks else
                    "the host's table" if host is None else
+                   lobby.refused if lobby is not None and lobby.refused else
                    f"declined: {lobby.declined}" if lobby is not None and lobby.declined else
                    lobby.refused if lobby is not None and lobby.refused else
                    "the other players")

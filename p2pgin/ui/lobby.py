@@ -10,16 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.utils import get_cwidth
 
 from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, fingerprint_text, terminal_is_utf8
+from p2pgin.ui.text import clip, escaped, pad
 
-__all__ = ["GamePicker", "WaitingScreen", "pick_game", "run_waiting_screen"]
+__all__ = ["PICKER_MODES", "GamePicker", "WaitingScreen", "pick_game", "refusal",
+           "run_waiting_screen", "table_line"]
 
 Lines = Sequence[str] | Callable[[], Sequence[str]]
 
@@ -113,55 +116,296 @@ async def run_waiting_screen(
     return bool(result)
 
 
+#: The picker's words per mode: what it is for, what Enter does.
+PICKER_MODES: Final = {"join": ("choose one to join", "join"),
+                       "watch": ("choose one to watch", "watch")}
+#: At this width and more the chosen table's panel stands beside the list.
+SIDE_BY_SIDE: Final = 110
+_SIDE: Final = 40
+_DETAILS: Final = 8
+_SHORT_GAMES: Final = {"gin": "gin", "gin3": "3-player gin", "team_gin": "team gin",
+                       "rummy": "Rummy"}
+_LONG_GAMES: Final = {"gin": "gin for two players", "gin3": "three-player gin",
+                      "team_gin": "four-player team gin", "rummy": "Rummy for {n} players"}
+
+
 class GamePicker:
-    """A list of discovered games with a cursor; ``games`` may be a live callable."""
+    """The tables found on the LAN with a cursor: ``join`` or ``watch`` one.
+
+    ``games`` (may be a live callable, such as ``listener.games``) gives
+    ``DiscoveredGame``-like values, newest first: ``name``, ``address``, ``port``,
+    ``fingerprint``, ``key`` (None: an older host, whose key cannot be checked),
+    ``table`` (``game``, ``rules``, ``seats``, ``taken``, ``free``, ``watch``), ``via``
+    and ``code``. Everything a host announced is shown escaped and cut to its column;
+    the cursor stays on its table while others come, change and go.
+    """
 
     def __init__(self, games: Sequence[Any] | Callable[[], Sequence[Any]], *,
-                 ascii: bool = False) -> None:
+                 ascii: bool = False, mode: str = "join",
+                 note: str | Callable[[], str] = "") -> None:
+        if mode not in PICKER_MODES:
+            raise ValueError(f"mode must be one of {sorted(PICKER_MODES)}")
         self.games = games
         self.ascii = ascii
+        self.mode = mode
+        self.note = note
         self.index = 0
+        self.message = ""
+        self._chosen_ident: str | None = None
 
     def current(self) -> list[Any]:
-        return list(self.games() if callable(self.games) else self.games)
+        """The tables now, the cursor kept on the table it was on."""
+        games = list(self.games() if callable(self.games) else self.games)
+        if self._chosen_ident is not None:
+            for i, game in enumerate(games):
+                if _ident(game) == self._chosen_ident:
+                    self.index = i
+                    break
+        if games:
+            self.index = min(self.index, len(games) - 1)
+            self._chosen_ident = _ident(games[self.index])
+        return games
 
     def move(self, delta: int) -> None:
-        count = len(self.current())
-        if count:
-            self.index = (self.index + delta) % count
+        games = self.current()
+        if games:
+            self.index = (self.index + delta) % len(games)
+            self._chosen_ident = _ident(games[self.index])
+            self.message = ""
+
+    def select(self, number: int) -> bool:
+        """Put the cursor on table ``number`` (1-based); False when there is none."""
+        games = self.current()
+        if not 1 <= number <= len(games):
+            return False
+        self.index = number - 1
+        self._chosen_ident = _ident(games[self.index])
+        return True
 
     def chosen(self) -> Any | None:
         games = self.current()
-        return games[min(self.index, len(games) - 1)] if games else None
+        return games[self.index] if games else None
 
-    def render(self) -> StyleAndTextTuples:
-        """Title, one line per game (name, address:port, fingerprint), the keys."""
+    def refusal(self, game: Any) -> str:
+        """Why ``game`` cannot be taken in this mode ("" when it can)."""
+        return refusal(game, self.mode, ascii=self.ascii)
+
+    def take(self) -> Any | None:
+        """The table under the cursor if it can be taken; else None, and why is said."""
+        game = self.chosen()
+        if game is None:
+            return None
+        self.message = self.refusal(game)
+        return None if self.message else game
+
+    # ------------------------------------------------------------------ drawing
+
+    def render(self, width: int = 80, height: int = 24) -> StyleAndTextTuples:
+        """The whole screen at ``width`` x ``height``: title, the list, the chosen
+        table's panel (beside the list from :data:`SIDE_BY_SIDE` columns, else below
+        it), the message and the keys. No line is longer than ``width`` cells."""
         games = self.current()
-        out: StyleAndTextTuples = [("class:title", " p2pgin  Games on this network\n\n")]
-        if not games:
-            out.append(("class:label", "   Looking for games... (a host runs `p2pgin host`)\n"))
-        for i, game in enumerate(games):
-            mark = ">" if i == self.index else " "
-            style = "class:card.selected" if i == self.index else ""
-            name = str(getattr(game, "name", "?"))[:20]
-            where = f"{getattr(game, 'address', '?')}:{getattr(game, 'port', '?')}"
-            fp = fingerprint_text(getattr(game, "fingerprint", ""))
-            out.append((style, f" {mark} {i + 1}. {name:<20} {where:<21} key {fp}\n"))
-        out.append(("class:label",
-                    "\n   Compare the key with the host's screen before you play.\n\n"))
-        for key, what in (("Up/Down", "choose"), ("1-9", "pick"), ("Enter", "join"),
-                          ("q", "cancel")):
-            out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
-        if self.ascii:
-            out = [(f[0], asciify(f[1])) for f in out]
+        hline, vline = ("-", "|") if self.ascii else ("─", "│")
+        purpose, enter = PICKER_MODES[self.mode]
+        side = width >= SIDE_BY_SIDE
+        left = width - _SIDE - 1 if side else width
+        count = f"{len(games)} table{'s' if len(games) != 1 else ''} " if games else ""
+        title = f" p2pgin  Tables on this network: {purpose}"
+        out: StyleAndTextTuples = [
+            ("class:title", self._pad(title, width - len(count)) + count + "\n")]
+        details = self._details(games[self.index] if games else None,
+                                (_SIDE - 1) if side else width)
+        chosen_name = (_shown(games[self.index].name, self.ascii) + "'s table") if games else ""
+        rows = max(1, height - 4 - (0 if side else 1 + _DETAILS))
+        listing = self._listing(games, left, rows)
+        if side:
+            right_head = self._rule(f"{vline}{hline} {chosen_name or 'Table'} ", _SIDE + 1,
+                                    hline)
+            out.append(("class:frame", self._rule(f"{hline} Tables ", left, hline)
+                        + right_head + "\n"))
+            for i in range(rows):
+                style, text = listing[i] if i < len(listing) else ("", "")
+                out.append((style, self._pad(text, left)))
+                d_style, d_text = details[i] if i < len(details) else ("", "")
+                out += [("class:frame", vline), (d_style, self._pad(d_text, _SIDE) + "\n")]
+        else:
+            out.append(("class:frame", self._rule(f"{hline} Tables ", width, hline) + "\n"))
+            for i in range(rows):
+                style, text = listing[i] if i < len(listing) else ("", "")
+                out.append((style, self._pad(text, width) + "\n"))
+            out.append(("class:frame", self._rule(f"{hline} {chosen_name or 'Table'} ",
+                                                  width, hline) + "\n"))
+            for i in range(_DETAILS):
+                d_style, d_text = details[i] if i < len(details) else ("", "")
+                out.append((d_style, self._pad(d_text, width) + "\n"))
+        note = self.note() if callable(self.note) else self.note
+        message = self.message or note or (
+            "Compare the key with the host's screen; the link must prove it."
+            if games else "")
+        out.append(("class:status" if self.message else "class:label",
+                    self._pad(" " + message, width) + "\n"))
+        keys = [("Up/Down" if self.ascii else "↑↓", "choose"), ("1-9", "pick"),
+                ("Enter", enter), ("q", "cancel")]
+        used = 0
+        for key, what in keys:
+            piece = [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
+            cells = sum(get_cwidth(t) for _, t in piece)
+            if used + cells > width:
+                break
+            out += piece
+            used += cells
         return out
+
+    def _listing(self, games: list[Any], width: int, rows: int) -> list[tuple[str, str]]:
+        """One line per table (a window around the cursor when they do not all fit)."""
+        if not games:
+            return [("", ""), ("class:label", "   Looking for tables... (a host runs "
+                                              "`p2pgin host`)")]
+        lines = [("class:label", self._columns("", "Host", "Game", "Seats", "Watch",
+                                               "Rules", width))]
+        room = rows - 1
+        first = 0
+        if len(games) > room:
+            room -= 1  # NB: the last row says how many more there are
+            first = min(max(0, self.index - room + 1), len(games) - room)
+        for i in range(first, min(len(games), first + room)):
+            game = games[i]
+            mark = ">" if i == self.index else " "
+            number = f"{mark}{i + 1:>2}"
+            table = getattr(game, "table", None)
+            name = _shown(game.name, self.ascii)
+            if table is None or getattr(game, "key", None) is None:
+                text = self._columns(number, name, "?", "", "", "older p2pgin: no details",
+                                     width)
+            else:
+                seats = "full" if table.free <= 0 else f"{table.free} of {table.seats} free"
+                game_words = _SHORT_GAMES.get(table.game, _shown(table.game, self.ascii))
+                text = self._columns(number, name, game_words, seats,
+                                     "yes" if table.watch else "no",
+                                     _shown(table.rules, self.ascii), width)
+            style = ("class:card.selected" if i == self.index else
+                     "class:label" if self.refusal(game) else "")
+            lines.append((style, text))
+        if len(games) > first + room or first:
+            below = len(games) - first - room
+            lines.append(("class:label", f"   ({first} more above, {below} more below)"))
+        return lines
+
+    def _columns(self, number: str, name: str, game: str, seats: str, watch: str,
+                 rules: str, width: int) -> str:
+        fixed = (f" {self._pad(number, 3)} {self._pad(name, 12)}  {self._pad(game, 12)}  "
+                 f"{self._pad(seats, 11)}  {self._pad(watch, 5)}  ")
+        return fixed + self._clip(rules, max(0, width - get_cwidth(fixed)))
+
+    def _details(self, game: Any | None, width: int) -> list[tuple[str, str]]:
+        """The chosen table's panel: what the host announced, where, its key."""
+        if game is None:
+            return [("class:label", " Nothing heard yet: tables appear here as their "
+                                    "hosts announce them.")]
+        table = getattr(game, "table", None)
+        name = _shown(game.name, self.ascii)
+        lines: list[tuple[str, str]] = []
+
+        def row(label: str, text: str, style: str = "class:value") -> None:
+            lines.append((style, f" {label:<6} {text}"))
+
+        if table is None or getattr(game, "key", None) is None:
+            row("Game", "not announced (an older p2pgin)")
+        else:
+            long = _LONG_GAMES.get(table.game, _shown(table.game, self.ascii))
+            row("Game", long.format(n=table.seats))
+            first, *more = self._two_lines(_shown(table.rules, self.ascii) or "not said",
+                                           width - 8)
+            row("Rules", first)
+            lines += [("class:value", " " * 8 + line) for line in more]
+            row("Seats", "full: every seat is taken" if table.free <= 0 else
+                f"{table.taken} taken, {table.free} free, of {table.seats}")
+            row("Watch", "spectators allowed" if table.watch else "no spectators")
+        code = getattr(game, "code", "")
+        row("Host", f"{name} at {game.address}:{game.port}")
+        if code:
+            row("Code", code)
+        checked = getattr(game, "key", None) is not None
+        row("Key", fingerprint_text(game.fingerprint) + ("" if checked else " (unchecked)"))
+        via = " and ".join({"beacon": "LAN beacon", "dns-sd": "DNS-SD"}.get(v, v)
+                           for v in getattr(game, "via", ()))
+        if via:
+            row("Heard", via)  # NB: last: the first to go where the panel is short
+        return lines
+
+    def _two_lines(self, text: str, width: int) -> list[str]:
+        """``text`` on one line of ``width`` cells, or two (broken at a space)."""
+        if get_cwidth(text) <= width:
+            return [text]
+        head = clip(text, width, mark="")
+        space = head.rfind(" ")
+        if space > width // 2:
+            head = head[:space]
+        return [head, self._clip(text[len(head):].lstrip(), width)]
+
+    def _clip(self, text: str, width: int, *, mark: str | None = None) -> str:
+        return clip(text, width, mark=mark if mark is not None else
+                    ("~" if self.ascii else "…"))
+
+    def _pad(self, text: str, width: int) -> str:
+        return pad(text, width, mark="~" if self.ascii else "…")
+
+    @staticmethod
+    def _rule(head: str, width: int, hline: str) -> str:
+        return clip(head, width, mark="") + hline * max(0, width - get_cwidth(head))
+
+
+def refusal(game: Any, mode: str, *, ascii: bool = False) -> str:
+    """Why ``game`` (a ``DiscoveredGame``) cannot be joined (``mode`` ``join``) or
+    watched (``watch``), in one line; "" when it can: a full table cannot be joined, one
+    whose host allows no spectators cannot be watched, and an older host's key cannot
+    be checked (it is taken only by its address, which says whom you trust)."""
+    who = _shown(getattr(game, "name", "?"), ascii)
+    table = getattr(game, "table", None)
+    if getattr(game, "key", None) is None or table is None:
+        return (f"{who} runs an older p2pgin, whose key cannot be checked: give its "
+                f"address if you trust it (p2pgin {mode} {game.address}:{game.port})")
+    if mode == "watch" and not table.watch:
+        return f"{who}'s table cannot be watched (its host did not allow spectators)"
+    if mode == "join" and table.free <= 0:
+        return f"{who}'s table is full" + ("; it can be watched: p2pgin watch"
+                                           if table.watch else "")
+    return ""
+
+
+def table_line(game: Any, *, ascii: bool = False) -> str:
+    """A found table in one line for the line console: ``Ann  10.77.0.1:7531  [key]
+    gin, oklahoma, to 150, 1 of 2 free, can be watched`` (everything announced escaped)."""
+    head = f"{_shown(game.name, ascii)}  {game.address}:{game.port}  [{game.fingerprint}]"
+    table = getattr(game, "table", None)
+    if table is None or getattr(game, "key", None) is None:
+        return head + "  (an older p2pgin: no details, key unchecked)"
+    seats = "full" if table.free <= 0 else f"{table.free} of {table.seats} free"
+    words = _SHORT_GAMES.get(table.game, _shown(table.game, ascii))
+    return (f"{head}  {words}, {_shown(table.rules, ascii)}, {seats}"
+            + (", can be watched" if table.watch else ""))
+
+
+def _ident(game: Any) -> str:
+    ident = getattr(game, "ident", None)
+    return str(ident) if ident is not None else f"{game.address}:{game.port}"
+
+
+def _shown(text: object, ascii: bool) -> str:
+    """Anyone's text as the picker shows it: escaped (and in ASCII, ASCII only)."""
+    shown = escaped(str(text))
+    return asciify(shown) if ascii else shown
 
 
 async def pick_game(
-    games: Sequence[Any] | Callable[[], Sequence[Any]], *, ascii: bool | None = None
+    games: Sequence[Any] | Callable[[], Sequence[Any]], *, ascii: bool | None = None,
+    mode: str = "join", note: str | Callable[[], str] = "",
 ) -> Any | None:
-    """Let the person pick one of the discovered games (``DiscoveredGame`` values:
-    ``name``, ``address``, ``port``, ``fingerprint``).
+    """Let the person pick one of the tables found (``DiscoveredGame`` values, see
+    :class:`GamePicker`) to ``join`` or to ``watch`` (``mode``: the words and what can
+    be taken: a full table cannot be joined, one without spectators cannot be watched,
+    an older host's key cannot be checked). ``note``: a line to show (such as "DNS-SD
+    is unavailable here").
 
     ``games`` may be a callable (e.g. ``listener.games``): the list then refreshes
     twice a second while the picker is open.
@@ -170,34 +414,33 @@ async def pick_game(
         The chosen game, or None when the person cancelled.
     """
     ascii = not terminal_is_utf8() if ascii is None else ascii
-    picker = GamePicker(games, ascii=ascii)
+    picker = GamePicker(games, ascii=ascii, mode=mode, note=note)
     kb = KeyBindings()
 
     @kb.add("up")
     @kb.add("k")
     def _(event: KeyPressEvent) -> None:
-        """Previous game."""
+        """Previous table."""
         picker.move(-1)
 
     @kb.add("down")
     @kb.add("j")
     def _(event: KeyPressEvent) -> None:
-        """Next game."""
+        """Next table."""
         picker.move(1)
 
     for digit in "123456789":
 
         @kb.add(digit)
         def _(event: KeyPressEvent, n: int = int(digit)) -> None:
-            """Pick game n."""
-            if n <= len(picker.current()):
-                picker.index = n - 1
-                event.app.exit(result=picker.chosen())
+            """Take table n."""
+            if picker.select(n) and (chosen := picker.take()) is not None:
+                event.app.exit(result=chosen)
 
     @kb.add("enter")
     def _(event: KeyPressEvent) -> None:
-        """Join the game under the cursor."""
-        chosen = picker.chosen()
+        """Take the table under the cursor."""
+        chosen = picker.take()
         if chosen is not None:
             event.app.exit(result=chosen)
 
@@ -208,8 +451,12 @@ async def pick_game(
         """Cancel."""
         event.app.exit(result=None)
 
+    def draw() -> StyleAndTextTuples:
+        size = get_app().output.get_size()
+        return picker.render(size.columns, size.rows)
+
     app: Application[Any] = Application(
-        layout=Layout(HSplit([Window(FormattedTextControl(picker.render))])),
+        layout=Layout(HSplit([Window(FormattedTextControl(draw), wrap_lines=False)])),
         key_bindings=kb,
         style=build_style(),
         full_screen=True,

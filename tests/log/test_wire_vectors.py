@@ -16,7 +16,8 @@ from p2pgin.log.canonical import canonical_dumps
 from p2pgin.log.chain import Chain
 from p2pgin.log.entry import Entry, sign_hello
 from p2pgin.log.identity import fingerprint
-from p2pgin.net.discovery import Beacon
+from p2pgin.net.discovery import Beacon, TableFacts
+from p2pgin.net.dnssd import beacon_to_txt, instance_label
 from p2pgin.net.framing import encode_frame
 from p2pgin.net.joincode import decode_join_code, encode_join_code
 from p2pgin.session.seating import seat_hellos
@@ -65,8 +66,16 @@ def render_vectors() -> str:
           encode_frame(e0.to_bytes())[:4].hex())
     beacon = Beacon(name="ann", fingerprint=fingerprint(key0.verify_key), port=47473,
                     code=encode_join_code("192.168.1.20", 47473))
-    block("Discovery beacon of a host at 192.168.1.20, TCP port 47473:",
-          beacon.to_bytes().decode())
+    block("Discovery beacon (format 1, an older host's) of a host at 192.168.1.20, TCP "
+          "port 47473:", beacon.to_bytes().decode())
+    facts = TableFacts(game="gin", rules="oklahoma, to 150", seats=2, taken=1, watch=True)
+    offer = Beacon.offer(name="ann", key=bytes(key0.verify_key), port=47473, table=facts,
+                         code=encode_join_code("192.168.1.20", 47473))
+    block("The same host's beacon in format 2 (identity key 0; a gin table, Oklahoma to 150, "
+          "one seat taken, spectators allowed):", offer.to_bytes().decode())
+    block("Its DNS-SD service: instance label, then the TXT properties (one string each):",
+          instance_label(offer) + "\n" + "\n".join(
+              f"{k}={v}" for k, v in beacon_to_txt(offer).items()))
     codes = [("192.168.1.20", 47473), ("172.16.5.9", 47473), ("10.77.0.1", 47473),
              ("127.0.0.1", 47473)]
     block("Join codes:", "\n".join(f"{a}:{p}  {encode_join_code(a, p)}" for a, p in codes))
@@ -94,6 +103,10 @@ def test_vectors_parse_back() -> None:
     assert len(chain) == 2 and chain.session in section
     seating, _ = seat_hellos(entries[:2])  # the documented hellos are a real table's
     assert seating.session_id == chain.session and seating.game.name == "gin"
+    beacons = [Beacon.from_bytes(line.encode()) for line in section.splitlines()
+               if line.startswith('{"app"')]
+    assert [b.version for b in beacons] == [1, 2]
+    assert beacons[1].key is not None and beacons[1].fingerprint == fingerprint(beacons[1].key)
     for line in section.splitlines():
         if "  " in line and line[0].isdigit():
             address_port, code = line.split("  ")

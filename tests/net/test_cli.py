@@ -184,7 +184,7 @@ async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
     # --no-announce sends nothing, but the other player still needs the address: the host
     # shows a join code for every LAN address it listens on (loopback has none).
     from p2pgin.log.identity import load_or_create_identity
-    from p2pgin.net.discovery import Interface
+    from p2pgin.net.discovery import Interface, TableFacts
 
     interfaces = [Interface(name="lo", address="127.0.0.1", prefixlen=8,
                             broadcast="127.255.255.255"),
@@ -193,8 +193,11 @@ async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
     args = _parse("host", "--no-announce")
     lines: list[str] = []
     identity = load_or_create_identity("Ann", home=tmp_path)
-    announcer = await cli._announce(args, 7531, identity, lines, interfaces=interfaces)
+    facts = TableFacts(game="gin", rules="standard, to 100", seats=2, taken=1, watch=False)
+    announcing = await cli._announce(args, 7531, identity, lines, lambda: facts,
+                                     interfaces=interfaces)
     try:
+        (announcer,) = announcing  # NB: no DNS-SD service either
         assert announcer.sent == 0 and announcer.targets == []  # nothing announced
         code = encode_join_code("192.168.1.20", 7531)
         assert lines[0] == f"join code for 192.168.1.20:7531: {code}"

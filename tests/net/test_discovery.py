@@ -132,7 +132,8 @@ async def test_beacons_are_deduplicated_by_fingerprint_and_expire() -> None:
                       discovery_port=listener.port, interval=0.02),
         ):
             await listener.wait_for(lambda g: len(g) == 2 and listener.received >= 10)
-            assert [g.name for g in listener.games()] == ["ann", "bob"]
+            # NB: the newest first: bob started announcing after ann
+            assert [g.name for g in listener.games()] == ["bob", "ann"]
     finally:
         listener.close()
 

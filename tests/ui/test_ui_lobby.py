@@ -1,28 +1,16 @@
-"""The host's waiting screen and the join picker, run headless with piped keys."""
+"""The host's waiting screen, run headless with piped keys (the picker of tables found
+on the LAN: test_ui_picker.py)."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from ui_screens import SizedOutput, console_session, screen_text
 
-from p2pgin.ui.lobby import GamePicker, WaitingScreen, pick_game, run_waiting_screen
+from p2pgin.ui.lobby import WaitingScreen, run_waiting_screen
 from p2pgin.ui.render import plain_text
-
-
-@dataclass(frozen=True)
-class Game:
-    name: str
-    address: str
-    port: int
-    fingerprint: str
-
-
-GAMES = [Game("Alice", "10.77.0.1", 7777, "aaaa-bbbb-cccc-dddd"),
-         Game("Bob", "10.77.0.2", 7778, "eeee-ffff-gggg-hhhh")]
 
 
 def run_with_keys(coro_fn, keys: str, delay: float = 0.05,  # type: ignore[no-untyped-def]
@@ -39,38 +27,6 @@ def run_with_keys(coro_fn, keys: str, delay: float = 0.05,  # type: ignore[no-un
             return await asyncio.wait_for(task, 5)
 
     return asyncio.run(main())
-
-
-def test_picker_lists_games_with_address_and_key() -> None:
-    text = plain_text(GamePicker(GAMES).render())
-    assert "1. Alice" in text and "10.77.0.1:7777" in text and "aaaa-bbbb-cccc-dddd" in text
-    assert "2. Bob" in text
-    assert "Looking for games" in plain_text(GamePicker([]).render())
-
-
-def test_pick_by_digit_by_arrows_and_cancel() -> None:
-    assert run_with_keys(lambda: pick_game(GAMES, ascii=True), "2") == GAMES[1]
-    assert run_with_keys(lambda: pick_game(GAMES, ascii=True), "\x1b[B\r") == GAMES[1]
-    assert run_with_keys(lambda: pick_game(GAMES, ascii=True), "\r") == GAMES[0]
-    assert run_with_keys(lambda: pick_game(GAMES, ascii=True), "q") is None
-
-
-def test_picker_follows_a_live_list() -> None:
-    found: list[Game] = []
-
-    async def later() -> Game | None:
-        async def add() -> None:
-            await asyncio.sleep(0.02)
-            found.extend(GAMES)
-
-        adder = asyncio.ensure_future(add())
-        result = await pick_game(lambda: found, ascii=True)
-        await adder
-        return result
-
-    # NB: the key is typed once the games showed up (a loaded machine may start the app
-    # after any fixed delay); picking them proves the list followed the source.
-    assert run_with_keys(later, "2", delay=0.1, ready=lambda: bool(found)) == GAMES[1]
 
 
 def test_waiting_screen_shows_lines_and_ends_when_a_player_joins() -> None:

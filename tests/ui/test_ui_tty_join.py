@@ -48,13 +48,30 @@ def test_a_refused_port_says_so_on_the_status_line(tmp_path: Path) -> None:
 
 def test_closing_the_list_of_games_says_nothing_was_joined(tmp_path: Path) -> None:
     term = Term(term_name("picker"), "80x24",
-                [sys.executable, "-m", "p2pgin", "join", "--name", "Bob", "--discovery-port",
-                 str(free_port())], p2pgin_env(tmp_path))
+                # NB: --no-mdns: no multicast DNS from this machine's own network
+                [sys.executable, "-m", "p2pgin", "join", "--name", "Bob", "--no-mdns",
+                 "--discovery-port", str(free_port())], p2pgin_env(tmp_path))
     try:
-        term.wait(r"Games on this network", 60)
+        term.wait(r"Tables on this network: choose one to join", 60)
         term.keys("q")
         screen = term.wait("Pane is dead", 30)
         assert "no game joined: the list was closed" in screen
         assert term.status() == "exited 1"
+    finally:
+        term.stop()
+
+
+def test_watch_with_no_address_lists_tables_to_watch(tmp_path: Path) -> None:
+    """The list said "Enter join" in watch too."""
+    term = Term(term_name("watch-picker"), "80x24",
+                [sys.executable, "-m", "p2pgin", "watch", "--name", "Bob", "--no-mdns",
+                 "--discovery-port", str(free_port())], p2pgin_env(tmp_path))
+    try:
+        screen = term.wait(r"Tables on this network: choose one to watch", 60)
+        keys = screen.rstrip("\n").splitlines()[-1]
+        assert "Enter watch" in keys and "join" not in keys, screen
+        term.keys("q")
+        screen = term.wait("Pane is dead", 30)
+        assert "no table watched: the list was closed" in screen
     finally:
         term.stop()
