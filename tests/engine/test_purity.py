@@ -27,6 +27,9 @@ LAYERS: dict[str, frozenset[str]] = {
     "agents": frozenset({"engine", "session", "bots"}),
     "ui": frozenset({"engine", "log", "session", "bots", "agents", "verify"}),
     "stats": frozenset({"engine", "log", "session", "verify"}),
+    "rating": frozenset(),
+    "stats_chart": frozenset(),
+    "standings": frozenset({"rating", "stats", "verify"}),
 }
 #: The application row: the modules that assemble the pieces; they may import every
 #: layer, and no layer imports them.
