@@ -19,7 +19,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from p2pgin.standings import Standings
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_UNREADABLE", "register"]
 
@@ -46,7 +49,21 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("stats", help="your statistics", description=_cmd_stats.__doc__)
     p.add_argument("--json", action="store_true", help="one JSON object for machines")
+    p.add_argument("--last", type=_count, default=20, metavar="N",
+                   help="chart the margins of the last N matches (default 20)")
+    p.add_argument("--ascii", action="store_true", help="draw the chart in ASCII")
     p.set_defaults(func=_cmd_stats)
+
+
+def _count(text: str) -> int:
+    """A whole number of matches, 0 or more (argparse's type for ``--last``)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"a number of matches, 0 or more, not {text!r}")
+    return n
 
 
 # ----------------------------------------------------------------------------- games
@@ -158,13 +175,36 @@ def _progress(text: str) -> None:
 # ----------------------------------------------------------------------------- stats
 
 
+def _standing_text(s: Standings, args: argparse.Namespace) -> list[str]:
+    """The standings' lines and the margins' chart, in ASCII where stdout cannot show
+    block characters (or with ``--ascii``)."""
+    import shutil
+
+    from p2pgin.standings import standing_lines
+    from p2pgin.stats_chart import can_draw, margin_chart
+
+    out = standing_lines(s)
+    margins = [d for _, d in s.recent[-args.last:]] if args.last else []
+    unicode = not args.ascii and can_draw(getattr(sys.stdout, "encoding", None))
+    chart = margin_chart(margins, unicode=unicode,
+                         width=min(80, shutil.get_terminal_size().columns))
+    if chart:
+        n = len(margins)
+        out += [f"Margins of the last {n} {'match' if n == 1 else 'matches'} "
+                "(oldest left; above the line: you finished ahead):", *chart]
+    return out
+
+
 def _cmd_stats(args: argparse.Namespace) -> int:
     """Your statistics from every saved transcript (each verified once, when it is new):
     matches won and lost (placed 2nd, 3rd at a bigger table; team gin: your team),
     matches that ended early (abandoned, timed out, accused...) and who was at fault,
     hands played and won, gins, undercuts, knocks and the average deadwood at a knock,
     take-backs; overall and per opponent (its key fingerprint; a computer opponent per
-    level)."""
+    level). Then where you stand: streaks, average margin, gin and undercut rates per
+    hand, a Glicko-2 rating against each opponent, the same per bot level, and a chart
+    of the margins of the last matches."""
+    from p2pgin.standings import standings
     from p2pgin.stats import StatsError, load_matches, stats_lines, sync_transcripts, totals
 
     try:
@@ -172,6 +212,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
             f"counting {n} new {'match' if n == 1 else 'matches'} (each transcript is "
             "checked first)..."))
         matches = load_matches()
+        standing = standings(matches.values())
     except StatsError as exc:
         print(f"p2pgin stats: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -184,9 +225,11 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                                     "fingerprint": key.split(" ", 1)[0], "bot": t.bot}
                               for key, t in per.items()},
                 "skipped": [{"file": str(p), "problem": why} for p, why in problems],
+                "standings": standing.to_dict(args.last),
             }, sort_keys=True, ensure_ascii=False))
             return EXIT_OK
         print("\n".join(stats_lines()))
+        print("\n".join(_standing_text(standing, args)))
         for path, why in problems:
             print(f"not counted: {path}: {why}")
     except BrokenPipeError:

@@ -68,6 +68,10 @@ STATS_VERSION: Final = 2
 _BOT_NAMES: Final = frozenset({"bot-easy", "bot-normal", "bot-hard"})
 _GIN_GAMES: Final = frozenset({"gin", "gin3", "team_gin"})
 _ORDINAL: Final = {2: "2nd", 3: "3rd"}
+#: A summary's tuple fields (JSON lists in the file); the last two are absent in a
+#: summary stored before they were kept.
+_REQUIRED: Final = ("names", "fingerprints", "bots")
+_TUPLES: Final = (*_REQUIRED, "totals", "winners")
 
 
 class StatsError(ValueError):
@@ -117,6 +121,12 @@ class MatchSummary:
     knock_deadwood: int = 0  # the sum of my deadwood at those knocks
     points: int = 0  # my total (team gin: my team's)
     take_backs: int = 0  # take-backs granted by a computer opponent
+    #: a finished match's final totals in seat order (team gin: each seat its team's),
+    #: its winners, and whether the lowest total wins (Rummy's reverse scoring); empty
+    #: in a summary counted before they were kept (it has no margin)
+    totals: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    low_wins: bool = False
 
     @property
     def key(self) -> str:
@@ -140,7 +150,7 @@ class MatchSummary:
     def to_dict(self) -> dict[str, Any]:
         """JSON form stored in ``stats.json``."""
         out = asdict(self)
-        for name in ("names", "fingerprints", "bots"):
+        for name in _TUPLES:
             out[name] = list(out[name])
         return out
 
@@ -155,8 +165,8 @@ class MatchSummary:
             known = {f.name for f in fields(cls)}
             if not isinstance(obj, dict) or set(obj) - known:
                 raise TypeError("unknown fields")
-            data = {**obj, **{name: tuple(obj[name]) for name in ("names", "fingerprints",
-                                                                  "bots")}}
+            data = {**obj, **{name: tuple(obj[name]) for name in _TUPLES
+                              if name in obj or name in _REQUIRED}}
             return cls(**data)
         except (TypeError, KeyError) as exc:
             raise StatsError(f"not a match summary: {exc}") from None
@@ -296,7 +306,8 @@ def summarize(report: Report, me: int, *, date: str = "",
                      1 if won else max(2, _place(me, totals, low_wins)))
             out.append(MatchSummary(**base, match_no=match.match_no,
                                     result="won" if won else "lost", place=place,
-                                    points=totals[me], **counts))
+                                    points=totals[me], totals=totals, winners=winners,
+                                    low_wins=low_wins, **counts))
         elif match.match_no == last and (ending is not None or refuted is not None):
             kind = ending.kind.value if ending is not None else "refuted"
             culprit = (ending.culprit if ending is not None

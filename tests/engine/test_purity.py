@@ -36,6 +36,9 @@ TARGET: dict[str, frozenset[str]] = {
 UNTIL_MOVED: dict[str, frozenset[str]] = {
     "verify": frozenset({"engine", "games", "mental", "log", "session"}),
     "stats": frozenset({"engine", "log", "session", "verify"}),
+    "rating": frozenset(),
+    "stats_chart": frozenset(),
+    "standings": frozenset({"rating", "stats", "verify"}),
     "agents": frozenset({"bots"}),
     "ui": frozenset({"bots", "agents", "verify"}),
 }
