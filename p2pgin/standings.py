@@ -73,7 +73,13 @@ def _finished(m: MatchSummary) -> bool:
 
 def score_against(m: MatchSummary, seat: int) -> float | None:
     """Your score against ``seat`` in match ``m``: 1, 0.5 or 0; None when there is none
-    (the match ended early, or the summary is too old to say at a bigger table)."""
+    (the match ended early with no forfeit, or the summary is too old to say at a bigger
+    table). A forfeit is a result (docs/rules.md 11.1): won by forfeit beats every other
+    seat, lost by forfeit loses to the seats that won it (all of them at two seats)."""
+    if m.result == "ended" and m.forfeit in ("won", "lost"):
+        if m.forfeit == "won":
+            return 1.0
+        return 0.0 if m.seats == 2 or seat in m.winners else None
     if not _finished(m):
         return None
     if not m.winners:

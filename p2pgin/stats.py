@@ -239,8 +239,14 @@ def _forfeit(verdict: Mapping[str, Any] | None, me: int) -> str:
         return "unscored"
     if outcome != "forfeit":
         return ""
-    winners = [w["seat"] if isinstance(w, dict) else w for w in verdict.get("winners") or ()]
-    return "won" if me in winners else "lost"
+    return "won" if me in _forfeit_winners(verdict) else "lost"
+
+
+def _forfeit_winners(verdict: Mapping[str, Any] | None) -> tuple[int, ...]:
+    """The seats a verdict says won by forfeit (none for any other verdict)."""
+    if not verdict or verdict.get("outcome") != "forfeit":
+        return ()
+    return tuple(w["seat"] if isinstance(w, dict) else w for w in verdict.get("winners") or ())
 
 
 def summarize(report: Report, me: int, *, date: str = "",
@@ -313,14 +319,16 @@ def summarize(report: Report, me: int, *, date: str = "",
             culprit = (ending.culprit if ending is not None
                        else refuted.seat if refuted is not None else None)
             out.append(MatchSummary(**base, match_no=match.match_no, result="ended",
-                                    ending=kind, culprit=culprit, forfeit=forfeit, **counts))
+                                    ending=kind, culprit=culprit, forfeit=forfeit,
+                                    winners=_forfeit_winners(verdict), **counts))
     if not report.matches and (ending is not None or refuted is not None):
         # NB: ended before the coin toss finished: no match started, the ending stands
         kind = ending.kind.value if ending is not None else "refuted"
         culprit = ending.culprit if ending is not None else (
             refuted.seat if refuted is not None else None)
         out.append(MatchSummary(**base, match_no=1, result="ended", ending=kind,
-                                culprit=culprit, forfeit=forfeit))
+                                culprit=culprit, forfeit=forfeit,
+                                winners=_forfeit_winners(verdict)))
     return out
 
 

@@ -60,6 +60,18 @@ def test_against_one_opponent_a_match_is_a_win_a_loss_or_a_draw() -> None:
     assert score_against(summary(1, result="ended", ending="abandon"), 1) is None
 
 
+def test_a_forfeit_is_rated_as_the_match_won_or_lost_and_a_broken_link_is_not() -> None:
+    won = summary(1, result="ended", ending="abandon", forfeit="won")
+    lost = summary(2, result="ended", ending="timeout", forfeit="lost")
+    unscored = summary(3, result="ended", ending="timeout", forfeit="unscored")
+    assert (score_against(won, 1), score_against(lost, 1)) == (1.0, 0.0)
+    assert score_against(unscored, 1) is None
+    # at three seats a seat lost by forfeit loses only to the seats said to have won
+    three = summary(4, result="ended", ending="abandon", forfeit="lost",
+                    names=("me", "bob", "cid"), winners=(2,))
+    assert (score_against(three, 1), score_against(three, 2)) == (None, 0.0)
+
+
 def test_team_gin_is_against_the_other_team() -> None:
     team = summary(1, game="team_gin", names=("me", "bob", "pal", "dee"),
                    totals=(150, 90, 150, 90), winners=(0, 2))
