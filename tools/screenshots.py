@@ -335,6 +335,9 @@ def play_until_draw(term: Term, screen: str) -> str:
     for _ in range(20):
         if "Enter discard" in screen.splitlines()[-1]:
             return screen
+        if "Esc close" in screen.splitlines()[-1]:  # NB: a hand ended first: the next one
+            screen = term.keys("Escape")
+            continue
         keys = next_keys(screen)
         if not keys or keys == ["h", "Enter"]:
             screen = term.changed(screen, 30)

@@ -397,11 +397,11 @@ def _hand_started(event: HandStarted, view: Any) -> str:
             deals = "deal and sit out" if out[0] == getattr(view, "me", None) else (
                 "deals and sits out")
             plays = ("play" if a == getattr(view, "me", None) else "plays")
-            return (f"{word} {n}: {_who(view, out[0])} {deals}; {_who(view, a)} {plays} "
+            return (f"{word} {n}: {_who(view, out[0])} {deals}; {_whom(view, a)} {plays} "
                     f"{_whom(view, b)}; every card proven.")
     if game == "team_gin" and same and len(names) == 4:
         games = gin_games(hand)
-        pairs = ", ".join(f"{_who(view, g.seats[0])} against {_whom(view, g.seats[1])}"
+        pairs = ", ".join(f"{_whom(view, g.seats[0])} against {_whom(view, g.seats[1])}"
                           for g in games)
         team = games[0].dealer_seat % 2 if games else 0
         return f"{word} {n}: {team_name(names, team)} deal; {pairs}; every card proven."
@@ -439,7 +439,7 @@ def _hand_ended(event: HandEnded, view: Any, *, match_over: bool = False) -> str
     if game == "gin3" and loser is not None and not match_over:
         deals = "deal next and sit out" if loser == getattr(view, "me", None) else (
             "deals next and sits out")
-        text = text[:-1] + f"; {_who(view, loser)} {deals}."
+        text = text[:-1] + f"; {_whom(view, loser)} {deals}."  # NB: mid-sentence: you
     return text
 
 

@@ -49,7 +49,9 @@ def test_three_player_gin_shows_every_seat_who_sits_out_and_whose_turn() -> None
     assert f" {names[opponent]}: " in text(rows) and "(10 cards)" in text(rows)
     assert "Your turn" in rows[-2]
     log = log_lines(built)
-    assert f"Hand 1: {names[dealer]} deals and sits out; " in "\n".join(log)
+    plays = (f"you play {names[opponent]}", f"{names[opponent]} plays you")
+    assert any(f"Hand 1: {names[dealer]} deals and sits out; {p}; every card proven."
+               in log for p in plays), log  # NB: "; You play" was mid-sentence
 
 
 def test_the_seat_sitting_out_watches_the_hand_with_public_cards_only() -> None:
@@ -102,7 +104,7 @@ def test_team_gin_shows_my_game_the_other_game_and_the_team_scores() -> None:
         other = rows.index(next(r for r in rows if r.startswith("─ Other game")))
         assert rows[other + 1].startswith(" Game 2: Cy (10) vs Di (10)")
         assert "Bob: " in screen and "(10 cards)" in screen  # my opponent this hand
-        assert "Hand 1: Bob & Di deal; You against Bob, Cy against Di" in "\n".join(
+        assert "Hand 1: Bob & Di deal; you against Bob, Cy against Di" in "\n".join(
             log_lines(built))
         press(built, "p")  # my gin move goes out as a move of my game's deck
     sent = game.sent[-1]

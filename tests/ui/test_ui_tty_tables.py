@@ -69,6 +69,11 @@ def test_team_gin_shows_the_other_game_and_plays_a_hand_by_keys(
     assert "Ann & Cy (you)" in screen and "target 500" in screen
     screen = play_by_keys(term, r"Hand 1: (team|void)|Scoring", cap=600)
     assert "against" in screen
+    # the scoring numbers its games as the table does (issue 23, bug 9: "Game 0/1")
+    screen = term.wait(r"^ Scoring", 30)
+    assert re.search(r"^ Game 1\b", screen, re.M) and re.search(r"^ Game 2\b", screen, re.M), \
+        screen
+    assert "Game 0" not in screen, screen
     _quit(term)
 
 

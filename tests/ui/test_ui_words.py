@@ -58,7 +58,7 @@ def test_you_deal_next_is_said_in_the_second_person() -> None:
     line = event_line(HandEnded(hand_no=1, result=result), loser_view)
     assert line is not None
     text = "".join(str(p) for p in line.parts)
-    assert text.endswith("; You deal next and sit out."), text
+    assert text.endswith("; you deal next and sit out."), text  # NB: mid-sentence
 
 
 def test_a_spectator_is_not_told_of_a_game_file_it_does_not_have() -> None:
