@@ -24,6 +24,7 @@ __all__ = [
     "best_discards",
     "best_throw",
     "deadwood",
+    "expected_after_draw",
     "layoff_deadwood",
     "meld_masks_containing",
     "meld_outs",
@@ -343,6 +344,68 @@ def meld_outs(mask: int) -> int:
     pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
     out |= pairs | pairs << 13 | pairs << 26 | pairs << 39
     return out & ~mask
+
+
+_BY_VALUE: Final[tuple[int, ...]] = tuple(
+    sum(1 << c for c in range(52) if VALUES[c] == v) for v in range(11)
+)
+
+
+def expected_after_draw(hand10: int, unseen: int) -> float:
+    """Expected deadwood of ``hand10`` after one draw from ``unseen`` (all equally likely)
+    and the best discard: Hard's yardstick with uniform weights, by card values.
+
+    NB: while no rank is held in three suits, a drawn card changes only its own suit's
+    run-only count (the per-suit tables), or makes the one set of its rank; otherwise the
+    general search answers.
+    """
+    count = unseen.bit_count()
+    base = deadwood(hand10)
+    if not count:
+        return float(base)
+    outs = meld_outs(hand10) & unseen
+    gain = base - min_after_discard(hand10)
+    total = 0
+    suits = (hand10 & _SUIT, hand10 >> 13 & _SUIT, hand10 >> 26 & _SUIT, hand10 >> 39)
+    s0, s1, s2, s3 = suits
+    pairs = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    triples = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    dead, gains = _RUN_DEAD, _GAIN
+    if triples:
+        m = outs
+    else:
+        gs = [gains[x] for x in suits]
+        others = (max(gs[1], gs[2], gs[3]), max(gs[0], gs[2], gs[3]),
+                  max(gs[0], gs[1], gs[3]), max(gs[0], gs[1], gs[2]))
+        m = 0
+        runs = outs
+        while runs:
+            low = runs & -runs
+            runs ^= low
+            card = low.bit_length() - 1
+            suit, rank = divmod(card, 13)
+            new = suits[suit] | 1 << rank
+            g = gains[new]
+            value = base - dead[suits[suit]] + dead[new] - (g if g > others[suit] else others[suit])
+            if pairs >> rank & 1:
+                # It makes the hand's one set (with the pair of its rank): or meld that.
+                keep = ~(1 << rank)
+                r0, r1, r2, r3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+                with_set = dead[r0] + dead[r1] + dead[r2] + dead[r3] - max(
+                    gains[r0], gains[r1], gains[r2], gains[r3])
+                if with_set < value:
+                    value = with_set
+            total += value
+    while m:
+        low = m & -m
+        m ^= low
+        total += min_after_discard(hand10 | low)
+    rest = unseen & ~outs
+    total += base * rest.bit_count()
+    # A card joining no meld only replaces the best discard: it helps when it is lower.
+    for value in range(1, min(gain, 11)):
+        total -= (gain - value) * (rest & _BY_VALUE[value]).bit_count()
+    return total / count
 
 
 def removal_gain(mask: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from p2pgin.bots.evaluate import (
     all_best_arrangements,
     best_throw,
     deadwood,
+    expected_after_draw,
     layoff_deadwood,
     meld_masks_containing,
     meld_outs,
@@ -133,3 +135,16 @@ def test_layoff_deadwood_equals_the_engines_best_layoffs(deck: list[int]) -> Non
             [CARDS[c] for c in defender],
         ).deadwood
         assert layoff_deadwood(melds, _mask(defender)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands, crowded).filter(lambda cards: len(cards) == 10), st.integers(0, 2**52))
+def test_expected_after_draw_averages_the_best_discard_over_every_unseen_card(
+    cards: list[int], chance: int
+) -> None:
+    mask = _mask(cards)
+    unseen = chance & ~mask & ((1 << 52) - 1)
+    drawn = [c for c in range(52) if unseen >> c & 1]
+    expected = (sum(min_after_discard(mask | 1 << c) for c in drawn) / len(drawn)
+                if drawn else deadwood(mask))
+    assert expected_after_draw(mask, unseen) == pytest.approx(expected)
