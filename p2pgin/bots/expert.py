@@ -50,6 +50,7 @@ from p2pgin.bots.strategy import (
     Strategy,
 )
 from p2pgin.bots.worlds import sample_world
+from p2pgin.engine import HandState, Move, Phase
 
 __all__ = ["Estimate", "ExpertParams", "ExpertStrategy", "candidates", "evaluate",
            "evaluate_moves"]
@@ -62,7 +63,11 @@ is drawn again when it could have knocked, and it is formed by half a draw per d
 made) and plays the simple playout rules; ``patient`` plays like Hard (draws and
 throws by the expected deadwood, holds a low count late; its hand is formed by one
 draw per draw and may be knockable already); ``mixed`` alternates the two world by
-world, since a seat cannot tell which opponent it faces."""
+world: a seat cannot tell at first which opponent it faces (the Expert starts mixed
+and turns eager once the opponent knocks short of gin late in a hand)."""
+
+#: A patient player (Hard) knocks short of gin only while this many stock cards remain.
+PATIENT_STOCK: Final = 21
 
 #: Worlds between two looks at the candidates' standing.
 _BATCH: Final = 8
@@ -99,7 +104,8 @@ class ExpertParams:
             fewer than this many stock cards remain (Hard's timing).
         switch_z: another move replaces Hard's only with a lead of this many standard
             errors.
-        opponent: the opponent's model in the worlds (see :data:`Opponent`).
+        opponent: the opponent's model in the worlds (see :data:`Opponent`) until the
+            opponent shows itself eager (see :meth:`ExpertStrategy.choose`).
         prune_z: after each batch of worlds, a candidate behind the leader by this
             many standard errors of their paired difference meets no more worlds;
             sampling ends when one candidate is left.
@@ -288,6 +294,20 @@ class ExpertStrategy(Strategy):
             import time
 
             self.clock = time.perf_counter
+        self.opponent: Opponent = self.expert.opponent
+
+    def choose(self, state: HandState, me: int) -> Move:
+        """As :meth:`Strategy.choose`; first, a knock against ``me`` is looked at.
+
+        An opponent that knocks (not gin) with fewer than :data:`PATIENT_STOCK` stock
+        cards left does not hold a low count for gin: from then on (this object plays
+        one seat through a match) the worlds model it as ``eager``. What is looked at
+        is public: the knock and the stock's count.
+        """
+        if (state.phase is Phase.LAYOFF and state.to_move == me and state.knock_kind == "knock"
+                and state.stock_count < PATIENT_STOCK and self.opponent == "mixed"):
+            self.opponent = "eager"
+        return super().choose(state, me)
 
     def decide(self, table: BotView) -> Decision:
         if table.phase == "defend":
@@ -306,7 +326,7 @@ class ExpertStrategy(Strategy):
             batch = min(_BATCH, p.samples - worlds)
             got = evaluate_moves(table, [moves[i] for i in active], batch, self.rng,
                                  hold_stock=p.hold_stock,
-                                 opponent=p.opponent,
+                                 opponent=self.opponent,
                                  clock=self.clock, deadline=deadline)
             for i, outcomes in zip(active, got, strict=True):
                 values[i].extend(outcomes)

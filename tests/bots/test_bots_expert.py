@@ -13,11 +13,18 @@ from hypothesis import strategies as st
 
 from p2pgin.bots import ExpertParams, ExpertStrategy, make_bot
 from p2pgin.bots.evaluate import all_best_arrangements, best_throw, deadwood
-from p2pgin.bots.expert import _outcome, _scoring, candidates, evaluate, evaluate_moves
+from p2pgin.bots.expert import (
+    PATIENT_STOCK,
+    _outcome,
+    _scoring,
+    candidates,
+    evaluate,
+    evaluate_moves,
+)
 from p2pgin.bots.hard import HardStrategy
 from p2pgin.bots.knowledge import Knowledge
 from p2pgin.bots.playout import Deal, Scoring, play_out, score_knock
-from p2pgin.bots.strategy import BotView, Decision, table_from_state
+from p2pgin.bots.strategy import BotView, Decision, Strategy, table_from_state
 from p2pgin.bots.worlds import sample_world
 from p2pgin.engine import (
     HandState,
@@ -31,9 +38,9 @@ from p2pgin.engine import (
 )
 
 try:
-    from .bots_play import play_hand, quick_bot
+    from .bots_play import QUICK_EXPERT, play_hand, quick_bot
 except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import play_hand, quick_bot
+    from bots_play import QUICK_EXPERT, play_hand, quick_bot
 
 
 def _mask(text: str) -> int:
@@ -175,3 +182,26 @@ def test_an_expert_with_a_sample_budget_decides_the_same_each_time() -> None:
     for view in _views_of_played_hands(2)[:12]:
         assert quick_bot("expert", random.Random(3)).decide(view) == \
             quick_bot("expert", random.Random(3)).decide(view)
+
+
+def test_the_expert_models_an_opponent_eager_once_it_knocks_late_short_of_gin() -> None:
+    # (knock kind, stock count, the Expert's model once it has answered that knock)
+    seen: list[tuple[str, int, str]] = []
+    for i in range(40):
+        expert = ExpertStrategy(random.Random(i), QUICK_EXPERT)
+        assert expert.opponent == "mixed"
+
+        def record(player: int, view: HandState, full: HandState, move: Move,
+                   expert: ExpertStrategy = expert) -> None:
+            if player == 0 and view.phase is Phase.LAYOFF:
+                seen.append((str(view.knock_kind), view.stock_count, expert.opponent))
+
+        bots: list[Strategy] = [expert, make_bot("normal", random.Random(i))]
+        play_hand(bots, Rules.preset("standard"), i % 2, random.Random(i), record)
+        if seen and seen[-1][0] == "knock" and seen[-1][1] < PATIENT_STOCK:
+            break
+    else:
+        pytest.fail(f"Normal never knocked late against the Expert: {seen}")
+    assert seen[-1][2] == "eager"
+    # Knocks with PATIENT_STOCK or more stock cards, and gin, said nothing.
+    assert all(model == "mixed" for _, _, model in seen[:-1])
