@@ -33,16 +33,14 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 from dataclasses import fields, replace
 from multiprocessing import Pool
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import _repo  # this checkout first on the import path
+
+ROOT = _repo.ROOT
 
 from baseline import SimpleGinRummyPlayer  # noqa: E402
 

@@ -17,15 +17,13 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import _repo  # this checkout first on the import path
+
+ROOT = _repo.ROOT
 
 from baseline import SimpleGinRummyPlayer  # noqa: E402
 from bots import play_hand  # noqa: E402

@@ -32,12 +32,9 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/counting.py
-
+import _repo  # noqa: F401  (this checkout first on the import path)
 import nacl.bindings as nb
 from counting import CountingBindings
 

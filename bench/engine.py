@@ -3,7 +3,7 @@
 * ``best_melds_10_us`` / ``best_melds_11_us``: median µs per ``best_melds`` call over
   random hands (no cache), measured with ``bench/melds.py``'s ``median_us`` (batches of
   100 different hands, fastest of three repeats per batch).
-* ``reference_10_us``: the brute-force reference (``tests/engine/reference.py``) on the
+* ``reference_10_us``: the brute-force reference (``testkit/gin_reference.py``) on the
   same kind of hands, in the same run.
 * ``random_hands_per_s``: full-knowledge hands played to the end by a uniform random
   player over ``legal_moves`` (called at every step, knock options included), presets
@@ -33,22 +33,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
-sys.path.insert(0, str(ROOT / "bench"))
+import _repo  # noqa: F401  (this checkout first on the import path: p2pgin, testkit)
+from melds import median_us  # bench/melds.py
 
-from melds import median_us  # noqa: E402  (bench/melds.py)
-from reference import ref_best_melds  # noqa: E402
-from rummy_play import ALL_RULES, shuffle_new_decks  # noqa: E402  (tests/engine)
-
-from p2pgin.engine import (  # noqa: E402
+from p2pgin.engine import (
     CARDS,
     HandState,
     Move,
@@ -57,10 +49,12 @@ from p2pgin.engine import (  # noqa: E402
     best_melds,
     legal_moves,
 )
-from p2pgin.engine.game import GameHand, position  # noqa: E402
-from p2pgin.engine.gin_tables import GIN_GAMES  # noqa: E402
-from p2pgin.engine.gin_team import TeamGin, TeamHand, TeamMove  # noqa: E402
-from p2pgin.engine.rummy import RummyHand  # noqa: E402
+from p2pgin.engine.game import GameHand, position
+from p2pgin.engine.gin_tables import GIN_GAMES
+from p2pgin.engine.gin_team import TeamGin, TeamHand, TeamMove
+from p2pgin.engine.rummy import RummyHand
+from testkit.gin_reference import ref_best_melds
+from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
 
 __all__ = ["main", "random_hands", "rummy_random_rounds", "table_hands"]
 

@@ -30,15 +30,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
+import _repo  # noqa: F401  (this checkout first on the import path)
 import nacl.bindings as nb
 from nacl.signing import SigningKey
 

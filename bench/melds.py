@@ -4,7 +4,7 @@ Random hands come from a fixed seed; calls are timed in batches of 100 different
 with ``time.perf_counter_ns`` (each batch's fastest of five repeats) and the median
 batch time is divided by the batch size. The same
 run times an empty loop over the same hands (the floor, printed for scale and not
-subtracted) and the brute-force reference from ``tests/engine/reference.py``.
+subtracted) and the brute-force reference from ``testkit/gin_reference.py``.
 No result is cached: every hand is a different object and the engine keeps no memo.
 
     python bench/melds.py           # human-readable lines
@@ -17,19 +17,14 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+import _repo  # noqa: F401  (this checkout first on the import path: p2pgin, testkit)
 
-from reference import ref_best_melds  # noqa: E402
-
-from p2pgin.engine.cards import CARDS, Card  # noqa: E402
-from p2pgin.engine.melds import best_layoffs, best_melds, discard_options  # noqa: E402
+from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.melds import best_layoffs, best_melds, discard_options
+from testkit.gin_reference import ref_best_melds
 
 __all__ = ["main", "median_us"]
 

@@ -51,10 +51,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import _repo  # this checkout first on the import path
 import nacl.bindings
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = _repo.ROOT
 
 #: Seconds spent in each instrumented PyNaCl primitive, and call counts.
 CRYPTO_TIME: dict[str, float] = defaultdict(float)

@@ -2,7 +2,7 @@
 first output of every console command, each against a floor measured in the same run.
 
 * ``play_to_table_s``: ``p2pgin play`` started in a real terminal (tmux, through
-  ``../shared/tools/tuishot``) until the screen shows the dealt table (the ten cards of
+  :class:`testkit.term.Term`) until the screen shows the dealt table (the ten cards of
   the hand and a stock of 31 or 30): median over ``--runs`` runs, each with a fresh
   data directory (so a first run's identity is made too) and the bot peer started by
   ``play`` as a person gets it. The screen is read every few milliseconds.
@@ -37,7 +37,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,15 +46,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+import _repo  # this checkout first on the import path (p2pgin, testkit)
+
+from testkit.term import Term, missing
+
+ROOT = _repo.ROOT
 #: The checkout whose ``p2pgin`` is measured (``--root``: another one, e.g. an older
 #: commit unpacked with ``git archive``, for a before/after in the same conditions).
 TARGET = [ROOT]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from tuiterm import Term, find_tuishot  # noqa: E402
 
 __all__ = ["main"]
 
@@ -158,9 +156,8 @@ def import_engine(runs: int, env: dict[str, str]) -> tuple[list[float], list[flo
 
 def _bench_home(base: Path) -> tuple[Path, Path]:
     """A data directory with one saved transcript (counted or not) and the transcript."""
-    from verify import play_transcript  # bench/verify.py
-
     from p2pgin.log.transcript import write_transcript
+    from testkit.memtable import play_transcript
 
     home = base / "home"
     (home / "transcripts").mkdir(parents=True)
@@ -299,8 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     sections = tuple(args.only.split(","))
     TARGET[0] = args.root.resolve()
     os.chdir(TARGET[0])  # NB: ``python -m p2pgin`` imports from its working directory first
-    if find_tuishot() is None or shutil.which("tmux") is None:
-        print("startup: needs tmux and ../shared/tools/tuishot", file=sys.stderr)
+    if (why := missing()) is not None:
+        print(f"startup: {why}", file=sys.stderr)
         return 77
     import compileall
 

@@ -47,15 +47,14 @@ import json
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import _repo  # this checkout first on the import path
+
+ROOT = _repo.ROOT
 
 from counting import CryptoClock  # noqa: E402
 from nacl.signing import SigningKey  # noqa: E402

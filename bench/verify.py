@@ -1,7 +1,7 @@
 """Benchmark of ``p2pgin verify`` (protocol v2) against the group operations it needs.
 
 Plays ``--matches`` two-seat gin matches in memory (real sessions wired by the test
-table's router, ``tests/session/table_harness.py``; random legal moves; each match to
+kit's router, :func:`testkit.memtable.play_transcript`; random legal moves; each match to
 ``--target`` points, or ended by an abandonment after ``--max-moves`` moves), takes the
 transcript of seat 0 of each (sealed, as ``p2pgin verify`` reads it), and times
 :func:`p2pgin.verify.verify_transcript` on it: CPU time of the process
@@ -26,27 +26,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import secrets
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import _repo  # noqa: F401  (this checkout first on the import path: p2pgin, testkit)
+import nacl.bindings as nb
 
-import nacl.bindings as nb  # noqa: E402
+from p2pgin.verify import verify_transcript
+from testkit.memtable import play_transcript
 
-from p2pgin.log.transcript import Transcript  # noqa: E402
-from p2pgin.verify import transcript_of, verify_transcript  # noqa: E402
-from tests.session.table_harness import gin_table  # noqa: E402
-
-__all__ = ["main", "play_transcript"]
+__all__ = ["main"]
 
 _clock = time.process_time
 
@@ -63,20 +57,6 @@ COUNTED = {
     "crypto_core_ed25519_scalar_invert": "scalar",
     "crypto_sign_open": "signature",
 }
-
-
-def play_transcript(seed: int, *, target: int = 10, max_moves: int = 600) -> Transcript:
-    """A two-seat gin match played in memory with random legal moves (reproducible from
-    ``seed``), as seat 0 saves it: finished, or abandoned by seat 0 after ``max_moves``."""
-    router = gin_table(target=target, seed=seed)
-    router.play(rng=random.Random(seed), moves=max_moves)
-    ann = router.seats["ann"]
-    if not ann.session.finished:
-        router.apply("ann", ann.session.abandon("bench: enough moves"))
-        router.pump()
-    machine = ann.session.machine
-    assert machine is not None
-    return transcript_of(machine, ann.key, meta={"saved": "2026-12-01T00:00:00Z"})
 
 
 @contextmanager

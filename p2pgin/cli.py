@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
     from p2pgin.localbot import LocalBot
@@ -115,13 +115,29 @@ def _need_terminal(args: argparse.Namespace) -> None:
     Raises:
         NoTerminal: the console would run and stdin is not a terminal.
     """
-    if getattr(args, "plain", False) or _front_kind(args) == "agent":
+    if _front_kind(args) == "agent":
+        return
+    if getattr(args, "plain", False):
+        if _front_kind(args) == "console" and _stdin_is_devnull():
+            # NB: nothing could ever be typed, so nothing is started (no bot, no table,
+            # no seat that would leave at once); a spectator needs no input
+            raise NoTerminal("--plain reads the commands you type from stdin, and stdin "
+                             "is /dev/null: nothing can be typed there")
         return
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 
     if not keys_come_from_a_terminal():
         raise NoTerminal("the console needs a terminal, and stdin is not one "
                          "(--plain reads typed commands line by line from any input)")
+
+
+def _stdin_is_devnull() -> bool:
+    """Whether stdin is the null device (``< /dev/null``)."""
+    try:
+        mine, null = os.fstat(0), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (mine.st_rdev, mine.st_ino, mine.st_dev) == (null.st_rdev, null.st_ino, null.st_dev)
 
 
 def _ask_name_on_first_run(args: argparse.Namespace) -> None:
@@ -231,46 +247,93 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
         raise BadOptions(str(exc)) from None
 
 
-def _split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``HOST[:PORT]`` (IPv6 as ``[addr]:port``) to a pair."""
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        return host, int(rest[1:]) if rest.startswith(":") else default_port
-    if text.count(":") == 1:
-        host, port = text.split(":")
-        return host, int(port)
-    return text, default_port
-
-
 class BadTarget(ValueError):
     """What to join is neither a join code nor ``HOST[:PORT]``; the message says which."""
 
 
 #: A join code as shown (groups of four symbols): text of this shape is never a host name.
 _CODE_SHAPE = re.compile(r"[0-9a-z]{4}(?:[- ][0-9a-z]{1,4})+", re.IGNORECASE)
+#: One label of a host name (RFC 1123): letters, digits, inner hyphens.
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)", re.IGNORECASE)
 
 
-def _parse_target(target: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` or a join code (tried first when the text has no ``.`` or ``:``).
+class Address(NamedTuple):
+    """A host to dial and its TCP port (what ``HOST[:PORT]`` or a join code names)."""
+
+    host: str
+    port: int
+
+
+def _parse_target(target: str) -> Address:
+    """``HOST[:PORT]`` (IPv6 as ``[addr]:port``) or a join code (tried first when the
+    text has no ``.`` or ``:``), the port 1 to 65535 (default :data:`DEFAULT_PORT`).
 
     Raises:
-        BadTarget: text shaped like a join code that does not decode (a typo), or a port
-            that is not a number.
+        BadTarget: a mistyped join code, a host that is no IP address or host name, or a
+            port that is not a number from 1 to 65535 (the message says which).
     """
-    if ":" not in target and "." not in target:
+    text = target.strip()
+    if ":" not in text and "." not in text:
         from p2pgin.net.joincode import JoinCodeError, decode_join_code
 
         try:
-            return decode_join_code(target)
+            return Address(*decode_join_code(text))
         except JoinCodeError as exc:
-            if _CODE_SHAPE.fullmatch(target.strip()):
+            if _CODE_SHAPE.fullmatch(text):
                 raise BadTarget(f"{target!r} is not a valid join code ({exc}); check it "
                                 "against the host's screen, or give HOST[:PORT]") from None
+    port_text = ""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            raise BadTarget(f"{target!r} is not HOST[:PORT] ([IPv6 address]:PORT)")
+        port_text = rest[1:] if rest else str(DEFAULT_PORT)
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    elif ":" in text:
+        host = text  # NB: a bare IPv6 address (no port: its colons are the address's)
+        port_text = str(DEFAULT_PORT)
+    else:
+        host, port_text = text, str(DEFAULT_PORT)
+    why = _bad_host(host)
+    if why:
+        raise BadTarget(f"{target!r}: {why}")
+    return Address(host, _port_number(port_text, lowest=1, what=f"{target!r}: the port"))
+
+
+def _bad_host(host: str) -> str:
+    """Why ``host`` is neither an IP address nor a host name ("" when it is one)."""
+    import ipaddress
+
+    if not host:
+        return "no host before the port"
     try:
-        return _split_address(target)
+        ipaddress.ip_address(host)
+        return ""
     except ValueError:
-        raise BadTarget(f"{target!r} is not HOST[:PORT] (a port is a number) or a join "
-                        "code") from None
+        pass
+    if ":" in host or host.replace(".", "").isdigit():
+        return f"{host} is not an IP address"
+    labels = host.removesuffix(".").split(".")
+    if len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        return f"{host} is not a host name (letters, digits and hyphens between dots)"
+    return ""
+
+
+def _port_number(text: str, *, lowest: int, what: str = "a port") -> int:
+    """``text`` as a TCP or UDP port from ``lowest`` to 65535.
+
+    Raises:
+        BadTarget: it is not a whole number in that range.
+    """
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise BadTarget(f"{what} must be a number from {lowest} to 65535, not "
+                        f"{text!r}") from None
+    if not lowest <= value <= 65535:
+        raise BadTarget(f"{what} must be a number from {lowest} to 65535, not {value}")
+    return value
 
 
 def _secret_source(args: argparse.Namespace) -> random.Random:
@@ -412,8 +475,12 @@ async def _run_console(node: Node, args: argparse.Namespace,
 
 
 async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
-               start: Callable[[], Any], *, lobby_lines: list[str] | None = None) -> int:
-    """Run the seat (:func:`p2pgin.seat.run_seat`) with this command line's front."""
+               start: Callable[[], Any], *, lobby_lines: list[str] | None = None,
+               bots: Callable[[], Sequence[LocalBot]] | None = None) -> int:
+    """Run the seat (:func:`p2pgin.seat.run_seat`) with this command line's front;
+    ``bots``: ``play``'s bots started so far, watched while the seat runs."""
+    import asyncio
+
     from p2pgin.seat import REMATCH_WAIT, SeatRun, run_seat
 
     run = SeatRun(node=node, identity=identity, front=_front(args, lobby_lines=lobby_lines),
@@ -423,10 +490,13 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
                   # NB: a scripted seat (tests, benchmarks) never offers a rematch
                   rematch_wait=0.0 if getattr(args, "agent", None) == "random"
                   else REMATCH_WAIT)
+    watcher = None if bots is None else asyncio.ensure_future(_watch_local_bots(node, bots))
     try:
         return await run_seat(run)
     finally:
         args.lifeline_cut = run.lifeline_cut
+        if watcher is not None:
+            watcher.cancel()
 
 
 async def _announce(args: argparse.Namespace, port: int, identity: Any,
@@ -560,7 +630,26 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
         if bots is not None:
             await asyncio.to_thread(bots.seat_the_others, f"{host}:{where}")
 
-    return await _run(args, node, identity, start)
+    return await _run(args, node, identity, start,
+                      bots=None if bots is None else bots.all)
+
+
+async def _watch_local_bots(node: Node, bots: Callable[[], Sequence[LocalBot]]) -> None:
+    """``play``'s bots are the other seats: one whose process ends while its match goes
+    on (a full disk, a crash) will not answer again, so this seat stops waiting for it
+    and the player is told the bot's last words. Its game file and the player's stay
+    resumable (``p2pgin resume`` starts the bot again)."""
+    import asyncio
+
+    while not node.done:
+        gone = next((bot for bot in bots() if bot.ended), None)
+        if gone is not None:
+            if not node.finished:
+                words = await asyncio.to_thread(gone.last_words)
+                # NB: what matters first (a log line may be cut at the panel's edge)
+                node.give_up(f"{gone.name} stopped: {words.removeprefix('the match stopped: ')}")
+            return
+        await asyncio.sleep(0.2)
 
 
 def _rules_policy(args: argparse.Namespace) -> AcceptPolicy:
@@ -590,10 +679,13 @@ async def _watch(args: argparse.Namespace, host: str, port: int) -> int:
     return await _run(args, node, None, start)
 
 
-async def _resume(args: argparse.Namespace, game: Path) -> int:
+async def _resume(args: argparse.Namespace, game: Path,
+                  bots: Sequence[LocalBot] = ()) -> int:
     """Restore the seat's session from ``game`` and reconnect: listen where this seat
     listened (its hello says where), and dial every seat before it at its last known
-    address (``--host-at`` overrides the host's); each link must prove that seat's key."""
+    address (``--host-at`` overrides the host's); each link must prove that seat's key.
+    ``bots``: ``play``'s bots, started again (one that ends is noticed)."""
+
     from p2pgin.log.errors import LogError
     from p2pgin.log.gamefile import TableFiles, read_meta, read_table
     from p2pgin.log.identity import load_or_create_identity
@@ -652,7 +744,7 @@ async def _resume(args: argparse.Namespace, game: Path) -> int:
             _say("the game file does not say where the other seats are: waiting for them "
                  "to connect")
 
-    return await _run(args, node, identity, start)
+    return await _run(args, node, identity, start, bots=(lambda: bots) if bots else None)
 
 
 def seating_key(seating: Any, seat: int) -> bytes:
@@ -699,8 +791,12 @@ class _LocalBots:
         """End bots nobody joined (the player resumes an old match instead)."""
         self.host.discard()
 
+    def all(self) -> list[LocalBot]:
+        """Every bot started so far (the host first)."""
+        return [self.host, *self.others]
+
     def stop(self) -> None:
-        for bot in [self.host, *self.others]:
+        for bot in self.all():
             bot.stop()
 
 
@@ -792,7 +888,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     _table(args)  # NB: bad options are said before anything starts
     _need_terminal(args)
-    _ask_name_on_first_run(args)
     if not args.new:
         game = _unfinished("host")
         if game is not None:
@@ -802,7 +897,31 @@ def _cmd_host(args: argparse.Namespace) -> int:
                 args.port = None  # NB: where it listened before
             args.listen = None if args.listen == "0.0.0.0" else args.listen
             return _resume_game(args, game)
+    _port_is_free(args.listen, args.port)  # NB: before the name is asked
+    _ask_name_on_first_run(args)
     return asyncio.run(_host(args))
+
+
+def _port_is_free(listen: str, port: int) -> None:
+    """Say now, not after the name prompt and the identity, that ``port`` is taken (a
+    trial bind, as the listener will bind: with SO_REUSEADDR).
+
+    Raises:
+        BadOptions: another program listens there.
+    """
+    import socket
+
+    if not port:
+        return
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as trial:
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            trial.bind((listen, port))
+        except OSError as exc:
+            raise BadOptions(f"cannot listen on {listen} port {port} "
+                             f"({(exc.strerror or str(exc)).lower()}): choose another with "
+                             "--port, or --port 0 for any free port") from None
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -811,10 +930,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     you ask for a new one."""
     import asyncio
 
-    target = args.target_host
-    if target is not None:
-        _parse_target(target)  # NB: a mistyped join code is said first
-    _table(args)  # ... and options that make no table
+    target: Address | None = args.target_host  # NB: checked by the parser (_target)
+    _table(args)  # NB: options that make no table are said first
     _need_terminal(args)
     _ask_name_on_first_run(args)
     if target is None:
@@ -826,7 +943,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             return 2
         host, port, fp = found
     else:
-        (host, port), fp = _parse_target(target), ""
+        (host, port), fp = target, ""
     if not args.new:
         game = _unfinished("join", f"{host}:{port}", fp)
         if game is not None:
@@ -843,9 +960,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     public card, the scores and each shuffle's proof; nothing you do changes the game."""
     import asyncio
 
-    target = args.target_host
-    if target is not None:
-        _parse_target(target)
+    target: Address | None = args.target_host  # NB: checked by the parser (_target)
     _need_terminal(args)
     if target is None:
         found = asyncio.run(_discover(args))
@@ -853,7 +968,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             return 2
         host, port, _ = found
     else:
-        host, port = _parse_target(target)
+        host, port = target
     return asyncio.run(_watch(args, host, port))
 
 
@@ -885,7 +1000,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         if played and args.seed is not None:
             args.seed += 1  # NB: a new table needs a new hello nonce, hence a new session id
         if args.join:
-            host, port = _parse_target(args.join)
+            host, port = args.join  # NB: checked by the parser (_target)
             if args.port == DEFAULT_PORT:
                 args.port = 0  # NB: a seat listens for the seats after it on any free port
             status = asyncio.run(_join(args, host, port))
@@ -969,7 +1084,7 @@ def _resume_game(args: argparse.Namespace, game: Path) -> int:
         bots, address = _resume_local_bots(game, meta)
         args.host_at = address
     try:
-        return asyncio.run(_resume(args, game))
+        return asyncio.run(_resume(args, game, bots))
     finally:
         for bot in bots:
             bot.stop()
@@ -1082,14 +1197,75 @@ def _positive(text: str) -> int:
     return value
 
 
+# NB: the argument types below check every address and port as the parser reads it, so a
+# bad one is a one-line error before anything starts (no name prompt, no traceback from
+# deep inside, no endless dialling of a port that cannot exist).
+
+
+def _listen_port(text: str) -> int:
+    """A TCP port to listen on (``--port``): 0 (any free port) to 65535."""
+    try:
+        return _port_number(text, lowest=0, what="a port to listen on")
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (0: any free port)") from None
+
+
+def _udp_port(text: str) -> int:
+    """A UDP port (``--discovery-port``): 1 to 65535."""
+    try:
+        return _port_number(text, lowest=1)
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _target(text: str) -> Address:
+    """A host to dial (``join``, ``watch``, ``bot --join``): ``HOST[:PORT]`` or a join
+    code, the port 1 to 65535."""
+    try:
+        return _parse_target(text)
+    except BadTarget as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _host_port(text: str) -> str:
+    """``HOST:PORT`` to dial, kept as text (``resume --host-at``, written by ``play``)."""
+    host, port = _target(text)
+    return f"{host}:{port}"
+
+
+def _listen_address(text: str) -> str:
+    """An address of this machine to listen on (``--listen``): ``0.0.0.0`` (every IPv4
+    interface), ``::``, ``localhost`` or one interface's IP address. A trial bind to a
+    free port says whether the address is this machine's (nothing is sent)."""
+    import ipaddress
+    import socket
+
+    if text == "localhost":
+        return text
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address (0.0.0.0 listens on every interface)") from None
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as trial:
+            trial.bind((text, 0))
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot listen on {text}: "
+                                         f"{exc.strerror or exc}") from None
+    return text
+
+
 def _discovery_opt(p: argparse.ArgumentParser) -> None:
     # NB: default None (p2pgin.net.discovery's port): that module is not imported for --help.
-    p.add_argument("--discovery-port", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--discovery-port", type=_udp_port, default=None, help=argparse.SUPPRESS)
 
 
 def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
-    p.add_argument("--port", type=int, default=default_port, help="TCP port (0: any free port)")
-    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+    p.add_argument("--port", type=_listen_port, default=default_port,
+                   help="TCP port (0: any free port)")
+    p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default: all interfaces)")
     p.add_argument("--no-announce", action="store_true", help="do not send LAN discovery beacons")
     _discovery_opt(p)
@@ -1098,14 +1274,14 @@ def _listen_opts(p: argparse.ArgumentParser, default_port: int) -> None:
 def _seat_listen_opts(p: argparse.ArgumentParser) -> None:
     """Where a joining seat listens for the seats after it (every seat connects to every
     other)."""
-    p.add_argument("--listen", default="0.0.0.0", metavar="ADDR",
+    p.add_argument("--listen", type=_listen_address, default="0.0.0.0", metavar="ADDR",
                    help="address this seat accepts the other seats on (default: all)")
-    p.add_argument("--port", type=int, default=0,
+    p.add_argument("--port", type=_listen_port, default=0,
                    help="port this seat accepts the other seats on (default: any free)")
 
 
 def _target_opts(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("target_host", nargs="?", metavar="HOST[:PORT]|JOINCODE",
+    p.add_argument("target_host", nargs="?", type=_target, metavar="HOST[:PORT]|JOINCODE",
                    help=f"the host to {what}; none: pick from hosts found on the LAN")
     p.add_argument("--first", action="store_true", help="take the first host discovered")
     p.add_argument("--discover-timeout", type=float, default=3.0, help=argparse.SUPPRESS)
@@ -1143,8 +1319,8 @@ def _configure_watch(p: argparse.ArgumentParser) -> None:
 def _configure_bot(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=["easy", "normal", "hard", "expert"], default="normal",
                    help="strength (default normal)")
-    p.add_argument("--join", metavar="HOST[:PORT]", help="take a seat at this host's table "
-                                                         "instead of hosting")
+    p.add_argument("--join", type=_target, metavar="HOST[:PORT]",
+                   help="take a seat at this host's table instead of hosting")
     p.add_argument("--matches", type=int, default=None,
                    help="exit after N tables (default: serve on); at each it accepts "
                         "every rematch offered")
@@ -1177,9 +1353,9 @@ def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
     # Where to listen and where the host is now (play's bots resume on new loopback
     # ports: the old ones may be taken).
-    p.add_argument("--listen", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
-    p.add_argument("--host-at", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--listen", type=_listen_address, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=_listen_port, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--host-at", type=_host_port, default=None, help=argparse.SUPPRESS)
 
 
 #: name -> (help, configure(parser), handler)
@@ -1193,11 +1369,19 @@ COMMANDS: Final[dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], 
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument said in one line (``p2pgin join: error: argument
+    --port: ...``) rather than after the whole usage (``--help`` still shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: built-in subcommands, then those of :data:`EXTENSIONS`."""
     from p2pgin import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="p2pgin",
         description="Peer-to-peer Gin Rummy and Rummy over a LAN, dealt by mental poker. "
                     "With no command, p2pgin plays against the computer on this machine "

@@ -17,6 +17,10 @@ draws its own (the ``random`` module reseeds in a child; keys and seeds come fro
 operating system). Elsewhere, or if the process already runs threads, the bot is a new
 ``python -m p2pgin`` process.
 
+The player's process reads what the bot prints (its port first) and keeps its last lines:
+a bot that ends while its match goes on (a full disk, a crash) is noticed at once, and
+its last words are what the player is told, instead of waiting for it forever.
+
 Its lifetime is tied to the player's process through a pipe: the bot reads its stdin
 and gives up (keeping its game file resumable) when that pipe closes, which happens
 however the player's process ends, ``kill -9`` included. So a crashed ``p2pgin play``
@@ -29,6 +33,7 @@ it about unfinished games before it loads anything heavy.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -47,6 +52,8 @@ __all__ = ["BOT_DIR", "LocalBot", "LocalBotError", "bot_game_file", "bot_home",
 BOT_DIR: Final = "bot"
 #: Seconds a bot gets to end by itself once the player's side is done.
 _STOP_WAIT: Final = 5.0
+#: Lines of a bot's output kept for its last words.
+_LAST_LINES: Final = 5
 
 
 class LocalBotError(Exception):
@@ -168,8 +175,13 @@ def _bot_child(argv: list[str], home: Path | None, stdin_fd: int, stdout_fd: int
         from p2pgin.cli import main
 
         code = main([*argv, "--until-stdin-closes"])
-    except BaseException:  # NB: whatever happens, the child must not go on as the player
+    except BaseException as exc:  # NB: whatever happens, the child must not go on as the player
         code = 1
+        with contextlib.suppress(BaseException):  # its last words, for the player's side
+            import traceback
+
+            traceback.print_exc()  # to bot.log, once the bot has opened it
+            print(f"the bot failed: {type(exc).__name__}: {exc}", flush=True)
     finally:
         os._exit(code)
 
@@ -192,6 +204,13 @@ def _preload() -> None:
     import p2pgin.session  # noqa: F401
 
 
+def _bot_log(index: int) -> Path:
+    """Bot ``index``'s log under this process's data directory (not created here)."""
+    from p2pgin.log.identity import data_dir
+
+    return bot_home(data_dir(create=False), index) / "bot.log"
+
+
 class LocalBot:
     """One running bot process; :meth:`port` says where it listens.
 
@@ -199,11 +218,18 @@ class LocalBot:
         argv: the ``p2pgin`` arguments (``bot ...`` or ``resume ...``).
         home: the bot process's data directory (``P2PGIN_HOME``); default: the one this
             process has, which ``p2pgin bot`` turns into its ``bot/`` folder itself.
+        name: the bot's name at the table.
+        log: its ``bot.log`` (read for its last words when it printed none).
     """
 
-    def __init__(self, argv: list[str], home: Path | None = None) -> None:
+    def __init__(self, argv: list[str], home: Path | None = None, *, name: str = "",
+                 log: Path | None = None) -> None:
         # NB: stdin is the lifeline (see the module docstring); stdout carries the port.
         self.proc: _ForkedBot | subprocess.Popen[str]
+        #: Who the bot is at the table (for the player's messages).
+        self.name = name or "the computer opponent"
+        #: Where the bot writes what goes wrong (``bot.log`` in its data directory).
+        self.log = log
         if _can_fork():
             _preload()
             self.proc = _ForkedBot(argv, home)
@@ -218,6 +244,8 @@ class LocalBot:
                 text=True, env=env)
         self._port: int | None = None
         self._listening = threading.Event()
+        self._said: collections.deque[str] = collections.deque(maxlen=_LAST_LINES)
+        self._ended = threading.Event()
         self._reader = threading.Thread(target=self._read, name="local-bot", daemon=True)
         self._reader.start()
 
@@ -232,7 +260,7 @@ class LocalBot:
                 "--no-announce", "--matches", "1", "--name", f"bot-{level}"]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls([*argv, *options])
+        return cls([*argv, *options], name=f"bot-{level}", log=_bot_log(0))
 
     @classmethod
     def join_table(cls, *, index: int, level: str, delay: float, address: str) -> LocalBot:
@@ -243,7 +271,7 @@ class LocalBot:
                 str(index)]
         if delay:
             argv += ["--delay", str(delay)]
-        return cls(argv)
+        return cls(argv, name=f"bot-{level}-{index + 1}", log=_bot_log(index))
 
     @classmethod
     def resume(cls, home: Path, game: Path, *, index: int = 0, delay: float | None = None,
@@ -258,17 +286,47 @@ class LocalBot:
             argv += ["--host-at", host_at]
         if delay is not None:
             argv += ["--delay", str(delay)]
-        return cls(argv, bot_home(home, index))  # NB: resume reads the bot's data directly
+        # NB: resume reads the bot's data directly
+        return cls(argv, bot_home(home, index), log=bot_home(home, index) / "bot.log")
 
     def _read(self) -> None:
         stdout = self.proc.stdout
         assert stdout is not None
-        for line in stdout:  # NB: read to the end, so the bot never blocks on a full pipe
-            if self._port is None and line.startswith("listening on "):
-                with contextlib.suppress(ValueError):
-                    self._port = int(line.rsplit(":", 1)[1])
-                    self._listening.set()
-        self._listening.set()
+        try:
+            for line in stdout:  # NB: read to the end, so the bot never blocks on a full pipe
+                if self._port is None and line.startswith("listening on "):
+                    with contextlib.suppress(ValueError):
+                        self._port = int(line.rsplit(":", 1)[1])
+                        self._listening.set()
+                elif line.strip():
+                    self._said.append(line.strip())
+        finally:
+            self._listening.set()
+            self._ended.set()
+
+    @property
+    def ended(self) -> bool:
+        """Whether the bot's process has ended (its output closed)."""
+        return self._ended.is_set()
+
+    def last_words(self) -> str:
+        """What the bot said last (its last line of output, else of its log), or how its
+        process ended: what the player is told when it ends mid-match."""
+        if self._said:
+            return self._said[-1]
+        if self.log is not None:
+            with contextlib.suppress(OSError):
+                logged = [line.strip() for line in
+                          self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+                          if line.strip()]
+                if logged:
+                    return logged[-1]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(1)
+        code = self.proc.poll()
+        if code is None:
+            return "its output closed"
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
 
     def port(self, timeout: float = 60.0) -> int:
         """The loopback port the bot listens on (waits for it).

@@ -29,8 +29,8 @@ from p2pgin.session.actions import AcceptRematch, DeclineRematch
 from p2pgin.session.errors import ProtocolError
 from p2pgin.session.events import Ended, Event, LinkDown, LinkFailed, MatchEnded, Overdue
 
-__all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "outcome_line", "run_seat",
-           "save_transcript"]
+__all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "end_summary", "outcome_line",
+           "run_seat", "save_transcript", "score_line", "transcript_path"]
 
 #: Seconds a finished seat stays up so the other seats can fetch the last entries.
 LINGER: Final = 3.0
@@ -133,16 +133,59 @@ async def run_seat(run: SeatRun) -> int:
         run.say("RESULT " + json.dumps(result_line(run), sort_keys=True))
     elif run.front.kind == "agent":
         run.say(outcome_line(node))
-    elif not finished and node.files is not None and node.files.path is not None:
-        run.say(f"The match is saved in {node.files.path}; continue it with: p2pgin resume")
+    else:
+        for line in end_summary(run):
+            run.say(line)
     return 0 if finished and node.error is None else 1
+
+
+def end_summary(run: SeatRun) -> list[str]:
+    """What a person's terminal shows once the console has closed: the score the match
+    ended with (or stands at), and where its record is, with the command that checks
+    it (or the one that continues an unfinished match). The plain start of the end
+    summary (issue 26 grows it)."""
+    node = run.node
+    lines = []
+    score = score_line(node)
+    if score:
+        lines.append(score)
+    for path in run.transcripts:
+        lines.append(f"Transcript: {path}  (check it: p2pgin verify {path})")
+    if not node.finished and node.files is not None and node.files.path is not None:
+        lines.append(f"The match is saved in {node.files.path}; continue it with: "
+                     "p2pgin resume")
+    return lines
+
+
+def score_line(node: Node) -> str:
+    """The last match's score in one line for a person ("" before any deal): who won
+    and the totals once it is over, the ending that stopped it, or the score so far."""
+    machine = node.session.machine
+    match = None if machine is None else machine.state.match
+    if machine is None or match is None:
+        return ""
+    state, names = machine.state, machine.seating.names
+    result = match.result()
+    totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(result.totals))
+    if state.ending is not None:
+        return f"{state.ending.headline(names).rstrip('.')}. Score then: {totals}."
+    if node.finished:
+        winners = " and ".join(names[s] for s in result.winners) or "nobody"
+        return f"Match over: {winners} won. Final score: {totals}."
+    return f"Score so far: {totals}."
 
 
 def _player_left(run: SeatRun, player: asyncio.Future[Any]) -> None:
     """The front stopped before the seat did: a person who quits a live match abandons
-    it (the console warned); otherwise the seat just stops."""
+    it (the console asked first); otherwise the seat just stops, signing nothing (the
+    ``--plain`` player's input ended: the match stays resumable)."""
     node = run.node
     if run.front.kind == "console" and player.exception() is None and not node.finished:
+        from p2pgin.ui.plain import INPUT_ENDED
+
+        if player.result() == INPUT_ENDED:
+            node.give_up("the player's input ended")
+            return
         try:
             node.abandon("the player quit")
             # NB: the seat stays a moment so that every other seat gets the signed ending
@@ -303,6 +346,10 @@ class _RecordKeeper:
             files.write_meta(addresses=[self.addresses.get(s, "") for s in range(seats)])
         if node.finished:
             self.save()
+        elif files.meta.get("finished") and self.run.identity is not None:
+            # NB: a rematch began: until it is over its game file is the record, so a
+            # crash now leaves it resumable and listed (the last match's transcript stays)
+            files.write_meta(finished=False)
 
     def save(self) -> None:
         node, run = self.run.node, self.run
@@ -333,10 +380,22 @@ class _RecordKeeper:
             node.files.write_meta(finished=node.finished)
 
 
+def transcript_path(session_id: str, match_no: int, *, create: bool = True) -> Path:
+    """Where the transcript of match ``match_no`` (1: the first) of a table is saved:
+    ``<session id>.jsonl`` for the first, ``<session id>-match2.jsonl`` for the first
+    rematch... Each match of a table has its own file, never rewritten by a later
+    match's, so every match stays listed with its own result (a rematch's transcript
+    holds the table's whole log, the matches before it too)."""
+    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, transcripts_dir
+
+    name = session_id if match_no <= 1 else f"{session_id}-match{match_no}"
+    return transcripts_dir(create=create) / f"{name}{TRANSCRIPT_SUFFIX}"
+
+
 def save_transcript(node: Node, identity: Identity) -> Path:
     """Write the seat's sealed transcript of its finished or ended match under the data
-    directory (one per table: a rematch's match extends it) and return its path."""
-    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, transcripts_dir, write_transcript
+    directory (one per match: :func:`transcript_path`) and return its path."""
+    from p2pgin.log.transcript import write_transcript
     from p2pgin.verify import transcript_of
 
     machine = node.session.machine
@@ -344,7 +403,7 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     transcript = transcript_of(machine, identity.signing_key,
                                meta={"saved": saved, "me": node.session.me})
-    path = transcripts_dir() / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
+    path = transcript_path(machine.session_id, machine.state.match_no)
     write_transcript(path, transcript)
     _count_in_statistics(transcript, node.session.me)
     return path
@@ -366,13 +425,13 @@ def match_notes(node: Node) -> list[str]:
     """The console's lines at the end of a match: this player's record against the
     opponents at this table (from the statistics the transcript was counted into)."""
     from p2pgin.log.errors import TranscriptError
-    from p2pgin.log.transcript import TRANSCRIPT_SUFFIX, read_transcript, transcripts_dir
+    from p2pgin.log.transcript import read_transcript
     from p2pgin.stats import StatsError, opponent_lines
 
     machine, me = node.session.machine, node.session.me
     if machine is None or me is None:
         return []
-    path = transcripts_dir(create=False) / f"{machine.session_id}{TRANSCRIPT_SUFFIX}"
+    path = transcript_path(machine.session_id, machine.state.match_no, create=False)
     try:
         return opponent_lines(read_transcript(path), me)
     except (OSError, TranscriptError, StatsError):

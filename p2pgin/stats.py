@@ -381,14 +381,15 @@ def record_transcript(transcript: Transcript, me: int | str, home: Path | None =
 
     store = _load(home)
     seat = _seat_of(transcript, me)
-    if store.files.get(transcript.session, {}).get("head") == transcript.head and (
-            not store.files[transcript.session].get("problem")):
+    counted = _file_key(transcript.session, transcript.result)
+    if store.files.get(counted, {}).get("head") == transcript.head and (
+            not store.files[counted].get("problem")):
         return False
     report = verify_transcript(transcript)
     saved = transcript.meta.get("saved")
     summaries = summarize(report, seat, date=saved if isinstance(saved, str) else "")
     new = _add(store, summaries)
-    store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+    store.files[counted] = {"head": transcript.head, "problem": ""}
     _save(store, home)
     return new
 
@@ -454,7 +455,8 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
             saved = transcript.meta.get("saved")
             _add(store, summarize(report, _me_in(transcript, key),
                                   date=saved if isinstance(saved, str) else ""))
-            store.files[transcript.session] = {"head": transcript.head, "problem": ""}
+            store.files[_file_key(transcript.session, transcript.result)] = {
+                "head": transcript.head, "problem": ""}
         except (Unreadable, LogError, StatsError) as exc:
             why = str(getattr(exc, "detail", "") or exc)
             why = why[3:] if isinstance(exc, Unreadable) and why.startswith("is ") else why
@@ -464,14 +466,22 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
     return problems
 
 
+def _file_key(session: str, result: Any) -> str:
+    """What the statistics remember a transcript by: its session, and the match its
+    result is of after the first (each match of a table has its own transcript, and
+    one not changed since it was counted is not verified again)."""
+    match_no = result.get("match_no") if isinstance(result, dict) else None
+    return f"{session}-match{match_no}" if isinstance(match_no, int) and match_no > 1 else session
+
+
 def _header_head(path: Path) -> tuple[str | None, str | None]:
-    """A transcript's session and head as its header says them (cheap: line 1 only);
-    for a file whose header says neither, None and its size and time (it is checked
-    again once it changes)."""
+    """A transcript's key (:func:`_file_key`) and head as its header says them (cheap:
+    line 1 only); for a file whose header says neither, None and its size and time (it
+    is checked again once it changes)."""
     try:
         with path.open("rb") as f:
             header = json.loads(f.readline())
-        return str(header["session"]), str(header["head"])
+        return _file_key(str(header["session"]), header.get("result")), str(header["head"])
     except (ValueError, KeyError, TypeError):
         pass
     except OSError:

@@ -47,8 +47,9 @@ SMOKE: dict[str, tuple[list[str], list[str]]] = {
              ["move_ms_median", "move_ms_median_expert", "move_ms_p99_expert",
               "move_ms_median_hard", "move_ms_p99_hard", "expert_vs_baseline_matches",
               "expert_vs_hard_matches", "hard_vs_baseline_matches", "expert_samples"]),
-    "rummy_bots": (["--games", "1", "--workers", "1", "--pairings", "hard:easy"],
-                   ["move_ms_median", "rounds_per_game"]),
+    "rummy_bots": (["--rounds", "4", "--baseline-rounds", "2", "--workers", "1",
+                    "--sizes", "2,3", "--rules", "basic"],
+                   ["move_ms_median", "rounds", "hard_among_normal_rounds", "wall_s"]),
     "bots_tune": (["--games", "2"], ["move_ms_median", "hands"]),
     "bots_probe": (["--games", "2"], ["games"]),
 }

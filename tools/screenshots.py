@@ -2,11 +2,11 @@
 """Write the console's text screenshots (docs/screens/*.txt) from a real run.
 
 Each screen is captured from the real ``p2pgin`` program running in a real
-terminal of a fixed size (tmux, driven by ``../shared/tools/tuishot``), playing a
+terminal of a fixed size (tmux, driven by :class:`testkit.term.Term`), playing a
 real match against a bot peer over loopback TCP with the full protocol. Keys are
 chosen from the console's own key strip, as a person would.
 
-    python tools/screenshots.py [--out docs/screens] [--tuishot PATH] [--only two|tables]
+    python tools/screenshots.py [--out docs/screens] [--only two|tables]
 
 The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
 seat) come from ``p2pgin play --game G --players N`` where the command line has it,
@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT))  # this checkout first on the import path (p2pgin, testkit)
 
-from tuiterm import Term as _Term  # noqa: E402
-from tuiterm import find_tuishot, next_keys  # noqa: E402
+from testkit.keys import next_keys  # noqa: E402
+from testkit.term import Term as _Term  # noqa: E402
+from testkit.term import missing  # noqa: E402
 
 
 class Term(_Term):
@@ -89,13 +90,13 @@ def table_command(game: str, seats: int, *extra: str) -> list[str]:
     return [py, str(ROOT / "tests" / "ui" / "table_launcher.py"), game, str(seats), *extra]
 
 
-def tables(out: Path, env: dict[str, str], tuishot: Path | None) -> None:
+def tables(out: Path, env: dict[str, str]) -> None:
     """The screens of tables of three and four, Rummy, a spectator, the lobby and a
     silent seat (each from a real run in an 80x24 terminal)."""
     name = f"shots-t-{os.getpid()}"
 
     def run(game: str, seats: int, *extra: str) -> Term:
-        return Term(name, "80x24", table_command(game, seats, *extra), env, tuishot)
+        return Term(name, "80x24", table_command(game, seats, *extra), env)
 
     term = run("gin3", 3, "--join-after", "3", "--target", "200", "--seed", "4")
     try:
@@ -157,24 +158,26 @@ def tables(out: Path, env: dict[str, str], tuishot: Path | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
-    parser.add_argument("--tuishot", type=Path, default=find_tuishot())
     parser.add_argument("--only", choices=("two", "tables"), default=None,
                         help="only the two-player screens, or only the tables'")
     args = parser.parse_args(argv)
+    if (why := missing()) is not None:
+        parser.error(why)
     args.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env["P2PGIN_HOME"] = tempfile.mkdtemp(prefix="p2pgin-shots-")
     for var in ("LC_ALL", "LC_CTYPE", "P2PGIN_ASCII"):
         env.pop(var, None)
     env["LANG"] = "C.UTF-8"  # the same pictures whatever this shell's locale is
+    env["PYTHONPATH"] = str(ROOT)  # this checkout's p2pgin, in the launcher script too
     if args.only != "two":
-        tables(args.out, env, args.tuishot)
+        tables(args.out, env)
     if args.only == "tables":
         return 0
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal"]
 
-    term = Term(f"shots-{os.getpid()}", "80x24", play, env, args.tuishot)
+    term = Term(f"shots-{os.getpid()}", "80x24", play, env)
     try:
         screen = term.wait(r"Your turn|'s turn")
         if "Your turn" not in screen:
@@ -218,8 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         term.stop()
 
-    ascii_term = Term(f"shots-a-{os.getpid()}", "80x24", [*play, "--ascii"], env,
-                      args.tuishot)
+    ascii_term = Term(f"shots-a-{os.getpid()}", "80x24", [*play, "--ascii"], env)
     try:
         screen = ascii_term.wait("Your turn")
         screen = play_until_draw(ascii_term, screen)
@@ -229,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ascii_term.stop()
 
-    plain = Term(f"shots-p-{os.getpid()}", "80x24", [*play, "--plain"], env, args.tuishot)
+    plain = Term(f"shots-p-{os.getpid()}", "80x24", [*play, "--plain"], env)
     try:
         screen = plain.wait(r"Your turn")
         if "type take for the upcard" in screen:

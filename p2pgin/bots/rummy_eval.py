@@ -1,22 +1,37 @@
-"""Hand arithmetic for the Rummy bots: the best arrangement, and how much a hand is likely
-to cost its holder.
+"""Hand arithmetic for the Rummy bots: the best arrangement, what each card is worth
+keeping, and whether a hand can still go out.
 
 * :func:`arrange` splits a hand into melds and loose cards with the least loose count
   (an exact search, memoised per hand).
-* :func:`hand_cost` prices the loose cards: a card that fits a meld on the table costs
-  nothing (it is laid off next), a card that could still make a meld with another card
-  of the hand costs less the more live cards would complete it. The weights are plain
-  heuristics, tuned only by ``bench/rummy_bots.py``.
+* :func:`keep_scores` prices each card for speed (the round's winner is whoever empties
+  the hand first): cards in melds and cards the table takes stay; a loose card is worth
+  more the more live cards would make a meld with it. The weights are plain heuristics,
+  tuned only by ``bench/rummy_bots.py``.
+* :func:`can_still_go_out`: whether a hand can ever be emptied (the levels never play
+  into one that cannot, so a round never stalls for want of a player who can finish).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from p2pgin.engine.rummy import all_melds
+from p2pgin.engine.rummy import accepts, all_melds
 
-__all__ = ["VALUES", "arrange", "cards_of", "completions", "hand_cost", "melds_of"]
+__all__ = [
+    "VALUES",
+    "arrange",
+    "can_still_go_out",
+    "cards_of",
+    "completions",
+    "keep_scores",
+    "melds_of",
+    "near_table",
+    "partners_of",
+    "table_takes",
+    "weight_of",
+]
 
 VALUES: Final = tuple(min(i % 13 + 1, 10) for i in range(52))
 
@@ -99,19 +114,89 @@ def completions(card: int, hand: int, live: int, aces_high: bool) -> int:
     return out & live
 
 
-def hand_cost(hand: int, *, live: int, takes: int, aces_high: bool, discount: float,
-              cap: float = 0.75, per_card: float = 0.0) -> float:
-    """What the hand's loose cards are likely to cost: each loose card's count (plus
-    ``per_card``, the price of one more card to get rid of before going out), less a
-    share for every live card that would meld it (up to ``cap``); nothing for a card
-    the table takes."""
-    _, melded = arrange(hand, aces_high)
-    loose = hand & ~melded
+def partners_of(card: int, aces_high: bool) -> int:
+    """The cards that share a three-card meld with ``card`` (a mask)."""
+    return _PARTNERS[aces_high][card][0]
+
+
+def weight_of(mask: int, weight: Sequence[float] | None) -> float:
+    """The cards of ``mask`` counted one each, or by ``weight`` (per card) when given."""
+    if weight is None:
+        return float(mask.bit_count())
     total = 0.0
-    for card in cards_of(loose):
-        if takes >> card & 1:
-            continue
-        outs = completions(card, loose, live, aces_high).bit_count()
-        total += (VALUES[card] + per_card) * (1.0 - min(cap, discount * outs))
+    while mask:
+        low = mask & -mask
+        total += weight[low.bit_length() - 1]
+        mask ^= low
     return total
 
+
+def near_table(table: Sequence[int], aces_high: bool) -> tuple[int, ...]:
+    """Per card, the cards that would bridge it to a meld on the table (one of them laid
+    off first, then the card fits): ``near[c]`` is a mask, 0 for most cards."""
+    near = [0] * 52
+    for meld in table:
+        now = accepts(meld, aces_high)
+        for x in cards_of(now):
+            for card in cards_of(accepts(meld | 1 << x, aces_high) & ~now):
+                near[card] |= 1 << x
+    return tuple(near)
+
+
+def table_takes(table: Sequence[int], aces_high: bool) -> int:
+    """Every card the melds on the table take as a lay-off (a mask)."""
+    out = 0
+    for meld in table:
+        out |= accepts(meld, aces_high)
+    return out
+
+
+def keep_scores(hand: int, *, live: int, takes: int, aces_high: bool,
+                weight: Sequence[float] | None = None,
+                near: Sequence[int] | None = None, near_worth: float = 0.0,
+                partner_worth: float = 0.5, count_worth: float = 0.01,
+                ) -> dict[int, float]:
+    """How much each card of ``hand`` is worth keeping, for speed (the lowest goes).
+
+    A card in a meld, or one the table takes, is kept (1000). Another card is worth 10
+    for every live card that would make a three-card meld with it and another loose
+    card of the hand (its *outs*), ``partner_worth`` for every live card it could pair
+    with (its *partners*: a loose card with many is more likely to become part of a
+    meld), and ``near_worth`` for every live card that would bridge it to a meld on the
+    table; less ``count_worth`` a point of its count, so that of two equal cards the
+    higher goes. Cards are counted one each, or by ``weight`` (a level that counts
+    cards).
+    """
+    _, melded = arrange(hand, aces_high)
+    loose = hand & ~melded
+    out: dict[int, float] = {}
+    for card in cards_of(hand):
+        if (melded | takes) >> card & 1:
+            out[card] = 1000.0
+            continue
+        outs = weight_of(completions(card, loose, live, aces_high), weight)
+        pot = weight_of(partners_of(card, aces_high) & live, weight) if partner_worth else 0.0
+        score = 10 * outs + partner_worth * pot - count_worth * VALUES[card]
+        if near is not None and near[card] & live:
+            score += near_worth * weight_of(near[card] & live, weight)
+        out[card] = score
+    return out
+
+
+def can_still_go_out(hand: int, table: Sequence[int], live: int, *, aces_high: bool,
+                     discard_final: bool) -> bool:
+    """Whether ``hand`` (held at the end of a turn) can still be emptied, with the cards
+    ``live`` still to come and the melds ``table``.
+
+    A hand can build a new meld when it holds two cards (three with "discard final card",
+    which keeps one back for the discard) and some meld is made of its and the live
+    cards. A smaller hand needs the table: a card of it the table takes, or two live
+    cards it takes (NB: two, not one: another player may lay off the one, and a table
+    that takes nothing leaves every small hand stranded for good).
+    """
+    if not hand:
+        return True
+    takes = table_takes(table, aces_high)
+    if hand.bit_count() >= (3 if discard_final else 2) and all_melds(hand | live, aces_high):
+        return True
+    return bool(takes & hand) or (takes & live).bit_count() >= 2

@@ -11,9 +11,9 @@ calls: the random generator comes in with each call, and everything else from th
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from p2pgin.bots.rummy_eval import VALUES, arrange, cards_of, melds_of
+from p2pgin.bots.rummy_eval import VALUES, arrange, can_still_go_out, cards_of, melds_of
 from p2pgin.bots.rummy_view import SeatView, ViewError, seat_view
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import (
@@ -30,6 +30,8 @@ from p2pgin.engine.rummy import (
 )
 
 __all__ = ["RummyStrategy", "ViewError"]
+
+_ALL: Final = (1 << 52) - 1
 
 
 class RummyStrategy:
@@ -74,6 +76,52 @@ class RummyStrategy:
     # -- helpers --------------------------------------------------------------------
 
     @staticmethod
+    def still_to_come(sv: SeatView) -> int:
+        """Cards that may yet reach me: not mine, not on the table, not known to be in
+        another hand (a card taken from the pile stays there until played)."""
+        out = _ALL & ~sv.hand & ~sv.table_cards
+        for seat, held in enumerate(sv.held):
+            if seat != sv.me:
+                out &= ~held
+        return out
+
+    def keeps_a_way_out(self, sv: SeatView, rest: int, melds: tuple[int, ...] = (),
+                        laid: int | None = None, *, discarding: bool = True) -> bool:
+        """Whether my hand ``rest``, once ``melds`` are down or card ``laid`` is laid off
+        (and, with ``discarding``, once some card of it is discarded to end the turn),
+        can still go out with the cards still to come; an empty hand has gone out."""
+        if not rest:
+            return True
+        aces = sv.rules.aces_high_or_low
+        table = (*sv.table, *melds)
+        if laid is not None:
+            index = next(i for i, m in enumerate(table) if _takes(m, laid, aces))
+            table = (*table[:index], table[index] | 1 << laid, *table[index + 1:])
+        live = self.still_to_come(sv)
+        final = sv.rules.discard_final_card
+        if not discarding:
+            return can_still_go_out(rest, table, live, aces_high=aces, discard_final=final)
+        may_go = rest if sv.taken is None or sv.rules.discard_any_card else rest & ~(
+            1 << sv.taken)
+        if rest.bit_count() == 1 and may_go:
+            return True  # the discard goes out
+        return any(can_still_go_out(rest & ~(1 << c), table, live, aces_high=aces,
+                                    discard_final=final) for c in cards_of(may_go))
+
+    def live_discards(self, sv: SeatView, allowed: int) -> int:
+        """The discards among ``allowed`` that leave my hand a way out (all of them, if
+        none does)."""
+        aces = sv.rules.aces_high_or_low
+        live = self.still_to_come(sv)
+        final = sv.rules.discard_final_card
+        keep = 0
+        for c in cards_of(allowed):
+            if can_still_go_out(sv.hand & ~(1 << c), sv.table, live, aces_high=aces,
+                                discard_final=final):
+                keep |= 1 << c
+        return keep or allowed
+
+    @staticmethod
     def allowed_discards(sv: SeatView) -> int:
         """My cards I may discard now (the card just taken stays, unless the variation)."""
         if sv.taken is None or sv.rules.discard_any_card:
@@ -97,25 +145,25 @@ class RummyStrategy:
         return Discard(position=sv.where[card])
 
     def sound_play(self, sv: SeatView, view: RummyHand, *, lay_down: bool) -> RummyMove | None:
-        """Go out if possible; else (when ``lay_down``) lay down the best arrangement's
-        largest meld and lay off loose cards; ``None`` when only the discard is left."""
+        """Go out if possible; else lay down the best arrangement's largest meld (when
+        ``lay_down``) and lay off loose cards; ``None`` when only the discard is left.
+        Nothing is laid down that leaves the hand no way out."""
         plan = view.going_out_plan()
         if plan:
             return plan[0]
-        if not lay_down:
-            return None
         legal = view.legal_moves()
         aces = sv.rules.aces_high_or_low
         _, melded = arrange(sv.hand, aces)
-        if sv.melds_allowed:
+        if lay_down and sv.melds_allowed:
             for meld in melds_of(melded, aces):
                 move = self.meld_move(sv, meld)
-                if move in legal:
+                if move in legal and self.keeps_a_way_out(sv, sv.hand & ~meld, (meld,)):
                     return move
         loose = sv.hand & ~melded & sv.takes
         for card in sorted(cards_of(loose), key=lambda c: -VALUES[c]):
             layoff = self.layoff_move(sv, card)
-            if layoff is not None and layoff in legal:
+            if layoff is not None and layoff in legal and self.keeps_a_way_out(
+                    sv, sv.hand & ~(1 << card), laid=card):
                 return layoff
         return None
 

@@ -52,6 +52,13 @@ class SeatView:
         discarded: per seat, every card it discarded this round.
         stock_left: cards in the stock; ``stock_top``: its top card when public (a
             turned-over stock), else ``None``.
+        stock_known: the stock's cards whose faces are public (a turned-over stock).
+        stock_faces: the stock's public faces in drawing order, the next draw first
+            (``None`` for a face down card).
+        stock_maybe: cards that may be in the stock as far as its faces are public: the
+            turned-over stock, or the cards of a reshuffled stock's deck not seen
+            elsewhere since (0 while the dealt stock lasts: its faces are unknown).
+        quiet: whole stocks in a row that ran out with nothing melded or laid off.
     """
 
     me: int
@@ -73,6 +80,10 @@ class SeatView:
     discarded: tuple[int, ...]
     stock_left: int
     stock_top: int | None
+    stock_known: int = 0
+    stock_faces: tuple[int | None, ...] = ()
+    stock_maybe: int = 0
+    quiet: int = 0
 
     @property
     def next_seat(self) -> int:
@@ -161,6 +172,19 @@ def seat_view(view: RummyHand) -> SeatView:
     else:
         allowed = 0 if view.melds_this_turn else 1
     top = _public_card(view, view.discard_top)
+    stock_known = 0
+    faces = tuple(_public_card(view, pos) for pos in view.stock)
+    for face in faces:
+        if face is not None:
+            stock_known |= 1 << face
+    stock_maybe = stock_known
+    if len(view.decks) > 1:  # a reshuffled stock: the cards of its deck, seen nowhere else
+        seen = hand | pile | _table_cards(view)
+        for mask in held:
+            seen |= mask
+        for dealt in view.decks[-1].cards:
+            if not seen >> dealt & 1:
+                stock_maybe |= 1 << dealt
     return SeatView(
         me=me,
         seats=seats,
@@ -181,4 +205,16 @@ def seat_view(view: RummyHand) -> SeatView:
         discarded=tuple(discarded),
         stock_left=view.stock_count,
         stock_top=_public_card(view, view.stock_top),
+        stock_known=stock_known,
+        stock_faces=faces,
+        stock_maybe=stock_maybe,
+        quiet=view.stalled_stocks,
     )
+
+
+def _table_cards(view: RummyHand) -> int:
+    """Every card on the table (a card mask)."""
+    out = 0
+    for meld in view.table:
+        out |= meld.cards
+    return out

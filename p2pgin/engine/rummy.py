@@ -23,7 +23,7 @@ from p2pgin.engine.rummy_errors import (
     StrandedTakenCardError,
 )
 from p2pgin.engine.rummy_hand import (
-    STOCK_RENEWALS,
+    STALLED_STOCKS,
     Played,
     RummyHand,
     RummyPhase,
@@ -66,7 +66,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "RUMMY_PRESETS",
-    "STOCK_RENEWALS",
+    "STALLED_STOCKS",
     "DealerDraw",
     "Discard",
     "DrawDiscard",

@@ -30,14 +30,18 @@ Rules of this module (docs/rules.md, "Rummy", states each one with the test that
   default), the pile's bottom card becomes the top of the stock and the positions keep
   their (public) cards; with ``shuffle_stock`` the cards go into a new deck, shuffled by
   every seat (:attr:`RummyHand.decks`), whose positions form the stock.
-* Blocked round (a liveness rule the issue leaves open): the stock is renewed at most
-  :data:`STOCK_RENEWALS` times in a round. When it runs out once more, the round ends
-  blocked at that discard: nobody went out, nobody scores, hands stay hidden, and the
-  deal passes on. Without it a round could never end (with "discard final card",
-  players left with one or two cards and a table that takes none of the other cards
-  can never go out). So the stock is never empty when a turn starts, and the pile
-  always holds two cards or more when the stock runs out (the face-up card the turn
-  began with and the discard that ends it).
+* The stock is renewed as often as it runs out (the seed's rule). A **stalled round** is
+  the one guard (liveness; normal play never meets it, ``bench/rummy_bots.py``
+  measures how rarely bots do): when the stock runs out after :data:`STALLED_STOCKS`
+  whole stocks in a row (the dealt stock counts, then each renewed one) during which no
+  card left any hand by a meld or a lay-off, the round ends blocked at that discard:
+  nobody went out, nobody scores, hands stay hidden, and the deal passes on. Without it a
+  round could go on for ever (with "discard final card", players left with one or two
+  cards and a table that takes none of the other cards can never go out); with it a
+  round's renewals are bounded, since every meld or lay-off moves a card to the table
+  for good. So the stock is never empty when a turn starts, and the pile always holds
+  two cards or more when the stock runs out (the face-up card the turn began with and
+  the discard that ends it).
 
 Hidden information: this observer knows the identities given by :meth:`reveal` (a full
 deck may be given to :meth:`deal` for a referee or a simulation). :meth:`opens` names
@@ -99,7 +103,7 @@ from p2pgin.engine.rummy_rules import RummyRules, deal_size
 from p2pgin.engine.rummy_score import RummyRoundResult, blocked_round, score_round
 
 __all__ = [
-    "STOCK_RENEWALS",
+    "STALLED_STOCKS",
     "Played",
     "RummyHand",
     "RummyPhase",
@@ -127,8 +131,9 @@ _SHOW_MOVE: Final = Show()
 _BOTH_DRAWS: Final[tuple[Move, ...]] = (_STOCK_MOVE, _PILE_MOVE)
 _SHOW_ONLY: Final[tuple[Move, ...]] = (_SHOW_MOVE,)
 _MANY: Final = 13  # melds allowed in a turn with the variation: more than a hand holds
-STOCK_RENEWALS: Final = 3
-"""How many times a round's stock is renewed from the discard pile before it is blocked."""
+STALLED_STOCKS: Final = 6
+"""How many whole stocks in a row may run out with no card melded or laid off before the
+round is blocked (the stock itself is renewed as often as it runs out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +241,7 @@ class RummyHand:
         "_known",
         "_laid",
         "_last",
+        "_last_down",
         "_out",
         "_out_by",
         "_phase",
@@ -279,6 +285,7 @@ class RummyHand:
     _turn_melds: int
     _turn_laid: bool
     _laid: int
+    _last_down: int
     _start_laid: int
     _out: int | None
     _out_by: str
@@ -355,6 +362,7 @@ class RummyHand:
         state._turn_melds = 0
         state._turn_laid = False
         state._laid = 0
+        state._last_down = -1
         state._start_laid = 0
         state._out = None
         state._out_by = ""
@@ -376,6 +384,7 @@ class RummyHand:
         new._known = self._known
         new._laid = self._laid
         new._last = self._last
+        new._last_down = self._last_down
         new._out = self._out
         new._out_by = self._out_by
         new._phase = self._phase
@@ -668,8 +677,17 @@ class RummyHand:
         return self._renewals
 
     @property
+    def stalled_stocks(self) -> int:
+        """Whole stocks in a row, the latest last, that ran out with no card melded or
+        laid off (the stock in use is whole once it runs out; :data:`STALLED_STOCKS` of
+        them block the round)."""
+        if self.blocked:
+            return self._renewals - self._last_down
+        return max(0, self._renewals - self._last_down - 1)
+
+    @property
     def blocked(self) -> bool:
-        """The round ended with nobody out (the stock ran out once too often)."""
+        """The round ended with nobody out (a stalled round, :data:`STALLED_STOCKS`)."""
         return self._phase is _OVER and self._out is None
 
     @property
@@ -914,7 +932,7 @@ def _remove_from_hand(new: RummyHand, old: RummyHand, seat: int, positions: int)
 
 
 def _draw_stock(state: RummyHand, move: Move, seat: int) -> RummyHand:
-    if state._stock_i >= len(state._stock):  # NB: unreachable (see blocked rounds)
+    if state._stock_i >= len(state._stock):  # NB: unreachable (see stalled rounds)
         raise WrongPhaseError("the stock is empty")
     pos = state._stock[state._stock_i]
     new = state._copy()
@@ -974,6 +992,7 @@ def _meld(state: RummyHand, move: Move, seat: int) -> RummyHand:
     new._public = state._public | positions
     new._turn_melds = state._turn_melds + 1
     new._laid = state._laid | 1 << seat
+    new._last_down = state._renewals
     new._push(seat, move, None)
     if not rest:
         _go_out(new, seat, "meld", meld_cards(cmask, aces_high))
@@ -1008,6 +1027,7 @@ def _lay_off(state: RummyHand, move: Move, seat: int) -> RummyHand:
     new._public = state._public | 1 << pos
     new._turn_laid = True
     new._laid = state._laid | 1 << seat
+    new._last_down = state._renewals
     new._push(seat, move, pos)
     if not rest:
         _go_out(new, seat, "lay_off", (card,))
@@ -1041,10 +1061,11 @@ def _discard(state: RummyHand, move: Move, seat: int) -> RummyHand:
     new._turn_laid = False
     new._start_laid = new._laid
     if new._stock_i >= len(new._stock):
-        if state._renewals < STOCK_RENEWALS:
-            _renew_stock(new)
-        else:
+        # NB: the stock just run out is whole now: stocks _last_down + 1 .. _renewals
+        if new._renewals - new._last_down >= STALLED_STOCKS:
             _block(new)
+        else:
+            _renew_stock(new)
     return new
 
 

@@ -11,8 +11,9 @@ players' names. The scoring rules (docs/rules.md, "Rummy", names the tests):
   other player scores their own count and the winner scores nothing.
 * Rummy (went out in one turn without having laid down any card in an earlier turn)
   doubles what the round scores when ``rummy_doubles`` is on.
-* A blocked round (the stock ran out once too often, see
-  :data:`p2pgin.engine.rummy_hand.STOCK_RENEWALS`) has no winner and scores nothing.
+* A blocked round (a stalled round: the stock ran out again and again with nothing
+  melded or laid off, see :data:`p2pgin.engine.rummy_hand.STALLED_STOCKS`) has no
+  winner and scores nothing.
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ def explain_round(
     names = default_names(result.seats) if names is None else names
     if result.winner is None:
         return (
-            f"The stock ran out after {result.renewals} renewals: the round is blocked.",
+            f"The stock ran out again with nothing melded or laid off for several whole "
+            f"stocks ({result.renewals} renewals): the round is blocked.",
             f"Nobody went out and nobody scores; the deal passes to "
             f"{names[(result.dealer + 1) % result.seats]}.",
         )

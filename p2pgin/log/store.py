@@ -6,18 +6,19 @@ hellos, then log entries in order. An entry counts as stored once its newline is
 disk: :meth:`GameStore.append` writes, then flushes, before returning, so a peer never
 acts on (or sends) an entry it could lose in a crash.
 
-While the file is open it is followed by zero bytes: space written ahead, a chunk at a
-time, so that an append overwrites space the file system has already allocated and the
-flush is ``fdatasync`` of the data alone. Appending at the end instead changes the
-file's size on every entry, and each flush then also commits the file system's journal
-(about a quarter more per flush here, and flushes are most of what storing costs).
-Closing the file cuts the zeros off.
+The file grows by exactly its lines: nothing is written ahead of them (no padding),
+so a file is never bigger than what it holds, whether its peer closed it or was
+killed, and a nearly full disk stores every entry that fits. Each flush then also
+commits the file's new size (``fdatasync`` does, as it must for the data to be
+readable after a crash); an earlier version wrote 1 MiB of zeros ahead to spare that
+commit, which cost a megabyte a game file and was left behind by every interrupted game.
 
-A crash can leave a torn last write: an unterminated line, and parts of the write among
-the zeros (a device may store a write's blocks in any order). Opening the file drops
-everything after the last newline that precedes the first zero byte and cuts the file
-there; any other damage is :class:`CorruptStore`. Only a write never acknowledged can be
-torn: nothing is ever written before the end of what is stored.
+A crash can leave a torn last write: an unterminated line, and zeros or parts of the
+write where the file system had grown the file but not yet stored all of the data (or
+the zeros an earlier version wrote ahead). Opening the file drops everything after
+the last newline that precedes the first zero byte and cuts the file there; any other
+damage is :class:`CorruptStore`. Only a write never acknowledged can be torn: nothing
+is ever written before the end of what is stored.
 
 The current hand's secrets live beside the game file (``.secrets``, mode 0600),
 replaced atomically, so a restarted peer can continue the hand it was in.
@@ -39,7 +40,6 @@ from p2pgin.log.errors import CanonicalError, CorruptStore, MalformedEntry
 from p2pgin.log.identity import atomic_write, data_dir
 
 __all__ = [
-    "AHEAD",
     "GAME_SUFFIX",
     "SECRETS_SUFFIX",
     "GameStore",
@@ -51,8 +51,6 @@ __all__ = [
 
 GAME_SUFFIX: Final = ".log"
 SECRETS_SUFFIX: Final = ".secrets"
-#: Bytes of zeros written ahead of the end at a time (a hand adds roughly 60 KiB).
-AHEAD: Final = 1 << 20
 #: How long opening a game file waits for another process to let go of it (a bot of
 #: ``p2pgin play`` whose player's process died still winds down for a moment).
 BUSY_WAIT: Final = 5.0
@@ -73,8 +71,9 @@ def game_path(session_id: str, *, directory: Path | None = None) -> Path:
 
 def parse_game_bytes(data: bytes, path: Path | str = "game file") -> tuple[list[Entry], int]:
     """Entries of the complete lines of a game file's bytes, and the length of that
-    complete part: its lines up to the first zero byte, which starts the space written
-    ahead. What follows it is what opening the file drops (a torn write, the zeros).
+    complete part: its lines up to the first zero byte (a torn write can leave zeros,
+    and an earlier version wrote zeros ahead). What follows is what opening the file
+    drops.
 
     Raises:
         CorruptStore: a complete line is not a valid entry (the message names ``path``
@@ -98,8 +97,7 @@ def parse_game_bytes(data: bytes, path: Path | str = "game file") -> tuple[list[
 
 
 def read_game_file(path: Path) -> list[Entry]:
-    """Read a game file without changing it (a torn last write and the zeros written
-    ahead are ignored).
+    """Read a game file without changing it (a torn last write is ignored).
 
     Raises:
         CorruptStore: a complete line is not a valid entry.
@@ -124,14 +122,14 @@ def _lock(fd: int, path: Path, wait: float) -> None:
 class GameStore:
     """An open game file: entries read at open, then appended durably."""
 
-    __slots__ = ("_ahead", "_end", "_entries", "_fd", "_unsynced", "dropped", "path")
+    __slots__ = ("_end", "_entries", "_fd", "_unsynced", "dropped", "path")
 
     def __init__(self, path: Path, *, busy_wait: float = BUSY_WAIT) -> None:
         """Open or create ``path`` (mode 0600), dropping a torn last write.
 
         The open store holds an exclusive lock on the file: two processes appending to
-        one game file (and one cutting off the zeros ahead when it closes) would lose
-        entries, so a second opener waits up to ``busy_wait`` seconds for the first.
+        one game file, each at the end it knows, would overwrite each other's entries,
+        so a second opener waits up to ``busy_wait`` seconds for the first.
 
         Raises:
             CorruptStore: a complete line is not a valid entry.
@@ -149,8 +147,8 @@ class GameStore:
             size = os.fstat(self._fd).st_size
             data = os.pread(self._fd, size, 0) if size else b""
             entries, good = parse_game_bytes(data, path)
-            #: Bytes of a torn last write dropped when opening (the zeros written ahead
-            #: not counted; 0 if the file was clean).
+            #: Bytes of a torn last write dropped when opening (zeros not counted; 0 if
+            #: the file was clean).
             self.dropped = len(data) - good - data.count(b"\0", good)
             if len(data) != good:
                 os.ftruncate(self._fd, good)
@@ -160,8 +158,8 @@ class GameStore:
             raise
         self._entries = entries
         self._unsynced = False
-        #: Where the next line goes, and where the zeros written ahead end (the size).
-        self._end = self._ahead = good
+        #: Where the next line goes: the file's size.
+        self._end = good
 
     @classmethod
     def for_session(cls, session_id: str, *, directory: Path | None = None) -> GameStore:
@@ -195,41 +193,22 @@ class GameStore:
         if not batch:
             return 0
         data = b"".join(e.to_bytes() + b"\n" for e in batch)
-        end = self._end + len(data)
-        if end > self._ahead:
-            self._write_ahead(end + AHEAD)
         try:
             _write_at(self._fd, data, self._end)
         except OSError:
             # NB: nothing of a failed write (a full disk) stays after the stored lines
             os.ftruncate(self._fd, self._end)
-            self._ahead = self._end
             raise
-        self._end = end
-        self._ahead = max(self._ahead, end)
+        self._end += len(data)
         self._entries.extend(batch)
         self._unsynced = True
         return len(batch)
 
-    def _write_ahead(self, ahead: int) -> None:
-        """Zeros up to ``ahead``; with no room for them (a full disk or a file size
-        limit), as many as fit: the entries then grow the file themselves."""
-        # NB: zeros, not a hole or fallocate: blocks the file system has written are
-        # overwritten in place; reserved (unwritten) ones would still change metadata.
-        try:
-            _write_at(self._fd, bytes(ahead - self._ahead), self._ahead)
-        except OSError as exc:
-            if exc.errno not in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
-                raise
-            self._ahead = os.fstat(self._fd).st_size  # the zeros that did fit
-        else:
-            self._ahead = ahead
-
     def sync(self) -> None:
         """Flush what :meth:`write` wrote to the disk (no-op when nothing is pending)."""
         if self._unsynced:
-            # NB: the data alone (the size is flushed too when the zeros ahead grew it);
-            # fsync where the system has no fdatasync.
+            # NB: the data and the new size (what reading it back needs), not the
+            # times; fsync where the system has no fdatasync.
             getattr(os, "fdatasync", os.fsync)(self._fd)
             self._unsynced = False
 
@@ -246,7 +225,7 @@ class GameStore:
         os.fsync(self._fd)
         del self._entries[count:]
         self._unsynced = False
-        self._end = self._ahead = size
+        self._end = size
 
     @property
     def secrets_path(self) -> Path:
@@ -288,14 +267,9 @@ class GameStore:
         _fsync_dir(self.path.parent)
 
     def close(self) -> None:
-        """Flush anything pending, cut off the zeros written ahead, and close the file
-        descriptor (safe to repeat)."""
+        """Flush anything pending and close the file descriptor (safe to repeat)."""
         if self._fd >= 0:
             self.sync()
-            if self._ahead > self._end:
-                os.ftruncate(self._fd, self._end)
-                os.fsync(self._fd)
-                self._ahead = self._end
             os.close(self._fd)
             self._fd = -1
 

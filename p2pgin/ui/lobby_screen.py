@@ -289,8 +289,7 @@ def _ended(handle: Any) -> asyncio.Future[Any] | None:
 
 async def _run_plain(screen: LobbyScreen) -> bool:
     """The lobby line by line: what changed is printed, the answers are typed."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.patch_stdout import patch_stdout
+    from p2pgin.ui.plain import TypedLines
 
     shown: list[str] = []
 
@@ -304,12 +303,12 @@ async def _run_plain(screen: LobbyScreen) -> bool:
     on_change = getattr(screen.handle, "on_change", None)
     if callable(on_change):
         on_change(show)
-    session: PromptSession[str] = PromptSession()
+    lines = TypedLines()  # NB: from a pipe, no prompt_toolkit warning about the terminal
     prompt: asyncio.Task[str] | None = None
-    with patch_stdout(raw=True):
+    with lines.printing():
         while not screen.formed() and not screen.closed():
             if prompt is None:
-                prompt = asyncio.ensure_future(session.prompt_async("> "))
+                prompt = asyncio.ensure_future(lines.read("> "))
             done, _ = await asyncio.wait({prompt}, timeout=0.2)
             if not done:
                 continue

@@ -4,20 +4,40 @@ No screen layout, no colour, no cursor: every event is one printed line, and the
 player types the same commands as after ``:`` in the full-screen console
 (``s``, ``t``, ``d 7h``, ``knock``, ``hand``, ``status``, ``help`` ...). The status
 line is printed whenever it changes, so a screen reader announces whose turn it is.
+
+Leaving is always a choice the player states: Ctrl-C asks, as ``q`` does in the
+full-screen console ("Quit the game? The match will be abandoned. Type y or n."), and
+only ``y`` abandons. When the input ends (Ctrl-D, the end of a piped file) nothing is
+signed for the player: the console says so in one line and leaves the match as it is,
+saved and resumable (the others may wait for the seat or end the match for a silent
+seat). At a terminal lines are read with prompt_toolkit's prompt (editing, history);
+from a pipe or a file they are read as they come, with no warning about the terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from typing import Any
+import contextlib
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final
 
 from p2pgin.ui.commands import CommandError, command_help, parse_command
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.render import parts_text, status_text
 from p2pgin.ui.style import asciify, fingerprint_text
 
-__all__ = ["PlainConsole", "run_plain"]
+__all__ = ["INPUT_ENDED", "PlainConsole", "TypedLines", "run_plain"]
+
+#: What :func:`run_plain` returns when the player's input ended: the player left without
+#: abandoning (the seat then stops and signs nothing).
+INPUT_ENDED: Final = "input ended"
+#: The line said then.
+INPUT_ENDED_LINE: Final = ("Your input ended: you leave the table without abandoning the "
+                           "match (nothing is signed for you).")
 
 
 class PlainConsole:
@@ -194,9 +214,122 @@ class PlainConsole:
                 "Type y to declare it, n to cancel, move CARD to move a card to its next "
                 "place, best for the best again."]
 
+    def interrupt(self) -> list[str]:
+        """Ctrl-C: what ``q`` does in the full-screen console. A match in play asks first
+        (the question again when it is already asked); a match over, or a spectator's
+        table, is left at once."""
+        c = self.console
+        if not c.asking_quit:
+            c.request_quit()
+        return [] if c.quit_requested else self._out(self._question())
+
     @property
     def done(self) -> bool:
         return self.console.quit_requested
+
+
+class TypedLines:
+    """The lines a ``--plain`` player types. At a terminal (or a test's prompt_toolkit
+    pipe) prompt_toolkit reads them, with line editing; otherwise stdin's lines are read
+    by a daemon thread (it never holds up the exit), and Ctrl-C (SIGINT) is read as the
+    terminal's Ctrl-C is: :meth:`read` raises ``KeyboardInterrupt``."""
+
+    def __init__(self) -> None:
+        from p2pgin.ui.terminal import keys_come_from_a_terminal
+
+        self._prompt: Any = None
+        if keys_come_from_a_terminal():
+            from prompt_toolkit import PromptSession
+
+            self._prompt = PromptSession()
+        self._interrupted = asyncio.Event()
+
+    async def read(self, prompt: str = "> ") -> str:
+        """The next line (without its newline).
+
+        Raises:
+            EOFError: the input ended.
+            KeyboardInterrupt: Ctrl-C.
+        """
+        if self._prompt is not None:
+            return str(await self._prompt.prompt_async(prompt))
+        reading = asyncio.ensure_future(_stdin().next())
+        interrupted = asyncio.ensure_future(self._interrupted.wait())
+        try:
+            await asyncio.wait({reading, interrupted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            interrupted.cancel()
+        if not reading.done():
+            reading.cancel()
+            self._interrupted.clear()
+            raise KeyboardInterrupt
+        line = reading.result()
+        if line is None:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    @contextlib.contextmanager
+    def printing(self) -> Iterator[None]:
+        """While lines are read: prompt_toolkit's prompt keeps printed lines above it;
+        from a pipe, SIGINT is Ctrl-C."""
+        if self._prompt is not None:
+            from prompt_toolkit.patch_stdout import patch_stdout
+
+            with patch_stdout(raw=True):
+                yield
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, self._interrupted.set)
+        except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+class _StdinLines:
+    """stdin's lines, read by one daemon thread for the whole process (the lobby and the
+    table read the same stdin one after the other)."""
+
+    def __init__(self) -> None:
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    def _read(self) -> None:
+        try:
+            for line in sys.stdin:
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put(None)
+
+    async def next(self) -> str | None:
+        """The next line, or None once the input ended."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, name="plain-stdin",
+                                            daemon=True)
+            self._thread.start()
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                await asyncio.sleep(0.05)
+                continue
+            if line is None:
+                self._lines.put(None)  # NB: every later read sees the end too
+            return line
+
+
+_STDIN: list[_StdinLines] = []
+
+
+def _stdin() -> _StdinLines:
+    if not _STDIN:
+        _STDIN.append(_StdinLines())
+    return _STDIN[0]
 
 
 async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
@@ -204,11 +337,9 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
                     notices: Sequence[str] = ()) -> str:
     """Play in plain text on stdin/stdout until the player quits.
 
-    Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does.
+    Returns ``"quit"`` or ``"rematch"`` as :func:`p2pgin.ui.app.run_console` does, or
+    :data:`INPUT_ENDED` when the input ended (nothing to be signed for the player).
     """
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.patch_stdout import patch_stdout
-
     plain = PlainConsole(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
                          notices=notices)
     for line in plain.intro():
@@ -221,14 +352,20 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
     on_change = getattr(handle, "on_change", None)
     if callable(on_change):
         on_change(changed)
-    session: PromptSession[str] = PromptSession()
-    with patch_stdout(raw=True):
+    lines = TypedLines()
+    with lines.printing():
         while not plain.done:
             try:
-                text = await session.prompt_async("> ")
-            except (EOFError, KeyboardInterrupt):
-                plain.console.quit_requested = True
-                break
+                text = await lines.read("> ")
+            except KeyboardInterrupt:
+                for line in plain.interrupt():
+                    print(line)
+                continue
+            except EOFError:
+                if plain.console.confirming:  # NB: a question nobody can answer now
+                    plain.console.answer(False)
+                print(INPUT_ENDED_LINE)
+                return INPUT_ENDED
             for line in plain.feed(text):
                 print(line)
             await asyncio.sleep(0)

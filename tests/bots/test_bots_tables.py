@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,11 +14,8 @@ from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_tables import seat_view
 from p2pgin.engine.gin_team import TeamGin, TeamMove
 from p2pgin.engine.gin_three import CutthroatGin
-
-# NB: the table driver is a test helper of tests/engine (not a package): put it on the path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from gin_table_checks import check_entitlement
-from table_play import play_table_match
+from tests.engine.gin_table_checks import check_entitlement
+from tests.engine.table_play import play_table_match
 
 try:
     from .bots_play import quick_bot

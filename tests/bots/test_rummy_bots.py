@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
+from dataclasses import replace
 
 import pytest
 
 from p2pgin.bots import RUMMY_LEVELS, make_rummy_bot, rummy_hint
+from p2pgin.bots.rummy_eval import can_still_go_out, table_takes
 from p2pgin.bots.rummy_levels import HardRummy, NormalRummy
 from p2pgin.bots.rummy_referee import RummyTable
 from p2pgin.bots.rummy_view import SeatView, ViewError, seat_view
-from p2pgin.engine.cards import parse_card, parse_cards
+from p2pgin.engine.cards import CARDS, parse_card, parse_cards
 from p2pgin.engine.rummy import (
     DrawDiscard,
     DrawStock,
@@ -20,9 +20,8 @@ from p2pgin.engine.rummy import (
     RummyRules,
     Show,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from rummy_play import ALL_RULES, make_deck
+from testkit.rummy_variants import ALL_RULES
+from tests.engine.rummy_play import make_deck
 
 LEVELS = sorted(RUMMY_LEVELS)
 # Three seats, seven cards each; seat 0 plays first.
@@ -115,7 +114,10 @@ def test_normal_and_hard_go_out_whenever_they_can(level: str) -> None:
     rng = random.Random(1)
     while state.to_move == 0:
         state = state.apply(bot.choose(state.view_for(0), rng))
-    assert state.went_out is None and state.hand_size(0) == 1  # melded twice, discarded
+    # Normal melds twice and discards; Hard, nobody being close to going out, keeps
+    # one meld back (no lay-off spots for the others) and discards
+    assert state.went_out is None
+    assert state.hand_size(0) == (1 if level == "normal" else 4)
     # a hand that can go out in one sweep does so, even though nothing forces it
     state = _stacked(GOING_OUT, "KD", "7H",
                      rules=rules)
@@ -126,30 +128,95 @@ def test_normal_and_hard_go_out_whenever_they_can(level: str) -> None:
     assert state.went_out == 0
 
 
-def _seat_view(hand: str, sizes: tuple[int, ...]) -> SeatView:
+def _mask(cards: str) -> int:
+    return sum(1 << c for c in parse_cards(cards))
+
+
+def _seat_view(hand: str, sizes: tuple[int, ...], *, table: tuple[str, ...] = (),
+               held: tuple[str, ...] = (), rules: RummyRules | None = None,
+               **more: object) -> SeatView:
     cards = parse_cards(hand)
-    mask = sum(1 << c for c in cards)
-    return SeatView(
-        me=0, seats=len(sizes), rules=RummyRules(), phase="play", hand=mask,
-        where={int(c): i for i, c in enumerate(cards)}, top=None, pile=0, table=(),
-        takes=0, taken=None, melds_allowed=1, laid_before=False, sizes=sizes,
-        held=(0,) * len(sizes), picked=(0,) * len(sizes), discarded=(0,) * len(sizes),
-        stock_left=20, stock_top=None,
-    )
+    rules = RummyRules() if rules is None else rules
+    melds = tuple(_mask(m) for m in table)
+    fields: dict[str, object] = dict(
+        me=0, seats=len(sizes), rules=rules, phase="play", hand=_mask(hand),
+        where={int(c): i for i, c in enumerate(cards)}, top=None, pile=0, table=melds,
+        takes=table_takes(melds, rules.aces_high_or_low), taken=None, melds_allowed=1,
+        laid_before=False, sizes=sizes,
+        held=tuple(_mask(h) for h in held) or (0,) * len(sizes),
+        picked=(0,) * len(sizes), discarded=(0,) * len(sizes), stock_left=20,
+        stock_top=None)
+    fields.update(more)
+    return SeatView(**fields)  # type: ignore[arg-type]
 
 
-def test_hard_keeps_a_pair_for_speed_but_sheds_it_when_an_opponent_is_about_to_go_out() -> None:
+def _thrown(bot: NormalRummy, sv: SeatView) -> str:
+    move = bot.best_discard(sv)
+    card = next(c for c, pos in sv.where.items() if pos == move.position)  # type: ignore[union-attr]
+    return str(CARDS[card])
+
+
+def test_hard_keeps_a_pair_but_sheds_it_when_close_to_losing_its_own_count() -> None:
     hard = HardRummy()
-    calm = _seat_view("KS KD 2C", (3, 7, 7, 7))
-    costs = hard.costs(calm, calm.hand)
-    assert costs[parse_card("2C")] < costs[parse_card("KS")]  # the kings may still meld
-    danger = _seat_view("KS KD 2C", (3, 7, 2, 7))
-    costs = hard.costs(danger, danger.hand)
-    assert costs[parse_card("KS")] < costs[parse_card("2C")]  # ten points fewer to lose
+    reverse = RummyRules(reverse_scoring=True)  # each player scores its own count
+    calm = _seat_view("KS KD 2C", (3, 7, 7, 7), rules=reverse)
+    assert _thrown(hard, calm) == "2C"  # the kings may still meld
+    danger = _seat_view("KS KD 2C", (3, 7, 2, 7), rules=reverse)
+    assert _thrown(hard, danger) in ("KS", "KD")  # ten points fewer to lose
+    # with normal scoring only going out counts: Hard keeps playing for speed
+    assert _thrown(hard, replace(danger, rules=RummyRules())) == "2C"
     # Normal does not watch the others: the same choice either way
     normal = NormalRummy()
-    assert min(normal.costs(calm, calm.hand).items(), key=lambda kv: kv[1]) == min(
-        normal.costs(danger, danger.hand).items(), key=lambda kv: kv[1])
+    assert _thrown(normal, calm) == _thrown(normal, danger) == "2C"
+
+
+def test_hard_counts_the_cards_an_opponent_took_from_the_pile_as_gone() -> None:
+    # the other two nines went to seat 2 from the pile: the pair of nines is dead to Hard
+    # (and seat 1, who plays next and could take a discard, is not known to want one)
+    sv = _seat_view("9C 9D 2C 3D", (4, 7, 7), held=("", "", "9H 9S"))
+    nine = parse_card("9C")
+    assert HardRummy().scores(sv, sv.hand, 0)[nine] < 10  # no better than a lone card
+    assert NormalRummy().scores(sv, sv.hand, 0)[nine] >= 15  # Normal still waits: two outs
+
+
+def test_once_the_round_is_quiet_normal_stops_waiting_for_cards_that_did_not_go_round() -> None:
+    # nothing was laid down for a whole stock, and the stock held no nine: the nines
+    # are in other hands
+    stock = _mask("2D 2H 5S KC")
+    quiet = _seat_view("9C 9D 2C 7H", (4, 7, 7), quiet=1, stock_known=stock,
+                       stock_maybe=stock)
+    normal, nine = NormalRummy(), parse_card("9C")
+    assert normal.scores(quiet, quiet.hand, 0)[nine] < 10  # no better than a lone card
+    # before, every unseen card counted alike: two outs
+    assert normal.scores(replace(quiet, quiet=0), quiet.hand, 0)[nine] >= 15
+
+
+def test_a_hand_that_can_no_longer_go_out_is_recognised() -> None:
+    table = (_mask("9H TH JH QH"), _mask("8C 8D 8H 8S"))  # the run takes KH only
+    live = ~_mask("9H TH JH QH 8C 8D 8H 8S") & ((1 << 52) - 1)
+    one_spot = dict(aces_high=False, discard_final=True)
+    assert can_still_go_out(_mask("KH"), table, live, **one_spot)  # it lays off
+    assert not can_still_go_out(_mask("3D"), table, live & ~_mask("KH"), **one_spot)
+    assert not can_still_go_out(_mask("3D TS"), table, live, **one_spot)  # one spot only
+    assert can_still_go_out(_mask("3D TS 4C"), table, live, **one_spot)  # builds a meld
+    assert can_still_go_out(_mask("3D TS"), table, live, aces_high=False,
+                            discard_final=False)  # meld out: two cards and a third
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_level_lays_off_into_a_hand_that_can_no_longer_go_out(level: str) -> None:
+    # discard final card: laying KH off onto the run closes it, and the two cards left
+    # (one after the discard) could only go out by a lay-off the table no longer takes
+    rules = RummyRules(discard_final_card=True)
+    sv = _seat_view("KH 3D TS 4C", (4, 5), table=("9H TH JH QH", "8C 8D 8H 8S"),
+                    rules=rules)
+    bot = make_rummy_bot(level)
+    assert not bot.keeps_a_way_out(sv, sv.hand & ~_mask("KH"), laid=parse_card("KH"))
+    assert bot.keeps_a_way_out(sv, sv.hand & ~_mask("4C"))
+    # and no discard strands it when another does not
+    assert bot.live_discards(_seat_view("KH 3D", (2, 5), table=("9H TH JH QH",
+                                                               "8C 8D 8H 8S"),
+                                        rules=rules), _mask("KH 3D")) == _mask("3D")
 
 
 def test_rummy_hint_is_hards_move_and_shows_are_forced() -> None:

@@ -15,13 +15,8 @@ from typing import Any
 from p2pgin.engine import Move, legal_moves
 from p2pgin.engine.game import GameHand
 from p2pgin.engine.gin_tables import seat_view
-
-try:
-    from .engine_play import greedy_policy
-    from .table_play import random_chooser
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import greedy_policy
-    from table_play import random_chooser
+from tests.engine.engine_play import greedy_policy
+from tests.engine.table_play import random_chooser
 
 __all__ = ["check_entitlement", "entitled", "greedy_chooser", "mixed_chooser", "public"]
 

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from itertools import product
 
 from p2pgin.bots.rummy_referee import RummyTable
 from p2pgin.engine.cards import parse_cards
-from p2pgin.engine.game import DECK_STRIDE
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import (
-    STOCK_RENEWALS,
     Discard,
     LayOff,
     Meld,
@@ -29,16 +26,19 @@ from p2pgin.engine.rummy import (
     RummyRules,
     deal_size,
 )
-
-try:
-    from .rummy_reference import ref_count, ref_is_meld, ref_round_points
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_reference import ref_count, ref_is_meld, ref_round_points
+from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
+from tests.engine.rummy_reference import (
+    ref_count,
+    ref_is_meld,
+    ref_round_points,
+    ref_stock_story,
+)
 
 __all__ = [
     "ALL_RULES",
     "Policy",
     "Referee",
+    "check_stock_story",
     "check_terminal",
     "live_cards",
     "make_deck",
@@ -48,13 +48,6 @@ __all__ = [
 ]
 
 Policy = Callable[[RummyHand, tuple[Move, ...], random.Random], Move]
-
-ALL_RULES: tuple[RummyRules, ...] = tuple(
-    RummyRules(**dict(zip(RummyRules.variation_names(), flags, strict=True)))
-    for flags in product((False, True), repeat=len(RummyRules.variation_names()))
-)
-"""Every combination of the variations (2^7 = 128 rule sets)."""
-
 
 def make_deck(seats: int, dealer: int, hands: Sequence[str], upcard: str,
               stock: str = "") -> list[int]:
@@ -82,15 +75,6 @@ def random_policy(state: RummyHand, moves: tuple[Move, ...], rng: random.Random)
     if down and rng.random() < 0.7:
         return rng.choice(down)
     return rng.choice(moves)
-
-
-def shuffle_new_decks(state: RummyHand, known_decks: int, rng: random.Random) -> RummyHand:
-    """Reveal a random order for every deck added since ``known_decks`` (full knowledge)."""
-    for plan in state.decks[known_decks:]:
-        cards = list(plan.cards)
-        rng.shuffle(cards)
-        state = state.reveal_many((DECK_STRIDE * plan.deck + i, c) for i, c in enumerate(cards))
-    return state
 
 
 def play_round(
@@ -148,22 +132,36 @@ def check_conservation(state: RummyHand) -> None:
     assert sorted(cards.values()) == list(range(52)), "cards not conserved"
 
 
+def check_stock_story(states: Sequence[RummyHand]) -> None:
+    """The stock, the pile, the renewals and a stall of ``states`` (a round after each of
+    its moves, in order, the last with the whole history) agree with the reference's
+    story of the moves."""
+    last = states[-1]
+    moves = [(p.seat, p.move.kind, len(p.move.positions) if isinstance(p.move, Meld) else 1)
+             for p in last.history]
+    story = ref_stock_story(last.seats, deal_size(last.seats), moves)
+    assert len(story) == len(moves)
+    for state, step in zip(states, story[len(story) - len(states):], strict=True):
+        assert (state.stock_count, len(state.discard_pile), state.renewals,
+                state.blocked) == step, (len(state.history), step)
+
+
 def check_terminal(state: RummyHand) -> RummyRoundResult:
     """Assert a finished round is consistent; recompute its score from scratch."""
     assert state.over and state.to_move is None and state.phase is RummyPhase.OVER
     result = state.result
     assert result is not None
     check_conservation(state)
+    check_stock_story([state])
     rules = state.rules
     for meld in state.table:
         assert ref_is_meld([int(state.known(p)) for p in meld.positions],  # type: ignore[arg-type]
                            rules.aces_high_or_low)
     winner = state.went_out
     assert winner == result.winner
-    if winner is None:  # blocked: the stock ran out once too often
+    if winner is None:  # blocked: a stalled round (the reference agreed above)
         assert state.blocked and result.out_by == "blocked"
         assert state.stock_count == 0 and len(state.discard_pile) >= 2
-        assert state.renewals == STOCK_RENEWALS
         assert result.renewals == state.renewals
         assert all(state.hand_size(s) for s in range(state.seats))
         assert result.points == (0,) * state.seats

@@ -6,6 +6,11 @@
   discard), memoised on the position; slow but obviously right.
 * :func:`ref_round_points`: a finished round's points from who went out and what the
   others hold.
+* :func:`ref_stock_story`: what the stock and the pile hold after each move of a round,
+  and when it stalls, from the moves' kinds and sizes alone: the stock is turned over
+  (or reshuffled) as often as it runs out, and the round is blocked when it runs out
+  at the end of the sixth whole stock in a row during which no card left a hand by a
+  meld or a lay-off (counted here as a run of quiet stocks, not as the engine does).
 """
 
 from __future__ import annotations
@@ -13,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
-__all__ = ["ref_can_go_out", "ref_count", "ref_is_meld", "ref_round_points"]
+__all__ = ["StockStep", "ref_can_go_out", "ref_count", "ref_is_meld", "ref_round_points",
+           "ref_stock_story"]
+
+QUIET_STOCKS_TO_STALL = 6
+"""The rule's "six whole stocks in a row with nothing laid down" (docs/rules.md)."""
 
 
 def _rank(card: int) -> int:
@@ -120,3 +130,54 @@ def ref_round_points(
     if reverse:
         return [c * factor for c in counts]
     return [sum(counts) * factor if s == winner else 0 for s in range(seats)]
+
+
+class StockStep(NamedTuple):
+    """The stock after one move: cards in it, cards on the pile, renewals so far, and
+    whether the round has just been blocked."""
+
+    stock: int
+    pile: int
+    renewals: int
+    blocked: bool
+
+
+def ref_stock_story(seats: int, dealt: int, moves: Sequence[tuple[int, str, int]],
+                    ) -> list[StockStep]:
+    """After each move ``(seat, kind, cards)`` of a round (``cards``: how many cards a
+    meld lays down; 1 for the other moves), the stock's :class:`StockStep`.
+
+    ``dealt`` is each seat's deal; one card starts the pile, the rest is the stock.
+    """
+    hands = [dealt] * seats
+    stock, pile, renewals = 52 - seats * dealt - 1, 1, 0
+    quiet = 0  # whole stocks in a row that ran out with nothing laid down
+    laid_down = False  # something was laid down during the stock in use
+    blocked = out = False
+    story: list[StockStep] = []
+    for seat, kind, cards in moves:
+        assert not blocked, "a move after the round was blocked"
+        if kind == "draw_stock":
+            assert stock > 0, "a draw from an empty stock"
+            stock -= 1
+            hands[seat] += 1
+        elif kind == "draw_discard":
+            assert pile > 0, "a draw from an empty pile"
+            pile -= 1
+            hands[seat] += 1
+        elif kind in ("meld", "lay_off"):
+            hands[seat] -= cards
+            laid_down = True
+            out = out or hands[seat] == 0
+        elif kind == "discard":
+            hands[seat] -= 1
+            pile += 1
+            out = out or hands[seat] == 0
+            if stock == 0 and not out:  # the whole stock has run out
+                quiet = 0 if laid_down else quiet + 1
+                if quiet >= QUIET_STOCKS_TO_STALL:
+                    blocked = True
+                else:
+                    stock, pile, renewals, laid_down = pile - 1, 1, renewals + 1, False
+        story.append(StockStep(stock, pile, renewals, blocked))
+    return story

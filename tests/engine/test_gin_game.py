@@ -29,15 +29,9 @@ from p2pgin.engine import (
 from p2pgin.engine.game import Disclosure, Game, GameHand, GameMatch
 from p2pgin.engine.gin_common import FIRST_DEALER_TAG, first_dealer_from_seed
 from p2pgin.engine.gin_game import GinGame, GinHand, GinMatch
-
-try:
-    from .engine_play import check_terminal, make_deck
-    from .gin_table_checks import check_entitlement
-    from .table_play import play_table_match
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import check_terminal, make_deck
-    from gin_table_checks import check_entitlement
-    from table_play import play_table_match
+from tests.engine.engine_play import check_terminal, make_deck
+from tests.engine.gin_table_checks import check_entitlement
+from tests.engine.table_play import play_table_match
 
 PRESETS = [Rules.preset(name, big_gin=big) for name in ("standard", "classic", "oklahoma")
            for big in (False, True)]

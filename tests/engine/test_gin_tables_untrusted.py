@@ -30,11 +30,7 @@ from p2pgin.engine.game import Game, GameHand
 from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_team import TeamGin, TeamMove
 from p2pgin.engine.gin_three import CutthroatGin
-
-try:
-    from .table_play import random_chooser
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from table_play import random_chooser
+from tests.engine.table_play import random_chooser
 
 GAMES: list[Game] = [GinGame(), CutthroatGin(), TeamGin.preset()]
 

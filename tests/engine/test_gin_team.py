@@ -38,15 +38,9 @@ from p2pgin.engine.gin_team import (
     pairings,
     team_score,
 )
-
-try:
-    from .engine_play import check_terminal
-    from .gin_table_checks import check_entitlement, mixed_chooser
-    from .table_play import play_table_match, random_chooser
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import check_terminal
-    from gin_table_checks import check_entitlement, mixed_chooser
-    from table_play import play_table_match, random_chooser
+from tests.engine.engine_play import check_terminal
+from tests.engine.gin_table_checks import check_entitlement, mixed_chooser
+from tests.engine.table_play import play_table_match, random_chooser
 
 
 def game_result(seats: tuple[int, int], winner: int | None, points: int = 0,

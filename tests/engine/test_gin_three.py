@@ -28,15 +28,9 @@ from p2pgin.engine.gin_three import (
     CutthroatMatch,
     players_of_hand,
 )
-
-try:
-    from .engine_play import check_terminal
-    from .gin_table_checks import check_entitlement
-    from .table_play import play_table_match
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import check_terminal
-    from gin_table_checks import check_entitlement
-    from table_play import play_table_match
+from tests.engine.engine_play import check_terminal
+from tests.engine.gin_table_checks import check_entitlement
+from tests.engine.table_play import play_table_match
 
 STANDARD = Rules.preset("standard")
 

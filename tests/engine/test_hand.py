@@ -44,11 +44,7 @@ from p2pgin.engine import (
     parse_cards,
     propose_layoff,
 )
-
-try:
-    from .engine_play import make_deck
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import make_deck
+from tests.engine.engine_play import make_deck
 
 STANDARD = Rules.preset("standard")
 

@@ -27,11 +27,7 @@ from p2pgin.engine import (
     legal_moves,
     propose_layoff,
 )
-
-try:
-    from .engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
+from tests.engine.engine_play import greedy_policy, play_hand, random_policy, shuffled_deck
 
 PRESETS = [Rules.preset("standard"), Rules.preset("classic", big_gin=True),
            Rules.preset("oklahoma", big_gin=True)]

@@ -19,11 +19,7 @@ from p2pgin.engine.melds import (
     check_layoffs,
     is_meld,
 )
-
-try:
-    from .reference import card_value, ref_best_layoff_deadwood
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from reference import card_value, ref_best_layoff_deadwood
+from testkit.gin_reference import card_value, ref_best_layoff_deadwood
 
 
 def c(text: str) -> tuple[Card, ...]:

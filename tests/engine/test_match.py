@@ -7,11 +7,7 @@ import random
 import pytest
 
 from p2pgin.engine import HandResult, MatchError, MatchState, Rules
-
-try:
-    from .engine_play import check_terminal, greedy_policy, play_hand
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import check_terminal, greedy_policy, play_hand
+from tests.engine.engine_play import check_terminal, greedy_policy, play_hand
 
 STANDARD = Rules.preset("standard")
 

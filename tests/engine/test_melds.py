@@ -24,11 +24,7 @@ from p2pgin.engine.melds import (
     is_run,
     is_set,
 )
-
-try:
-    from .reference import all_arrangements, card_value, ref_best_melds
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from reference import all_arrangements, card_value, ref_best_melds
+from testkit.gin_reference import all_arrangements, card_value, ref_best_melds
 
 
 def c(text: str) -> tuple[Card, ...]:

@@ -22,23 +22,13 @@ from p2pgin.engine import (
     best_melds,
     legal_moves,
 )
-
-try:
-    from .engine_play import (
-        check_terminal,
-        greedy_policy,
-        play_hand,
-        random_policy,
-        shuffled_deck,
-    )
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import (
-        check_terminal,
-        greedy_policy,
-        play_hand,
-        random_policy,
-        shuffled_deck,
-    )
+from tests.engine.engine_play import (
+    check_terminal,
+    greedy_policy,
+    play_hand,
+    random_policy,
+    shuffled_deck,
+)
 
 PRESETS = [
     Rules.preset(name, big_gin=big)

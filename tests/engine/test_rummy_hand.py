@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from p2pgin.engine.cards import parse_card
+from p2pgin.engine.cards import parse_card, parse_cards
 from p2pgin.engine.errors import (
     DiscardTakenCardError,
     HandOverError,
@@ -19,7 +19,7 @@ from p2pgin.engine.errors import (
 )
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import (
-    STOCK_RENEWALS,
+    STALLED_STOCKS,
     Discard,
     DrawDiscard,
     DrawStock,
@@ -36,11 +36,7 @@ from p2pgin.engine.rummy import (
     deal_size,
     seat_of_dealt,
 )
-
-try:
-    from .rummy_play import check_terminal, make_deck, play_round
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import check_terminal, make_deck, play_round
+from tests.engine.rummy_play import check_terminal, make_deck, play_round
 
 BASIC = RummyRules()
 # Seat 0 (first to play, dealer 1): a run, a set and loose cards; seat 1: loose cards.
@@ -517,22 +513,89 @@ def test_shuffle_stock_adds_a_deck_of_the_pile_cards_in_pile_order() -> None:
     assert [(d.position, d.to) for d in state.disclosures(DrawStock(), seat)] == [(52, seat)]
 
 
-def test_a_round_is_blocked_when_the_stock_runs_out_after_three_renewals() -> None:
+def _reveal_new_decks(state: RummyHand, decks: int, rng: random.Random) -> RummyHand:
+    for plan in state.decks[decks:]:
+        cards = list(plan.cards)
+        rng.shuffle(cards)
+        state = state.reveal_many((52 * plan.deck + i, c) for i, c in enumerate(cards))
+    return state
+
+
+def _scheduled(rules: RummyRules, down_in: set[int], limit: int = 100) -> RummyHand:
+    """Two seats cycle the stock (draw it, discard what was drawn), except that seat 0,
+    holding the clubs ace to ten, melds A 2 3 in the dealt stock (stock 0) and lays off
+    one more club during each stock numbered in ``down_in`` (4C first, 9C at most)."""
+    hands = ("AC 2C 3C 4C 5C 6C 7C 8C 9C TC", "AD 3D 5D 7D 9D JD KD 2H 4H 6H")
+    state = RummyHand.deal(rules, 2, 1, make_deck(2, 1, hands, "8H"))
+    rng = random.Random(4)
+    clubs = iter(parse_cards("4C 5C 6C 7C 8C 9C"))
+    done: set[int] = set()
+    while not state.over and state.renewals < limit:
+        decks = len(state.decks)
+        if state.to_move == 0 and state.renewals not in done and (
+                state.renewals in down_in or not state.table):
+            done.add(state.renewals)
+            state = state.apply(DrawStock())
+            drawn = state.history[-1].position
+            if not state.table:
+                state = state.apply(Meld(positions=tuple(_at(state, c)
+                                                         for c in ("AC", "2C", "3C"))))
+            else:
+                state = state.apply(LayOff(position=state.position_of(next(clubs)), meld=0))
+            assert drawn is not None
+            state = state.apply(Discard(position=drawn))
+        else:
+            state = _cycle(state)
+        state = _reveal_new_decks(state, decks, rng)
+    return state
+
+
+@pytest.mark.parametrize("rules", [BASIC, RummyRules(shuffle_stock=True),
+                                   RummyRules(discard_final_card=True)])
+def test_the_stock_is_renewed_as_often_as_it_runs_out_while_cards_reach_the_table(
+        rules: RummyRules) -> None:
+    # a card goes down during each of the stocks 0..6, then never again: the stock is
+    # renewed well beyond three times, and the round stalls only once STALLED_STOCKS
+    # whole stocks in a row (7, 8, ...) have run out with nothing melded or laid off
+    state = _scheduled(rules, {1, 2, 3, 4, 5, 6}, limit=6)
+    assert state.renewals == 6 and not state.over and state.stalled_stocks == 0
+    assert len(state.table[0].positions) == 3 + 5
+    state = _scheduled(rules, {1, 2, 3, 4, 5, 6})
+    assert state.blocked and state.renewals == 6 + STALLED_STOCKS
+    result = check_terminal(state)
+    assert result.renewals == 6 + STALLED_STOCKS and result.points == (0, 0)
+    assert len(state.decks) == (1 + result.renewals if rules.shuffle_stock else 1)
+
+
+def test_quiet_runs_shorter_than_the_stall_do_not_block_a_round() -> None:
+    gap = STALLED_STOCKS
+    # quiet stocks 1 .. gap-1, a lay-off during stock gap, quiet again up to 2*gap-1, a
+    # lay-off during stock 2*gap: one quiet stock short of a stall each time
+    state = _scheduled(BASIC, {gap, 2 * gap})
+    assert state.blocked and state.renewals == 2 * gap + STALLED_STOCKS
+    assert len(state.table[0].positions) == 3 + 2
+    # one more quiet stock in a row (1 .. gap) stalls it before the lay-off planned later
+    state = _scheduled(BASIC, {gap + 1})
+    assert state.blocked and state.renewals == STALLED_STOCKS
+    assert len(state.table[0].positions) == 3
+
+
+def test_a_round_with_nothing_melded_or_laid_off_for_several_whole_stocks_is_blocked() -> None:
     for rules in (BASIC, RummyRules(shuffle_stock=True)):
         rng = random.Random(2)
         state = RummyHand.deal(rules, 6, 0, list(range(52)))
         while not state.over:
             decks = len(state.decks)
-            state = _cycle(state)
-            for plan in state.decks[decks:]:
-                cards = list(plan.cards)
-                rng.shuffle(cards)
-                state = state.reveal_many((52 * plan.deck + i, c) for i, c in enumerate(cards))
-        assert state.renewals == STOCK_RENEWALS and state.blocked
+            state = _reveal_new_decks(_cycle(state), decks, rng)
+            assert state.stalled_stocks == (STALLED_STOCKS if state.over else state.renewals)
+        # the dealt stock and STALLED_STOCKS - 1 renewed ones ran out with nothing laid down
+        assert state.renewals == STALLED_STOCKS - 1 and state.blocked
         result = check_terminal(state)
         assert result.winner is None and result.points == (0,) * 6
-        assert result.explanation[0] == "The stock ran out after 3 renewals: the round is blocked."
-        assert len(state.decks) == (4 if rules.shuffle_stock else 1)
+        assert result.explanation[0] == (
+            "The stock ran out again with nothing melded or laid off for several whole "
+            f"stocks ({STALLED_STOCKS - 1} renewals): the round is blocked.")
+        assert len(state.decks) == (STALLED_STOCKS if rules.shuffle_stock else 1)
 
 
 def test_errors_are_value_errors_that_name_the_rule() -> None:

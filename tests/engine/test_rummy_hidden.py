@@ -23,11 +23,7 @@ from p2pgin.engine.rummy import (
     RummyRules,
     Show,
 )
-
-try:
-    from .rummy_play import Referee, make_deck, random_policy
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import Referee, make_deck, random_policy
+from tests.engine.rummy_play import Referee, make_deck, random_policy
 
 HANDS = ("4H 5H 6H 9C 9D 9S 2C", "AC 2D 3S 7C 8D TH JD", "AD 3D 4D 8C 8S KH 2H")
 

@@ -21,11 +21,7 @@ from p2pgin.engine.rummy import (
     draw_for_dealer,
 )
 from p2pgin.engine.rummy_match import DEALER_DRAW_TAG
-
-try:
-    from .rummy_play import check_terminal, play_round
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import check_terminal, play_round
+from tests.engine.rummy_play import check_terminal, play_round
 
 
 def _seed(i: int) -> bytes:

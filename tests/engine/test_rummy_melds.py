@@ -11,11 +11,7 @@ from hypothesis import strategies as st
 from p2pgin.engine.cards import cards_mask, parse_cards
 from p2pgin.engine.rummy import accepts, all_melds, going_out, is_meld
 from p2pgin.engine.rummy_melds import card_count, meld_cards, melds_cover
-
-try:
-    from .rummy_reference import ref_can_go_out, ref_count, ref_is_meld
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_reference import ref_can_go_out, ref_count, ref_is_meld
+from tests.engine.rummy_reference import ref_can_go_out, ref_count, ref_is_meld
 
 
 def _mask(text: str) -> int:

@@ -6,7 +6,8 @@ conserved, every meld on the table a meld, the score recomputed by the reference
 share of the rounds is played through the referee's N observers, checking after every
 move that no observer knows anything but its own cards and the public ones. The rest
 checks card conservation after every move and, at the start of a sample of turns, the
-engine's going-out search against the brute-force reference.
+engine's going-out search against the brute-force reference, and after every move the
+stock, the pile, the renewals and a stall against the reference's story of the moves.
 """
 
 from __future__ import annotations
@@ -17,29 +18,17 @@ from collections import Counter
 import pytest
 
 from p2pgin.engine.rummy import RummyHand, RummyPhase, RummyRules
-
-try:
-    from .rummy_play import (
-        ALL_RULES,
-        Referee,
-        check_conservation,
-        check_terminal,
-        play_round,
-        random_policy,
-        shuffle_new_decks,
-    )
-    from .rummy_reference import ref_can_go_out
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import (
-        ALL_RULES,
-        Referee,
-        check_conservation,
-        check_terminal,
-        play_round,
-        random_policy,
-        shuffle_new_decks,
-    )
-    from rummy_reference import ref_can_go_out
+from tests.engine.rummy_play import (
+    ALL_RULES,
+    Referee,
+    check_conservation,
+    check_stock_story,
+    check_terminal,
+    play_round,
+    random_policy,
+    shuffle_new_decks,
+)
+from tests.engine.rummy_reference import ref_can_go_out
 
 
 def _flags(rules: RummyRules) -> str:
@@ -69,6 +58,7 @@ def _play_checked(rules: RummyRules, seats: int, rng: random.Random,
     deck = list(range(52))
     rng.shuffle(deck)
     state = RummyHand.deal(rules, seats, rng.randrange(seats), deck)
+    states = []
     moves = 0
     while not state.over:
         options = state.legal_moves()
@@ -89,8 +79,10 @@ def _play_checked(rules: RummyRules, seats: int, rng: random.Random,
         decks = len(state.decks)
         state = shuffle_new_decks(state.apply(move), decks, rng)
         check_conservation(state)
+        states.append(state)
         moves += 1
         assert moves < 20_000
+    check_stock_story(states)  # after every move, as the reference tells it
     check_terminal(state)
     return state
 
@@ -109,9 +101,12 @@ def test_random_rounds_under_every_combination_of_variations_end_consistently(
         if state.renewals:
             outs["reshuffled" if rules.shuffle_stock else "turned over"] += 1
             assert (len(state.decks) > 1) == rules.shuffle_stock
+        if state.renewals > 3 and not state.blocked:
+            outs["out after more than three renewals"] += 1
     # the situations the rules speak of all happened
     assert outs["discard"] and outs["meld"] + outs["lay_off"], outs
     assert outs["reshuffled"] and outs["turned over"] and outs["blocked"], outs
+    assert outs["out after more than three renewals"], outs
     assert going_out_checks[True] and going_out_checks[False], going_out_checks
 
 

@@ -7,11 +7,7 @@ import json
 import pytest
 
 from p2pgin.engine.rummy import RUMMY_PRESETS, RulesError, RummyRules
-
-try:
-    from .rummy_play import ALL_RULES
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import ALL_RULES
+from tests.engine.rummy_play import ALL_RULES
 
 VARIATIONS = ("multiple_melds", "aces_high_or_low", "discard_any_card", "discard_final_card",
               "shuffle_stock", "reverse_scoring", "rummy_doubles")

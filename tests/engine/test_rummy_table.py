@@ -11,11 +11,7 @@ import pytest
 from p2pgin.engine.game import GameHand
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy import LayOff, Meld, RummyGame, RummyRules
-
-try:
-    from .table_play import play_table_match
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from table_play import play_table_match
+from tests.engine.table_play import play_table_match
 
 
 def _melding_chooser(hand: GameHand, seat: int, rng: random.Random) -> Move:

@@ -20,11 +20,7 @@ from p2pgin.engine.rummy import (
     RummyRules,
     Show,
 )
-
-try:
-    from .rummy_play import ALL_RULES, check_conservation, random_policy, shuffle_new_decks
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from rummy_play import ALL_RULES, check_conservation, random_policy, shuffle_new_decks
+from tests.engine.rummy_play import ALL_RULES, check_conservation, random_policy, shuffle_new_decks
 
 
 def _snapshot(state: RummyHand) -> tuple[object, ...]:

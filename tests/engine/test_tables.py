@@ -12,7 +12,6 @@ import random
 from typing import Any
 
 import pytest
-from eager_tables import eager_hand_tables, eager_meld_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from p2pgin.engine.hand import HandState, legal_moves
 from p2pgin.engine.melds import best_layoffs, best_melds, discard_options
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.tables import FILL_AFTER, SUIT_MASKS, LazyTable
+from tests.engine.eager_tables import eager_hand_tables, eager_meld_tables
 
 MELD_TABLES = eager_meld_tables()
 HAND_TABLES = eager_hand_tables()

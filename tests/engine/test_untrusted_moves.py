@@ -27,11 +27,7 @@ from p2pgin.engine import (
     apply,
     legal_moves,
 )
-
-try:
-    from .engine_play import greedy_policy, shuffled_deck
-except ImportError:  # tests/engine is not a package: pytest puts it on sys.path
-    from engine_play import greedy_policy, shuffled_deck
+from tests.engine.engine_play import greedy_policy, shuffled_deck
 
 
 def _snapshot(state: HandState) -> tuple[object, ...]:

@@ -1,4 +1,4 @@
-"""Discovery test agent, run inside a lanlab host.
+"""Discovery test agent, run inside a host of the virtual LAN.
 
     python tests/lan/discovery_agent.py listen PORT SECONDS [MIN_GAMES]
         prints "ready", then after MIN_GAMES games (or SECONDS) one JSON line:

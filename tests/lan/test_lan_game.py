@@ -1,4 +1,4 @@
-"""Whole tables across hosts of the virtual LAN (network namespaces, ../shared/tools/lanlab).
+"""Whole tables across hosts of the virtual LAN (network namespaces, :mod:`testkit.lan`).
 
 Each seat is its own ``python -m p2pgin`` process in its own namespace, with its own data
 directory; they share nothing but the lab's switch. A host in h1 announces itself by UDP
@@ -8,7 +8,7 @@ and h3) plays through 100 ms delay and 5 % loss on h3's cable, and through the c
 seat playing the hand pulled mid-hand for longer than a link may stay silent, so every
 link of that seat dies and is dialled again. Every table must finish with one log, byte
 for byte the same at every seat, and transcripts that verify. Nothing here touches the
-real network: lanlab's hosts live on their own bridge.
+real network: the lab's hosts live on their own bridge.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import re
 import time
 from pathlib import Path
 
-from lanfix import LANLAB, Lan
+from lanfix import Lan
 
 from p2pgin.net.transport import DEAD_AFTER
 from tests.net.peerproc import PeerProc, check_same_table, fast_dir, game_files, stopped_at_exit
@@ -30,7 +30,7 @@ CUT_FOR = DEAD_AFTER + 2.0
 
 def _inside(lan: Lan, host: str) -> tuple[str, ...]:
     """The command prefix that runs a process in ``host`` of this test's lab."""
-    return ("env", f"LANLAB_PREFIX={lan.prefix}", str(LANLAB), "run", host)
+    return tuple(lan.inside(host))
 
 
 def _host(lan: Lan, home: Path, *table: str, seed: int = 1) -> PeerProc:
@@ -85,7 +85,7 @@ def test_a_joiner_finds_the_host_by_broadcast_and_they_play_a_match(
 
 def test_a_match_completes_with_30ms_delay_and_2_percent_loss(lan: Lan, tmp_path: Path) -> None:
     lan.require_netem()
-    lan.lanlab("netem", "h1", "delay", "30ms", "loss", "2%")
+    lan.netem("h1", delay_ms=30, loss_pct=2)
     with fast_dir(tmp_path) as base:
         _play_two(lan, base, "10", (3, 4))
 
@@ -104,7 +104,7 @@ def test_a_table_of_three_hosts_finishes_through_delay_loss_and_a_pulled_cable(
     lan = lan3
     lan.require_netem()
     # h3's cable: 100 ms each way, and 5 % of its packets lost each way.
-    lan.lanlab("netem", "h3", "--both", "delay", "100ms", "loss", "5%")
+    lan.netem("h3", delay_ms=100, loss_pct=5, direction="both")
     pace = ("--delay", "0.05", "-v")  # NB: a hand lasts long enough to pull a cable in it
     with fast_dir(tmp_path) as base, stopped_at_exit() as procs:
         host = PeerProc(base / "h1", "bot", "--level", "easy", "--game", "gin3", "--players", "3",
@@ -128,10 +128,10 @@ def test_a_table_of_three_hosts_finishes_through_delay_loss_and_a_pulled_cable(
         # cannot go on without it.
         cut = next(h for h in ("h2", "h3") if seat_of[h] in players)
         _wait_for_entries(base / cut, _lines(base / cut) + 2)  # its moves are under way
-        lan.lanlab("cut", cut)
+        lan.cut(cut)
         at_cut = _lines(base / cut)
         time.sleep(CUT_FOR)
-        lan.lanlab("heal", cut)
+        lan.heal(cut)
         results = [p.result(120) for p in procs]
         check_same_table(results)
         assert all(r["game"] == "gin3" and r["seats"] == 3 for r in results)

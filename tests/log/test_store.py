@@ -12,7 +12,7 @@ from nacl.signing import SigningKey
 from p2pgin.log.chain import Chain
 from p2pgin.log.entry import Entry, sign_hello
 from p2pgin.log.errors import CanonicalError, CorruptStore
-from p2pgin.log.store import AHEAD, GameStore, game_path, games_dir, read_game_file
+from p2pgin.log.store import GameStore, game_path, games_dir, read_game_file
 
 KEYS = (SigningKey(bytes([7] * 32)), SigningKey(bytes([8] * 32)))
 
@@ -121,34 +121,40 @@ def lines(entries: list[Entry]) -> bytes:
     return b"".join(e.to_bytes() + b"\n" for e in entries)
 
 
-def test_an_open_game_file_appends_into_zeros_written_ahead_and_closes_clean(
-    tmp_path: Path,
-) -> None:
+def test_an_open_game_file_is_exactly_its_lines_after_every_append(tmp_path: Path) -> None:
+    # No room is written ahead: a file never holds more than its entries (issue 23: 1 MiB
+    # of zeros a file kept a match from starting with 2 MB free).
     entries = play(6)
     path = tmp_path / "g.log"
     with GameStore(path) as store:
         store.extend(entries[:2])
-        size = path.stat().st_size
-        assert size >= AHEAD  # room written ahead, so appends do not grow the file
-        for entry in entries[2:]:
+        for n, entry in enumerate(entries[2:], start=3):
             store.append(entry)
-            assert path.stat().st_size == size
-            data = path.read_bytes()
-            stored = lines(entries[: 1 + entries.index(entry)])
-            assert data.startswith(stored) and data[len(stored):].count(0) == size - len(stored)
-            assert read_game_file(path) == entries[: 1 + entries.index(entry)]
+            assert path.read_bytes() == lines(entries[:n])
     assert path.read_bytes() == lines(entries)
 
 
-def test_a_write_that_outgrows_the_room_ahead_writes_more_room(tmp_path: Path) -> None:
-    big = play(1)[0]
+_KILLED_WRITER = """
+import os, signal, sys
+from pathlib import Path
+from tests.log.test_store import play
+from p2pgin.log.store import GameStore
+store = GameStore(Path(sys.argv[1]))
+store.extend(play(4))
+os.kill(os.getpid(), signal.SIGKILL)  # no close: what an interrupted game leaves
+"""
+
+
+def test_a_writer_killed_mid_game_leaves_no_padding(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
     path = tmp_path / "g.log"
-    with GameStore(path) as store:
-        count = AHEAD // (len(big.to_bytes()) + 1) + 2
-        store.extend([big] * count)  # one write longer than the room ahead
-        assert path.stat().st_size > (len(big.to_bytes()) + 1) * count
-        store.append(big)
-    assert path.read_bytes() == lines([big] * (count + 1))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(path)], cwd=root,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+    assert path.read_bytes() == lines(play(4))  # not a byte more, before any reopening
 
 
 def test_a_crash_torn_write_among_the_zeros_loses_only_that_write(tmp_path: Path) -> None:
@@ -233,10 +239,10 @@ def test_a_full_disk_refuses_the_entry_that_does_not_fit_and_keeps_the_rest(
     out = subprocess.run([sys.executable, "-c", _FULL_DISK, str(tmp_path / "g.log")],
                          capture_output=True, text=True, timeout=60, check=True)
     result = json.loads(out.stdout)
-    assert result["error"] == "EFBIG"  # no room for the zeros ahead, then none at all
-    assert result["stored"] > 15  # every entry that fitted went in without room ahead
+    assert result["error"] == "EFBIG"
     assert result["same"] and result["dropped"] == 0
-    assert result["size"] <= 64 * 1024
+    # every entry that fitted went in: the next one (about 3.2 KB) was the first too many
+    assert 64 * 1024 - 3300 < result["size"] <= 64 * 1024
 
 
 def test_a_game_file_open_in_one_store_is_not_opened_by_another_until_closed(

@@ -60,7 +60,9 @@ def free_port() -> int:
 class PeerProc:
     """One ``p2pgin`` process; its stdout lines are collected by a thread."""
 
-    def __init__(self, home: Path, *args: str, prefix: tuple[str, ...] = ()) -> None:
+    def __init__(self, home: Path, *args: str, prefix: tuple[str, ...] = (),
+                 stdin: int = subprocess.DEVNULL) -> None:
+        """``stdin``: ``subprocess.PIPE`` to type to it (``self.proc.stdin``)."""
         self.home = home
         self.args = args
         env = dict(os.environ)
@@ -71,7 +73,7 @@ class PeerProc:
             [*prefix, sys.executable, "-m", "p2pgin", *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
+            stdin=stdin,
             text=True,
             env=env,
             cwd=ROOT,

@@ -59,7 +59,8 @@ def test_every_command_helps_in_plain_words(name: str,
 def test_bot_options() -> None:
     args = _parse("bot", "--level", "hard", "--join", "10.0.0.2:7000", "--matches", "3",
                   "--delay", "0.5")
-    assert (args.level, args.join, args.matches, args.delay) == ("hard", "10.0.0.2:7000", 3, 0.5)
+    assert (args.level, args.join, args.matches, args.delay) == ("hard", ("10.0.0.2", 7000), 3,
+                                                                 0.5)
     with pytest.raises(SystemExit):
         _parse("bot", "--level", "impossible")
 
@@ -244,10 +245,8 @@ def test_a_bad_target_is_refused_in_one_line(bad: str) -> None:
 
 def test_games_into_a_closed_pipe_says_nothing(tmp_path: Path) -> None:
     """``p2pgin games | head``: the reader leaves early; no 'Broken pipe' message."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from verify import play_transcript
-
     from p2pgin.log.transcript import write_transcript
+    from testkit.memtable import play_transcript
 
     (tmp_path / "transcripts").mkdir()
     for seed in range(3):
@@ -264,10 +263,8 @@ def test_games_into_a_closed_pipe_says_nothing(tmp_path: Path) -> None:
 
 
 def test_games_shows_local_times(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from verify import play_transcript
-
     from p2pgin.log.transcript import write_transcript
+    from testkit.memtable import play_transcript
 
     (tmp_path / "transcripts").mkdir()
     t = play_transcript(1, target=10)  # saved "2026-12-01T00:00:00Z"

@@ -7,6 +7,7 @@ after starting a bot peer. The check comes first: nothing is started, no traceba
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -45,8 +46,56 @@ def test_the_console_without_a_terminal_is_one_line_and_status_2(tmp_path: Path,
     assert not (tmp_path / "bot").exists(), "a bot peer was started for nothing"
 
 
-def test_plain_mode_reads_any_input(tmp_path: Path) -> None:
-    """``--plain`` takes the end of input as quitting (before the deal: nothing to save)."""
-    done, _ = _run(tmp_path, "play", "--plain", "--name", "Alice")
-    assert "Traceback" not in done.stderr
-    assert "p2pgin: Alice" in done.stdout
+@pytest.mark.parametrize("argv", [
+    ["play", "--plain"],
+    ["host", "--plain", "--port", "0", "--listen", "127.0.0.1", "--no-announce"],
+    ["join", "--plain", "127.0.0.1:9"],
+])
+def test_plain_mode_from_dev_null_is_one_line_and_starts_nothing(tmp_path: Path,
+                                                                 argv: list[str]) -> None:
+    # Issue 23 bug 12: on main, play --plain < /dev/null started a bot, printed
+    # prompt_toolkit's "Warning: Input is not a terminal (fd=0)." and signed an
+    # abandonment of the match it had just joined. Nothing can ever be typed there.
+    done, took = _run(tmp_path, *argv)
+    assert done.returncode == 2, done
+    (line,) = done.stderr.splitlines()
+    assert line == ("p2pgin: --plain reads the commands you type from stdin, and stdin is "
+                    "/dev/null: nothing can be typed there")
+    assert done.stdout == "" and took < 20
+    assert not (tmp_path / "bot").exists() and not (tmp_path / "games").exists()
+
+
+def test_plain_mode_whose_input_ends_leaves_without_signing_anything(tmp_path: Path) -> None:
+    # Ctrl-C asks (SIGINT: stdin is a pipe, not the terminal); then the pipe ends (a
+    # script's input, Ctrl-D): no prompt_toolkit warning, one line saying the player
+    # leaves without abandoning; no ending is signed, so there is no transcript, and the
+    # match is saved and listed to be resumed.
+    env = dict(os.environ, P2PGIN_HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "p2pgin", "play", "--plain", "--name",
+                             "Alice", "--bot-delay", "0"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=ROOT)
+    assert proc.stdout is not None and proc.stdin is not None
+    seen = []
+    for line in proc.stdout:  # NB: Ctrl-C once the cards are dealt, then the input ends
+        seen.append(line)
+        if line.startswith("Your turn") or line.startswith("bot-normal "):
+            proc.send_signal(signal.SIGINT)  # Ctrl-C at a terminal that is not stdin
+        if line.startswith("Quit the game? The match will be abandoned. Type y or n."):
+            break
+    proc.stdin.close()
+    proc.wait(60)
+    assert proc.stderr is not None
+    out, err = "".join(seen) + proc.stdout.read(), proc.stderr.read()
+    assert "Warning" not in err and "Traceback" not in err, err
+    assert ("Your input ended: you leave the table without abandoning the match (nothing "
+            "is signed for you).") in out, out
+    assert "abandoned the match" not in out and "You left the match" not in out, out
+    assert out.count("Quit the game?") == 1, out  # asked once, never answered
+    assert not list((tmp_path / "transcripts").glob("*.jsonl"))
+    (game,) = (tmp_path / "games").glob("*.log")
+    assert f"The match is saved in {game}; continue it with: p2pgin resume" in out
+    listed = subprocess.run([sys.executable, "-m", "p2pgin", "games"], env=env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert "unfinished" in listed.stdout and "p2pgin resume" in listed.stdout

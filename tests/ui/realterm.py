@@ -1,36 +1,34 @@
-"""Real-terminal helpers for the console tests: ``p2pgin`` in tmux via tuishot.
+"""Real-terminal helpers for the console tests: ``p2pgin`` in tmux.
 
-The terminal itself is :mod:`tools/tuiterm.py` (shared with the screenshots tool and
-``bench/startup.py``); here are what the tests add: the skip mark, a ``p2pgin`` process
-environment with its own data directory, and the keys a simple player presses.
+The terminal is :class:`testkit.term.Term` and the keys a simple player presses are
+:mod:`testkit.keys` (shared with ``tools/screenshots.py`` and ``bench/startup.py``); here
+are what the tests add: the skip mark, a ``p2pgin`` process environment with its own
+data directory, and terminal names unique to this test process.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-from tuiterm import Term, find_tuishot, next_keys, play_by_keys  # noqa: E402
+from testkit.keys import next_keys, play_by_keys
+from testkit.term import Term, missing
 
 __all__ = ["ROOT", "Term", "next_keys", "p2pgin_env", "play_by_keys", "requires_tty", "term_name"]
 
-requires_tty = pytest.mark.skipif(
-    find_tuishot() is None,
-    reason="needs tmux and ../shared/tools/tuishot (CI installs tmux)",
-)
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Skips a test where this machine cannot run a real terminal (the reason says why).
+requires_tty = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
 _names = itertools.count()
 
 
 def term_name(what: str) -> str:
-    """A tmux session name unique to this test process."""
+    """A terminal name unique to this test process."""
     return f"p2pgin-{what}-{os.getpid()}-{next(_names)}"
 
 

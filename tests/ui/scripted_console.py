@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ui_harness import LocalGame, deck_for
 

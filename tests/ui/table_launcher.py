@@ -20,11 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import sys
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from nacl.signing import SigningKey
 

@@ -1,4 +1,4 @@
-"""The real ``p2pgin play`` console in a real terminal (tmux via tuishot).
+"""The real ``p2pgin play`` console in a real terminal (tmux via testkit.term).
 
 A person's keys go to the real program, which plays a hand against a bot peer over
 loopback TCP with the full protocol; the test reads the screen like a person would.

@@ -10,10 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from realterm import ROOT, Term, p2pgin_env, requires_tty, term_name
+from realterm import Term, p2pgin_env, requires_tty, term_name
 
-sys.path.insert(0, str(ROOT / "tests" / "net"))
-from peerproc import PeerProc, free_port, stopped_at_exit
+from tests.net.peerproc import PeerProc, free_port, stopped_at_exit
 
 pytestmark = requires_tty
 

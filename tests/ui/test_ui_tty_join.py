@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from realterm import ROOT, Term, p2pgin_env, requires_tty, term_name
+from realterm import Term, p2pgin_env, requires_tty, term_name
 
-sys.path.insert(0, str(ROOT / "tests" / "net"))
-from peerproc import free_port
+from tests.net.peerproc import free_port
 
 pytestmark = requires_tty
 

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realterm import ROOT, Term, p2pgin_env, play_by_keys, requires_tty, term_name
+from realterm import Term, p2pgin_env, play_by_keys, requires_tty, term_name
 
-sys.path.insert(0, str(ROOT / "tests" / "net"))
-from peerproc import PeerProc, free_port
+from tests.net.peerproc import PeerProc, free_port
 
 pytestmark = requires_tty
 

@@ -1,5 +1,5 @@
 """Tables of three and four, Rummy, a spectator, a silent seat and the lobby in a real
-terminal (tmux via tuishot): the real lobby screen and console over real nodes on
+terminal (tmux via testkit.term): the real lobby screen and console over real nodes on
 loopback, launched by ``tests/ui/table_launcher.py`` (the stand-in for ``p2pgin play
 --game G --players N`` until the command line speaks protocol v2). Keys are read off
 the key strip like a person would."""

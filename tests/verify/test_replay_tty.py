@@ -1,4 +1,4 @@
-"""``p2pgin replay`` in a real terminal (tmux through ``tools/tuiterm.py``): the full
+"""``p2pgin replay`` in a real terminal (tmux through :class:`testkit.term.Term`): the full
 screen opens on a verified record, the arrow keys step, a typed number and Enter jump
 to a hand (or say there is none), End shows the match's result, ``q`` leaves; for two
 players, team gin and a Rummy table of four, and the verify command's progress line at a
@@ -16,17 +16,13 @@ from typing import Any
 
 import pytest
 
+from testkit.term import Term, missing
 from tests.session.table_harness import Router
 from tests.verify.tables import save, transcript_at
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
 
-from tuiterm import Term, find_tuishot  # noqa: E402
-
-pytestmark = pytest.mark.skipif(find_tuishot() is None,
-                                reason="needs tmux and ../shared/tools/tuishot (CI "
-                                       "installs tmux)")
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 _names = itertools.count()
 
 

@@ -362,3 +362,25 @@ def test_a_rematch_is_another_match_of_the_same_log(home: Path) -> None:
     assert record_transcript(transcript(ann), 0) is False
     overall, _ = totals(load_matches().values())
     assert overall.matches == 2
+
+
+def test_each_match_of_a_table_in_its_own_transcript_is_counted_once_and_not_checked_again(
+        home: Path) -> None:
+    # A table's matches are saved apart (<session>.jsonl, <session>-match2.jsonl): each is
+    # counted once, and neither is verified again while unchanged (keyed by session
+    # alone, each file's head looked new after the other's and both were re-verified at
+    # every p2pgin stats).
+    from p2pgin.log.transcript import write_transcript
+
+    router = gin_table(target=10, seed=3)
+    router.play(choose=finisher(3))
+    ann, _ = two_seats(router)
+    first = transcript(ann)
+    save(home / "transcripts", first)
+    rematched(router, "ann", 4)
+    write_transcript(home / "transcripts" / f"{first.session}-match2.jsonl", transcript(ann))
+    checked: list[int] = []
+    assert sync_transcripts(on_new=checked.append) == [] and checked == [2]
+    assert sorted(m.match_no for m in load_matches().values()) == [1, 2]
+    assert sync_transcripts(on_new=checked.append) == [] and checked == [2]
+    assert record_transcript(first, 0) is False
