@@ -36,11 +36,7 @@ from p2pgin.engine import (
     parse_cards,
     propose_layoff,
 )
-
-try:
-    from .bots_play import QUICK_EXPERT, play_hand, quick_bot
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import QUICK_EXPERT, play_hand, quick_bot
+from tests.bots.bots_play import QUICK_EXPERT, play_hand, quick_bot
 
 
 def _mask(text: str) -> int:

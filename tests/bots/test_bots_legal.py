@@ -17,11 +17,7 @@ from p2pgin.engine import (
     legal_moves,
     parse_cards,
 )
-
-try:
-    from .bots_play import deal_views, play_deck, play_hand, quick_bot
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import deal_views, play_deck, play_hand, quick_bot
+from tests.bots.bots_play import deal_views, play_deck, play_hand, quick_bot
 
 PRESETS = {
     "standard": Rules.preset("standard"),

@@ -14,13 +14,9 @@ from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_tables import seat_view
 from p2pgin.engine.gin_team import TeamGin, TeamMove
 from p2pgin.engine.gin_three import CutthroatGin
+from tests.bots.bots_play import quick_bot
 from tests.engine.gin_table_checks import check_entitlement
 from tests.engine.table_play import play_table_match
-
-try:
-    from .bots_play import quick_bot
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import quick_bot
 
 
 class Seated:

@@ -15,11 +15,7 @@ from hypothesis import strategies as st
 
 from p2pgin.bots import LEVELS, make_bot
 from p2pgin.engine import IllegalMoveError, Move, Rules
-
-try:
-    from .bots_play import play_hand, quick_bot, replay_moves
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import play_hand, quick_bot, replay_moves
+from tests.bots.bots_play import play_hand, quick_bot, replay_moves
 
 PRESETS = [
     Rules.preset("standard"),
