@@ -50,8 +50,9 @@ from p2pgin.engine import (
     legal_moves,
 )
 from p2pgin.engine.game import GameHand, position
-from p2pgin.engine.gin_tables import GIN_GAMES
+from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_team import TeamGin, TeamHand, TeamMove
+from p2pgin.engine.gin_three import CutthroatGin
 from p2pgin.engine.rummy import RummyHand
 from testkit.gin_reference import ref_best_melds
 from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
@@ -59,6 +60,7 @@ from testkit.rummy_variants import ALL_RULES, shuffle_new_decks
 __all__ = ["main", "random_hands", "rummy_random_rounds", "table_hands"]
 
 TABLE_GAMES = {2: "gin", 3: "gin3", 4: "team_gin"}
+_SINGLE_GAMES = {2: GinGame, 3: CutthroatGin}  # four seats: TeamHand.deal
 
 PRESETS = (Rules.preset("standard"), Rules.preset("classic"), Rules.preset("oklahoma"))
 
@@ -161,7 +163,7 @@ def _table_deal(seats: int, i: int) -> GameHand:
     """Hand ``i`` of a ``seats``-seat gin table (dealers and pairings vary with ``i``)."""
     if seats == 4:
         return TeamHand.deal(TeamGin.preset().rules, i, i % 2)
-    game = GIN_GAMES[TABLE_GAMES[seats]](Rules())
+    game = _SINGLE_GAMES[seats](Rules())
     return game.new_match(bytes(32), first_dealer=i % seats).deal()
 
 

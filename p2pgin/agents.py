@@ -18,9 +18,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from p2pgin.engine.gin_moves import BigGin
+from p2pgin.engine.gin_moves import Defence as LayOff  # NB: the bots' package calls it Defence
 from p2pgin.engine.gin_tables import SeatView, seat_view
 from p2pgin.engine.melds import discard_options
-from p2pgin.engine.moves import BigGin, Discard, LayOff
+from p2pgin.engine.moves import Discard
 from p2pgin.session.actions import GrantTakeBack, RefuseTakeBack
 
 __all__ = ["GIN_GAMES", "Chooser", "RandomPlayer", "bot_chooser", "run_agent"]

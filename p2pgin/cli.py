@@ -172,7 +172,7 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     Raises:
         BadOptions: a game, table size or rule option that does not fit (named).
     """
-    from p2pgin.engine.games import GameSpecError, make_game
+    from p2pgin.games import GameSpecError, make_game
 
     game, players = getattr(args, "game", None), getattr(args, "players", None)
     if game is None:

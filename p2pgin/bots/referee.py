@@ -8,7 +8,8 @@ against each other with it, so no bot can peek.
 
 from __future__ import annotations
 
-from p2pgin.engine import UPCARD, BigGin, Discard, DrawStock, HandState, Knock, LayOff, Move, apply
+from p2pgin.engine import UPCARD, BigGin, Discard, DrawStock, HandState, Knock, Move, apply
+from p2pgin.engine import Defence as LayOff  # NB: package A's bot half calls it Defence
 
 __all__ = ["deal_views", "reveal", "step"]
 

@@ -39,10 +39,17 @@ from p2pgin.engine.errors import (
     WrongPhaseError,
 )
 from p2pgin.engine.explain import explain_hand, explain_match
+from p2pgin.engine.gin_moves import (
+    BigGin,
+    Defence,
+    Knock,
+    PassUpcard,
+    TakeUpcard,
+    gin_move_from_dict,
+)
 from p2pgin.engine.hand import (
     FIRST_STOCK,
     UPCARD,
-    HandResult,
     HandState,
     Phase,
     Played,
@@ -53,7 +60,7 @@ from p2pgin.engine.hand import (
     legal_moves,
     propose_layoff,
 )
-from p2pgin.engine.match import MatchResult, MatchState
+from p2pgin.engine.match import MatchState
 from p2pgin.engine.melds import (
     DefenderResult,
     DiscardOption,
@@ -75,18 +82,14 @@ from p2pgin.engine.melds import (
     is_set,
 )
 from p2pgin.engine.moves import (
-    BigGin,
     Discard,
     DrawDiscard,
     DrawStock,
-    Knock,
     LayOff,
     Move,
     MoveFormatError,
-    PassUpcard,
-    TakeUpcard,
-    move_from_dict,
 )
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 
 __all__ = [
@@ -101,6 +104,7 @@ __all__ = [
     "Card",
     "CardParseError",
     "ConflictingRevealError",
+    "Defence",
     "DefenderResult",
     "Discard",
     "DiscardOption",
@@ -152,6 +156,7 @@ __all__ = [
     "discard_options",
     "explain_hand",
     "explain_match",
+    "gin_move_from_dict",
     "is_big_gin",
     "is_gin",
     "is_legal",
@@ -161,7 +166,6 @@ __all__ = [
     "knock_options",
     "legal_moves",
     "mask_cards",
-    "move_from_dict",
     "parse_card",
     "parse_cards",
     "propose_layoff",

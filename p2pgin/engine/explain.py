@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Final
 from p2pgin.engine.cards import Card
 
 if TYPE_CHECKING:
-    from p2pgin.engine.hand import HandResult
-    from p2pgin.engine.match import MatchResult
+    from p2pgin.engine.results import HandResult, MatchResult
 
 __all__ = ["DEFAULT_NAMES", "cards_text", "explain_hand", "explain_match", "meld_text"]
 

@@ -46,6 +46,7 @@ __all__ = [
     "GameMatch",
     "HandOutcome",
     "MatchOutcome",
+    "SeatView",
     "deck_of",
     "position",
 ]
@@ -262,3 +263,18 @@ class Game(Protocol):
         Raises:
             MoveFormatError: malformed.
         """
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatView:
+    """What a seat's player (a bot, a hint) is given: the table's hand as this seat knows
+    it, and the seat. Every game's bots take this one value; a game's own projection of
+    it (gin: :func:`p2pgin.engine.gin_tables.gin_seat`) is the bot's business.
+
+    Attributes:
+        hand: the hand as the seat's own observer knows it (its cards and the public ones).
+        seat: the seat the player sits in.
+    """
+
+    hand: GameHand
+    seat: int

@@ -39,17 +39,10 @@ from p2pgin.engine.errors import (
 )
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure, position
-from p2pgin.engine.hand import UPCARD, HandResult, HandState, Phase, legal_moves
-from p2pgin.engine.moves import (
-    BigGin,
-    Discard,
-    DrawStock,
-    Knock,
-    LayOff,
-    Move,
-    MoveFormatError,
-    move_from_dict,
-)
+from p2pgin.engine.gin_moves import BigGin, Defence, Knock, gin_move_from_dict
+from p2pgin.engine.hand import UPCARD, HandState, Phase, legal_moves
+from p2pgin.engine.moves import Discard, DrawStock, Move
+from p2pgin.engine.results import HandResult
 from p2pgin.engine.rules import Rules
 
 __all__ = [
@@ -150,14 +143,13 @@ def check_seat(seat: object, seats: int) -> int:
 
 
 def gin_move_from_mapping(data: Mapping[str, Any]) -> Move:
-    """:func:`~p2pgin.engine.moves.move_from_dict` for any mapping (the contract's type).
+    """:func:`~p2pgin.engine.gin_moves.gin_move_from_dict` for any mapping (the contract's
+    type).
 
     Raises:
         MoveFormatError: malformed.
     """
-    if not isinstance(data, Mapping):
-        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
-    return move_from_dict(dict(data))
+    return gin_move_from_dict(data)
 
 
 def move_positions(move: Move) -> tuple[int, ...]:
@@ -165,10 +157,10 @@ def move_positions(move: Move) -> tuple[int, ...]:
     out: list[int] = []
     if isinstance(move, Discard | Knock):
         out.append(move.position)
-    if isinstance(move, Knock | BigGin | LayOff):
+    if isinstance(move, Knock | BigGin | Defence):
         for meld in move.melds:
             out.extend(meld)
-    if isinstance(move, LayOff):
+    if isinstance(move, Defence):
         out.extend(p for p, _ in move.layoffs)
     return tuple(out)
 
@@ -303,7 +295,7 @@ class SeatedGin:
         state = self.state
         if isinstance(move, Discard):
             return (move.position,) if state.holds(player, move.position) else ()
-        if isinstance(move, Knock | BigGin | LayOff):
+        if isinstance(move, Knock | BigGin | Defence):
             return state.hand_of(player)
         return ()
 

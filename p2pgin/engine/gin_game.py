@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from p2pgin.engine.errors import MatchError
-from p2pgin.engine.explain import DEFAULT_NAMES
+from p2pgin.engine.explain import DEFAULT_NAMES, explain_match
 from p2pgin.engine.game import HandOutcome
 from p2pgin.engine.gin_common import (
     GinTableGame,
@@ -28,8 +28,9 @@ from p2pgin.engine.gin_common import (
     SingleGameHand,
     WrongHandError,
 )
-from p2pgin.engine.hand import HandResult, HandState
-from p2pgin.engine.match import MatchResult, MatchState
+from p2pgin.engine.hand import HandState
+from p2pgin.engine.match import MatchState
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class GinMatchResult:
 
     def explain(self, names: Sequence[str] = DEFAULT_NAMES) -> tuple[str, ...]:
         """The breakdown with the seats' names."""
-        return self.result.explain(names)
+        return explain_match(self.result, names)
 
     def to_dict(self) -> dict[str, Any]:
         return self.result.to_dict()

@@ -54,17 +54,11 @@ from p2pgin.engine.gin_common import (
     move_positions,
     seat_names,
 )
-from p2pgin.engine.hand import HandResult, HandState, legal_moves
-from p2pgin.engine.match import MatchResult, MatchState
-from p2pgin.engine.moves import (
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    Move,
-    MoveFormatError,
-    PassUpcard,
-    TakeUpcard,
-)
+from p2pgin.engine.gin_moves import PassUpcard, TakeUpcard
+from p2pgin.engine.hand import HandState, legal_moves
+from p2pgin.engine.match import MatchState
+from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock, Move, MoveFormatError
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -166,7 +160,7 @@ class TeamMove(Move):
         if isinstance(move, TeamMove):
             return move
         # NB: legal_moves wraps a dozen discards per turn: those come from tables
-        if type(move) is Discard and 0 <= deck < GAMES:
+        if type(move) is Discard and 0 <= deck < GAMES and move.position < DECK_STRIDE:
             return _DISCARDS[deck][move.position]
         made = _WRAPPED.get((deck, move))
         if made is None:

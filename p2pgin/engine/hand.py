@@ -6,17 +6,18 @@ Rules of this module (the rule book with the tests pinning each one is docs/rule
   the non-dealer, odd to the dealer), 20 is the upcard, 21..51 the stock, drawn in
   increasing order. Cards are named by position; this observer knows only the
   identities given by ``deal(deck=...)`` or :meth:`HandState.reveal`.
-* Phases and the moves each allows (``_TRANSITIONS`` below is the table ``apply`` uses)::
+* Phases and the moves each allows (``HandState.TRANSITIONS`` below is the table
+  ``apply`` uses)::
 
       upcard   TakeUpcard | PassUpcard      non-dealer first, then dealer
       draw     DrawStock | DrawDiscard      stock only right after both passed
       discard  Discard | Knock | BigGin     a card just taken from the pile stays
-      layoff   LayOff                       the defender declares melds + layoffs
+      layoff   Defence                      the defender declares melds + layoffs
       over     -                            ``result`` holds the HandResult
 
 * A knock needs deadwood at or under the knock limit; zero deadwood is gin (no layoffs).
   Big gin (option) melds all eleven cards without a discard. After any knock the defender
-  declares (``LayOff``; after gin with no layoffs), and the hand is scored.
+  declares (``Defence``; after gin with no layoffs), and the hand is scored.
 * Stock exhaustion: a player who draws the stock down to two cards and then discards
   without knocking voids the hand (nobody scores; the same dealer deals again).
 
@@ -28,32 +29,36 @@ raises :class:`HiddenCardError` naming the positions to reveal first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Any, Final, TypeVar
 
 from p2pgin.engine.cards import CARDS, Card, mask_cards
 from p2pgin.engine.errors import (
     BigGinNotAllowedError,
-    ConflictingRevealError,
     DiscardTakenCardError,
-    DuplicateCardError,
-    HandOverError,
     HiddenCardError,
-    IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
     KnockTooHighError,
     MustDrawStockError,
     NotBigGinError,
     NotInHandError,
-    OutOfTurnError,
     RevealError,
     WrongPhaseError,
 )
-from p2pgin.engine.explain import explain_hand
-from p2pgin.engine.knowledge import identities, unwind
+from p2pgin.engine.gin_moves import BigGin, Defence, Knock, PassUpcard, TakeUpcard
+from p2pgin.engine.gin_score import (
+    UPCARD,
+    _Knock,
+    _knock_in_reach,
+    _knock_limit,
+    _loose,
+    _mask_value,
+    _score,
+    _void,
+)
+from p2pgin.engine.hand_base import HandBase, Played, card_of
 from p2pgin.engine.melds import (
     IllegalMeldError,
     InvalidHandError,
@@ -63,24 +68,15 @@ from p2pgin.engine.melds import (
     check_layoffs,
     is_meld,
 )
-from p2pgin.engine.moves import (
-    BigGin,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    Knock,
-    LayOff,
-    Move,
-    PassUpcard,
-    TakeUpcard,
-)
+from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock, Move
+from p2pgin.engine.results import HandResult
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.tables import LazyTable, ranks_of
 
 __all__ = [
     "FIRST_STOCK",
     "UPCARD",
-    "HandResult",
+    "HandResult",  # NB: re-export of results.HandResult for verify/steps.py; package D removes it
     "HandState",
     "Phase",
     "Played",
@@ -94,7 +90,6 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-UPCARD: Final = 20
 FIRST_STOCK: Final = 21
 _NON_DEALER_MASK: Final = sum(1 << p for p in range(0, 20, 2))
 _DEALER_MASK: Final = sum(1 << p for p in range(1, 20, 2))
@@ -118,118 +113,6 @@ _P_DRAW: Final = Phase.DRAW
 _P_DISCARD: Final = Phase.DISCARD
 _P_LAYOFF: Final = Phase.LAYOFF
 _P_OVER: Final = Phase.OVER
-
-
-class Played(NamedTuple):
-    """One entry of the public history: who made which move.
-
-    ``position`` is the card the move moved when it moved one: the drawn position for
-    draws (stock draws included, identity possibly unknown to this observer), the
-    discarded position for ``Discard`` and ``Knock``; ``None`` otherwise.
-    """
-
-    player: int
-    move: Move
-    position: int | None
-
-
-class _Knock(NamedTuple):
-    knocker: int
-    kind: str  # "knock" | "gin" | "big_gin"
-    position: int | None  # the face-down discard; None for big gin
-    melds: tuple[tuple[Card, ...], ...]  # declared order, cards sorted
-    deadwood_cards: tuple[Card, ...]
-    deadwood: int
-    limit: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HandResult:
-    """How a hand ended and what it scored; ``explanation`` is the readable breakdown.
-
-    Attributes:
-        kind: ``"knock"`` (knocker wins), ``"undercut"`` (defender wins), ``"gin"``,
-            ``"big_gin"`` or ``"void"`` (stock exhausted, nobody scores).
-        winner: the player who scores, ``None`` for a void hand.
-        points: what the winner scores (after any doubling), 0 for a void hand.
-        dealer: who dealt this hand (a void hand is dealt again by the same dealer).
-        knocker: who knocked (``None`` for a void hand).
-        knock_limit: the limit that applied (``None`` when void and unknown).
-        limit_from_upcard: the limit came from the upcard (Oklahoma).
-        upcard: the upcard's identity when known.
-        knocker_melds: the knocker's melds in declared order (layoff indexes refer to it).
-        knocker_deadwood_cards, knocker_deadwood: what the knocker did not meld.
-        knock_discard: the card discarded face down (``None`` for big gin and void).
-        defender_melds: the defender's own melds.
-        layoffs: ``(card, knocker meld index)`` in the order laid.
-        defender_deadwood_cards, defender_deadwood: what remains after melds and layoffs.
-        bonus: the gin, big-gin or undercut bonus included (0 for a plain knock).
-        base_points: points before doubling; multiplier: 2 for a doubled hand, else 1.
-        last_mover: for a void hand, who discarded last.
-        explanation: lines of text, see :func:`p2pgin.engine.explain.explain_hand`.
-    """
-
-    kind: str
-    winner: int | None
-    points: int
-    dealer: int
-    knocker: int | None = None
-    knock_limit: int | None = None
-    limit_from_upcard: bool = False
-    upcard: Card | None = None
-    knocker_melds: tuple[tuple[Card, ...], ...] = ()
-    knocker_deadwood_cards: tuple[Card, ...] = ()
-    knocker_deadwood: int = 0
-    knock_discard: Card | None = None
-    defender_melds: tuple[tuple[Card, ...], ...] = ()
-    layoffs: tuple[tuple[Card, int], ...] = ()
-    defender_deadwood_cards: tuple[Card, ...] = ()
-    defender_deadwood: int = 0
-    bonus: int = 0
-    base_points: int = 0
-    multiplier: int = 1
-    last_mover: int | None = None
-    explanation: tuple[str, ...] = ()
-
-    @property
-    def loser(self) -> int | None:
-        """The player who did not score (``None`` for a void hand)."""
-        return None if self.winner is None else 1 - self.winner
-
-    @property
-    def void(self) -> bool:
-        """True when the stock ran out: nobody scores and the dealer deals again."""
-        return self.kind == "void"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form (cards as canonical text) for logs and transcripts."""
-
-        def melds(ms: Iterable[Iterable[Card]]) -> list[list[str]]:
-            return [[str(c) for c in m] for m in ms]
-
-        return {
-            "kind": self.kind,
-            "winner": self.winner,
-            "points": self.points,
-            "dealer": self.dealer,
-            "knocker": self.knocker,
-            "knock_limit": self.knock_limit,
-            "limit_from_upcard": self.limit_from_upcard,
-            "upcard": None if self.upcard is None else str(self.upcard),
-            "knocker_melds": melds(self.knocker_melds),
-            "knocker_deadwood_cards": [str(c) for c in self.knocker_deadwood_cards],
-            "knocker_deadwood": self.knocker_deadwood,
-            "knock_discard": None if self.knock_discard is None else str(self.knock_discard),
-            "defender_melds": melds(self.defender_melds),
-            "layoffs": [[str(c), i] for c, i in self.layoffs],
-            "defender_deadwood_cards": [str(c) for c in self.defender_deadwood_cards],
-            "defender_deadwood": self.defender_deadwood,
-            "bonus": self.bonus,
-            "base_points": self.base_points,
-            "multiplier": self.multiplier,
-            "last_mover": self.last_mover,
-            "explanation": list(self.explanation),
-        }
 
 
 def _chunk_tables(items: Sequence[_T], name: str) -> tuple[LazyTable[tuple[_T, ...]], ...]:
@@ -272,71 +155,6 @@ _UPCARD_MOVES: Final[tuple[Move, ...]] = (_TAKE, _PASS)
 _DRAW_MOVES: Final[tuple[Move, ...]] = (_STOCK, _PILE)
 _STOCK_ONLY: Final[tuple[Move, ...]] = (_STOCK,)
 
-# Lower bound on deadwood without a search: a card that is in no possible set (three of
-# its rank) and no possible run (two suit neighbours on one side or around it) is
-# deadwood in every arrangement. Masks over card indexes (suit * 13 + rank).
-_RANK_MASKS: Final = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
-_ALL: Final = (1 << 52) - 1
-_NOT_K: Final = _ALL ^ _RANK_MASKS[12]
-_NOT_QK: Final = _NOT_K ^ _RANK_MASKS[11]
-_SUIT_REP: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
-# Per 13-bit suit mask: total deadwood value and the dearest card's value.
-_CARD_VALUES: Final = [min(r + 1, 10) for r in range(13)]
-
-
-def _suit_sums() -> tuple[int, ...]:
-    """Per 13-bit suit mask: the total value of its cards (each mask from the one
-    without its lowest card, so the table costs O(8192) additions)."""
-    sums = [0] * 8192
-    for mask in range(1, 8192):
-        rest = mask & (mask - 1)
-        sums[mask] = _CARD_VALUES[(mask ^ rest).bit_length() - 1] + sums[rest]
-    return tuple(sums)
-
-
-_SUIT_SUM: Final[tuple[int, ...]] = _suit_sums()
-# NB: a card's value never falls with its rank, so the dearest is the highest card.
-_SUIT_TOP: Final = tuple(min(m.bit_length(), 10) for m in range(8192))
-
-
-def _loose(cmask: int) -> int:
-    """The cards of ``cmask`` that belong to no possible set or run (deadwood in any case)."""
-    start = cmask & (cmask >> 1) & (cmask >> 2) & _NOT_QK  # NB: a run of 3 starts here
-    cand = start | start << 1 | start << 2
-    a = cmask & 0x1FFF
-    b = cmask >> 13 & 0x1FFF
-    c = cmask >> 26 & 0x1FFF
-    d = cmask >> 39
-    triples = (a & b & (c | d)) | ((a | b) & c & d)
-    if triples:
-        cand |= cmask & (triples * _SUIT_REP)
-    return cmask & ~cand
-
-
-def _mask_value(mask: int) -> int:
-    """Total deadwood value of a card mask."""
-    return (_SUIT_SUM[mask & 0x1FFF] + _SUIT_SUM[mask >> 13 & 0x1FFF]
-            + _SUIT_SUM[mask >> 26 & 0x1FFF] + _SUIT_SUM[mask >> 39])
-
-
-def _knock_in_reach(loose: int, total: int, limit: int) -> bool:
-    """Whether discarding one card could bring an 11-card hand with these loose cards
-    (worth ``total``) to ``limit``: the bound minus the dearest loose card."""
-    if total - 10 > limit:
-        return False
-    top = max(_SUIT_TOP[loose & 0x1FFF], _SUIT_TOP[loose >> 13 & 0x1FFF],
-              _SUIT_TOP[loose >> 26 & 0x1FFF], _SUIT_TOP[loose >> 39])
-    return total - top <= limit
-
-
-def _knock_limit(rules: Rules, upcard: Card | None) -> int | None:
-    if not rules.oklahoma:
-        return rules.knock_limit
-    if upcard is None:
-        return None
-    rank = upcard % 13
-    return 0 if rank == 0 else min(rank + 1, 10)
-
 
 def _card_mask(state: HandState, positions: int) -> int:
     known = state._known
@@ -364,33 +182,29 @@ def _without_card(cmask: tuple[int, int], player: int, card: Card | None) -> tup
     return (cmask[0], cmask[1] & ~(1 << card))
 
 
-class HandState:
+class HandState(HandBase):
     """An immutable snapshot of one hand as one observer knows it.
 
     Build with :meth:`deal`; advance with :func:`apply` (or :meth:`apply`); learn card
-    identities with :meth:`reveal`. All public attributes are read-only properties.
+    identities with :meth:`reveal`. All public attributes are read-only properties. What
+    every game's hand shares (knowledge, history, the dispatch through
+    :attr:`TRANSITIONS`) is :class:`~p2pgin.engine.hand_base.HandBase`'s.
     """
 
     __slots__ = (
-        "_cmask",
         "_dealer",
         "_discard",
-        "_hands",
-        "_hist",
         "_knock",
-        "_known",
         "_last_drawn",
         "_limit",
         "_passes",
-        "_phase",
-        "_result",
         "_rules",
         "_stock_next",
         "_stock_only",
         "_taken",
-        "_to_move",
-        "_where",
     )
+    _UNIT = "hand"
+    _WHO = "player"
 
     _rules: Rules
     _dealer: int
@@ -492,56 +306,17 @@ class HandState:
 
     # ------------------------------------------------------------------ knowledge
 
-    def reveal(self, position: int, card: int) -> HandState:
-        """A new state that also knows ``position`` holds ``card``.
+    def _check_reveal(self, pos: int, card: int) -> Card:
+        if not isinstance(pos, int) or not 0 <= pos < 52:
+            raise RevealError(f"position must be 0..51, got {pos!r}")
+        return card_of(card)
 
-        Revealing what is already known is a no-op (returns ``self``).
-
-        Raises:
-            ConflictingRevealError: the position is known to hold another card.
-            DuplicateCardError: the card is known to be at another position.
-            RevealError: position or card out of range.
-        """
-        if not isinstance(position, int) or not 0 <= position < 52:
-            raise RevealError(f"position must be 0..51, got {position!r}")
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise RevealError(f"card must be a card index 0..51, got {card!r}")
-        card = CARDS[card]
-        current = self._known[position]
-        if current is not None:
-            if current == card:
-                return self
-            raise ConflictingRevealError(
-                f"position {position} is already known to hold {current}, not {card}"
-            )
-        elsewhere = self._where[card]
-        if elsewhere != -1:
-            raise DuplicateCardError(
-                f"{card} is already known at position {elsewhere}, not {position}"
-            )
-        new = self._copy()
-        known = list(self._known)
-        known[position] = card
-        where = list(self._where)
-        where[card] = position
-        new._known = tuple(known)
-        new._where = tuple(where)
-        bit = 1 << card
-        for player in (0, 1):
-            if self._hands[player] >> position & 1:
-                cmask = list(self._cmask)
-                cmask[player] |= bit
-                new._cmask = (cmask[0], cmask[1])
-        if position == UPCARD:
+    def _revealed(self, new: HandState, pos: int, card: Card) -> None:
+        if pos == UPCARD:
             new._limit = _knock_limit(self._rules, card)
-        return new
 
-    def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> HandState:
-        """:meth:`reveal` for several ``(position, card)`` pairs."""
-        state = self
-        for position, card in pairs:
-            state = state.reveal(position, card)
-        return state
+    def _positions_of(self, mask: int) -> tuple[int, ...]:
+        return _positions(mask)
 
     def public_positions(self) -> frozenset[int]:
         """Positions whose identity the rules show to both players so far.
@@ -584,20 +359,6 @@ class HandState:
         new._limit = _knock_limit(self._rules, known[UPCARD])
         return new
 
-    def known(self, position: int) -> Card | None:
-        """The card at ``position`` if this observer knows it."""
-        return self._known[position]
-
-    def position_of(self, card: int) -> int | None:
-        """Where ``card`` is, if this observer knows."""
-        where = self._where[card]
-        return None if where == -1 else where
-
-    @property
-    def knowledge(self) -> tuple[Card | None, ...]:
-        """The whole map ``position -> card or None`` (52 entries)."""
-        return self._known
-
     @property
     def full_knowledge(self) -> bool:
         """True when every one of the 52 identities is known."""
@@ -622,11 +383,6 @@ class HandState:
         return self._phase
 
     @property
-    def to_move(self) -> int | None:
-        """The player whose move it is; ``None`` when the hand is over."""
-        return self._to_move
-
-    @property
     def over(self) -> bool:
         return self._phase is _P_OVER
 
@@ -634,18 +390,6 @@ class HandState:
     def result(self) -> HandResult | None:
         """The scored result once the hand is over."""
         return self._result
-
-    def hand_of(self, player: int) -> tuple[int, ...]:
-        """The deck positions in ``player``'s hand, ascending."""
-        return _positions(self._hands[player])
-
-    def hand_cards(self, player: int) -> tuple[Card | None, ...]:
-        """The cards of ``player``'s hand as far as known, in position order."""
-        known = self._known
-        return tuple(known[p] for p in _positions(self._hands[player]))
-
-    def holds(self, player: int, position: int) -> bool:
-        return bool(self._hands[player] >> position & 1)
 
     @property
     def stock_count(self) -> int:
@@ -710,29 +454,11 @@ class HandState:
         """The knocker's declared melds (cards) during the layoff phase and after."""
         return () if self._knock is None else self._knock.melds
 
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """Every move so far, oldest first."""
-        return unwind(self._hist)
-
-    def apply(self, move: Move, player: int | None = None) -> HandState:
-        """Same as :func:`apply`."""
-        return apply(self, move, player)
-
     def __repr__(self) -> str:
         return (
             f"<HandState phase={self._phase.value} to_move={self._to_move} "
             f"dealer={self._dealer} stock={self.stock_count} pile={len(self._discard)}>"
         )
-
-    # ------------------------------------------------------------------ helpers
-
-    def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        return identities(self._known, positions, what)
-
-    def _push(self, player: int, move: Move, position: int | None) -> None:
-        self._hist = (self._hist, Played(player, move, position))
-
 
 # ---------------------------------------------------------------------- transitions
 
@@ -850,17 +576,8 @@ def _discard(state: HandState, move: Move, player: int) -> HandState:
     if state._stock_next == 50:  # the draw left two cards: no knock means a void hand
         new._phase = _P_OVER
         new._to_move = None
-        result = HandResult(
-            kind="void",
-            winner=None,
-            points=0,
-            dealer=state._dealer,
-            knock_limit=state.knock_limit,
-            limit_from_upcard=state._rules.oklahoma,
-            upcard=state._known[UPCARD],
-            last_mover=player,
-        )
-        new._result = _explained(result)
+        new._result = _void(state._rules, state._dealer, state._limit, state._known[UPCARD],
+                            player)
     else:
         new._phase = _P_DRAW
         new._to_move = 1 - player
@@ -952,7 +669,7 @@ def _big_gin(state: HandState, move: Move, player: int) -> HandState:
 
 
 def _lay_off(state: HandState, move: Move, player: int) -> HandState:
-    assert isinstance(move, LayOff)
+    assert isinstance(move, Defence)
     knock = state._knock
     assert knock is not None
     hand = state._hands[player]
@@ -980,81 +697,20 @@ def _lay_off(state: HandState, move: Move, player: int) -> HandState:
     new._to_move = None
     new._push(player, move, None)
     new._result = _score(
-        state, knock, melds, tuple((lo.card, lo.meld_index) for lo in layoffs),
-        dead_cards, deadwood,
+        state._rules, state._dealer, state._known[UPCARD], knock,
+        None if knock.position is None else state._known[knock.position],
+        melds, tuple((lo.card, lo.meld_index) for lo in layoffs), dead_cards, deadwood,
     )
     return new
 
 
-def _score(
-    state: HandState,
-    knock: _Knock,
-    defender_melds: tuple[tuple[Card, ...], ...],
-    layoffs: tuple[tuple[Card, int], ...],
-    dead_cards: tuple[Card, ...],
-    deadwood: int,
-) -> HandResult:
-    rules = state._rules
-    knocker = knock.knocker
-    kind = knock.kind
-    if kind == "gin":
-        winner, bonus = knocker, rules.gin_bonus
-        base = bonus + deadwood
-    elif kind == "big_gin":
-        winner, bonus = knocker, rules.big_gin_bonus
-        base = bonus + deadwood
-    elif deadwood <= knock.deadwood:
-        kind, winner, bonus = "undercut", 1 - knocker, rules.undercut_bonus
-        base = bonus + knock.deadwood - deadwood
-    else:
-        winner, bonus = knocker, 0
-        base = deadwood - knock.deadwood
-    upcard = state._known[UPCARD]
-    multiplier = 1
-    if rules.spade_doubles:
-        if upcard is None:
-            raise HiddenCardError(
-                "scoring: a spade upcard doubles the hand; reveal the upcard first", (UPCARD,)
-            )
-        if upcard // 13 == 3:
-            multiplier = 2
-    discard = None if knock.position is None else state._known[knock.position]
-    result = HandResult(
-        kind=kind,
-        winner=winner,
-        points=base * multiplier,
-        dealer=state._dealer,
-        knocker=knocker,
-        knock_limit=knock.limit,
-        limit_from_upcard=rules.oklahoma,
-        upcard=upcard,
-        knocker_melds=knock.melds,
-        knocker_deadwood_cards=knock.deadwood_cards,
-        knocker_deadwood=knock.deadwood,
-        knock_discard=discard,
-        defender_melds=defender_melds,
-        layoffs=layoffs,
-        defender_deadwood_cards=dead_cards,
-        defender_deadwood=deadwood,
-        bonus=bonus,
-        base_points=base,
-        multiplier=multiplier,
-    )
-    return _explained(result)
-
-
-def _explained(result: HandResult) -> HandResult:
-    return replace(result, explanation=explain_hand(result))
-
-
-_Handler = Callable[[HandState, Move, int], HandState]
 # The transition table: per phase, the move types it accepts and the function applying
 # each (which validates the rest). ``apply`` looks moves up here and nowhere else.
-_TRANSITIONS: Final[dict[Phase, dict[type[Move], _Handler]]] = {
+HandState.TRANSITIONS = {
     _P_UPCARD: {TakeUpcard: _take_upcard, PassUpcard: _pass_upcard},
     _P_DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
     _P_DISCARD: {Discard: _discard, Knock: _knock, BigGin: _big_gin},
-    _P_LAYOFF: {LayOff: _lay_off},
+    _P_LAYOFF: {Defence: _lay_off},
     _P_OVER: {},
 }
 
@@ -1073,22 +729,7 @@ def apply(state: HandState, move: Move, player: int | None = None) -> HandState:
             ``KnockTooHighError``, ``InvalidMeldError``, ``InvalidLayoffError``,
             ``HiddenCardError``, ...). The state is never modified.
     """
-    phase = state._phase
-    if phase is _P_OVER:
-        raise HandOverError("the hand is over; no more moves")
-    mover = state._to_move
-    assert mover is not None
-    if player is not None and player != mover:
-        raise OutOfTurnError(f"it is player {mover}'s turn, not player {player}'s")
-    handler = _TRANSITIONS[phase].get(type(move))
-    if handler is None:
-        allowed = ", ".join(t.kind for t in _TRANSITIONS[phase])
-        kind = getattr(move, "kind", type(move).__name__)
-        raise WrongPhaseError(
-            f"{kind or type(move).__name__} is not allowed in the {phase.value} phase "
-            f"(allowed: {allowed})"
-        )
-    return handler(state, move, mover)
+    return state.apply(move, player)
 
 
 # ---------------------------------------------------------------------- queries
@@ -1156,7 +797,7 @@ def best_knock(state: HandState, position: int) -> Knock | None:
     return Knock(position=position, melds=_positions_melds(state, found.melds))
 
 
-def propose_layoff(state: HandState) -> LayOff:
+def propose_layoff(state: HandState) -> Defence:
     """The defender's optimal declaration (least deadwood; no layoffs after gin).
 
     Raises:
@@ -1172,9 +813,9 @@ def propose_layoff(state: HandState) -> LayOff:
     where = state._where
     if knock.kind != "knock":
         own = best_melds(cards)
-        return LayOff(melds=_positions_melds(state, own.melds), layoffs=())
+        return Defence(melds=_positions_melds(state, own.melds), layoffs=())
     best = best_layoffs(knock.melds, cards)
-    return LayOff(
+    return Defence(
         melds=_positions_melds(state, best.melds),
         layoffs=tuple((where[lo.card], lo.meld_index) for lo in best.layoffs),
     )
@@ -1186,7 +827,7 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
     Upcard and draw phases list every legal move. The discard phase lists every
     ``Discard`` (each still needs its card revealed before ``apply``), plus, when the
     mover's cards are known, one ``Knock`` per discard that allows it (with the best
-    melds) and ``BigGin`` when allowed. The layoff phase lists the optimal ``LayOff``
+    melds) and ``BigGin`` when allowed. The layoff phase lists the optimal ``Defence``
     when the defender's cards are known (any valid declaration is legal). Empty when over.
     """
     phase = state._phase
@@ -1226,9 +867,5 @@ def legal_moves(state: HandState) -> tuple[Move, ...]:
 
 def is_legal(state: HandState, move: Move, player: int | None = None) -> bool:
     """Whether ``apply(state, move, player)`` would succeed."""
-    try:
-        apply(state, move, player)
-    except IllegalMoveError:
-        return False
-    return True
+    return state.is_legal(move, player)
 

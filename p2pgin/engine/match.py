@@ -15,54 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from p2pgin.engine.errors import MatchError
-from p2pgin.engine.explain import DEFAULT_NAMES, explain_match
-from p2pgin.engine.hand import HandResult, HandState
+from p2pgin.engine.explain import explain_match
+from p2pgin.engine.hand import HandState
+from p2pgin.engine.results import HandResult, MatchResult
 from p2pgin.engine.rules import Rules
 
 __all__ = ["MatchResult", "MatchState"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MatchResult:
-    """The itemised score of a match (per player, index 0 and 1).
-
-    ``winner`` is ``None`` while the match is not over (then no game or shutout bonus).
-    ``totals`` = hand points + box points + game bonus + shutout bonus.
-    """
-
-    winner: int | None
-    hand_points: tuple[int, int]
-    boxes: tuple[int, int]
-    box_bonus: int
-    box_points: tuple[int, int]
-    game_bonus: tuple[int, int]
-    shutout: bool
-    shutout_bonus: tuple[int, int]
-    totals: tuple[int, int]
-    hands_played: int
-    explanation: tuple[str, ...] = ()
-
-    def explain(self, names: Sequence[str] = DEFAULT_NAMES) -> tuple[str, ...]:
-        """The breakdown with the given player names."""
-        return explain_match(self, names)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form for logs and transcripts."""
-        return {
-            "winner": self.winner,
-            "hand_points": list(self.hand_points),
-            "boxes": list(self.boxes),
-            "box_points": list(self.box_points),
-            "game_bonus": list(self.game_bonus),
-            "shutout": self.shutout,
-            "shutout_bonus": list(self.shutout_bonus),
-            "totals": list(self.totals),
-            "hands_played": self.hands_played,
-            "explanation": list(self.explanation),
-        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

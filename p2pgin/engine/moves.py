@@ -1,63 +1,87 @@
-"""Moves: frozen values naming deck positions, so both peers' engines accept the same value.
+"""Moves every game shares: frozen values naming engine positions, so every seat's engine
+accepts the same value.
 
-A move never says who makes it (the state knows whose turn it is; the session knows who
-sent it) and never names a card identity: cards are deck positions 0..51 whose identity
-may be hidden from one observer. Construction validates the shape (positions in range,
-melds of at least three distinct positions); whether the move is legal *now* is
-:func:`p2pgin.engine.apply`'s job. ``to_dict``/:func:`move_from_dict` are the wire form
-(only strings, ints and lists of ints).
+A move never says who makes it (the hand knows whose turn it is; the session knows who
+sent it) and never names a card identity: a card is an engine position (card ``i`` of
+deck ``d`` is ``52 * d + i``) whose identity some observers do not know. Construction
+checks only what is the same in every game (a position is a non-negative safe integer);
+the ranges that differ are each game's wire parser's
+(:func:`p2pgin.engine.gin_moves.gin_move_from_dict`: gin positions 0..51;
+:func:`p2pgin.engine.rummy_moves.rummy_move_from_dict`: any later deck), and whether a
+move is legal *now* is the hand's ``apply``. ``to_dict`` is the wire form (strings, ints
+and lists of ints).
+
+=================  ==========================  ===================  ===============
+wire ``move``      fields                      class                games
+=================  ==========================  ===================  ===============
+``draw_stock``     -                           :class:`DrawStock`   gin, Rummy
+``draw_discard``   -                           :class:`DrawDiscard` gin, Rummy
+``discard``        ``position``                :class:`Discard`     gin, Rummy
+``lay_off``        ``position``, ``meld``      :class:`LayOff`      Rummy
+=================  ==========================  ===================  ===============
+
+Gin's own moves (the upcard, knocks, the defender's declaration, whose wire name is also
+``lay_off``) are in :mod:`p2pgin.engine.gin_moves`; Rummy's (melds, the final show) in
+:mod:`p2pgin.engine.rummy_moves`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 __all__ = [
-    "BigGin",
+    "MAX_POSITION",
     "Discard",
     "DrawDiscard",
     "DrawStock",
-    "Knock",
     "LayOff",
     "Move",
     "MoveFormatError",
-    "PassUpcard",
-    "TakeUpcard",
-    "move_from_dict",
+    "safe_int",
+    "wire_kind",
 ]
 
-Melds = tuple[tuple[int, ...], ...]
-Layoffs = tuple[tuple[int, int], ...]
+MAX_POSITION: Final = 2**53 - 1
+"""Largest position a move may name: the canonical-JSON safe-integer limit."""
 
 
 class MoveFormatError(ValueError):
     """A move value is malformed (bad position, short meld, repeated position, bad dict)."""
 
 
-def _position(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 52:
-        raise MoveFormatError(f"{what} must be a deck position 0..51, got {value!r}")
+def safe_int(value: object, what: str, limit: int = MAX_POSITION) -> int:
+    """``value`` if it is an int (not a bool) in ``0..limit``.
+
+    Raises:
+        MoveFormatError: it is not; the message names ``what``.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
+        raise MoveFormatError(f"{what} must be an integer 0..{limit}, got {value!r}")
     return value
 
 
-def _melds(value: object, *, seen: set[int]) -> Melds:
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise MoveFormatError(f"melds must be a sequence of position sequences, got {value!r}")
-    out = []
-    for meld in value:
-        if isinstance(meld, str | bytes) or not isinstance(meld, Iterable):
-            raise MoveFormatError(f"a meld must be a sequence of positions, got {meld!r}")
-        positions = tuple(_position(p, "meld position") for p in meld)
-        if len(positions) < 3:
-            raise MoveFormatError(f"a meld needs at least three cards, got {positions}")
-        for p in positions:
-            if p in seen:
-                raise MoveFormatError(f"position {p} appears twice in the move")
-            seen.add(p)
-        out.append(positions)
-    return tuple(out)
+def wire_kind(data: object, fields: Mapping[str, tuple[str, ...]], unknown: str) -> str:
+    """The ``move`` name of a wire move, once its keys are exactly that kind's.
+
+    Args:
+        fields: each kind a game knows, with the keys it takes besides ``move``.
+        unknown: the words for a kind the game does not know (``"unknown move"``).
+
+    Raises:
+        MoveFormatError: not a mapping with a ``move`` name, an unknown kind, missing or
+            extra keys.
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("move"), str):
+        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
+    kind: str = data["move"]
+    if kind not in fields:
+        raise MoveFormatError(f"{unknown} {kind!r}")
+    expected = {"move", *fields[kind]}
+    if set(data) != expected:
+        raise MoveFormatError(f"move {kind!r} takes keys {sorted(expected)}, got {sorted(data)}")
+    return kind
 
 
 class Move:
@@ -72,22 +96,8 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TakeUpcard(Move):
-    """Upcard phase: take the upcard (then discard another card)."""
-
-    kind: ClassVar[str] = "take_upcard"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PassUpcard(Move):
-    """Upcard phase: decline the upcard."""
-
-    kind: ClassVar[str] = "pass_upcard"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawStock(Move):
-    """Draw the top card of the stock."""
+    """Draw the top card of the stock (private to the drawer unless the card is public)."""
 
     kind: ClassVar[str] = "draw_stock"
 
@@ -101,133 +111,35 @@ class DrawDiscard(Move):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Discard(Move):
-    """Discard the card at ``position`` face up, ending the turn."""
+    """Discard the card at ``position`` face up, ending the turn (Rummy: the last card
+    goes out)."""
 
     kind: ClassVar[str] = "discard"
     position: int
 
     def __post_init__(self) -> None:
-        _position(self.position, "discard position")
+        safe_int(self.position, "discard position")
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": self.kind, "position": self.position}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Knock(Move):
-    """Discard ``position`` face down and show ``melds`` (tuples of positions).
-
-    The rest of the ten kept cards is deadwood; it must be within the knock limit.
-    Zero deadwood is gin.
-    """
-
-    kind: ClassVar[str] = "knock"
-    position: int
-    melds: Melds
-
-    def __post_init__(self) -> None:
-        seen = {_position(self.position, "knock discard position")}
-        object.__setattr__(self, "melds", _melds(self.melds, seen=seen))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "move": self.kind,
-            "position": self.position,
-            "melds": [list(m) for m in self.melds],
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BigGin(Move):
-    """Big gin (option): all eleven cards melded after drawing, no discard."""
-
-    kind: ClassVar[str] = "big_gin"
-    melds: Melds
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "melds", _melds(self.melds, seen=set()))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"move": self.kind, "melds": [list(m) for m in self.melds]}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LayOff(Move):
-    """The defender's declaration after a knock: its own melds, then its layoffs.
+    """Lay the card at ``position`` onto the table meld number ``meld`` (anyone's).
 
-    ``layoffs`` are ``(position, meld_index)`` pairs in the order they are laid, where
-    ``meld_index`` indexes the knocker's declared melds; a card resting on an earlier
-    layoff (a chained run extension) comes after it. After gin ``layoffs`` must be empty.
+    Table melds are numbered in the order they were laid down in this round, from 0.
+    (Gin's defender lays off within its declaration:
+    :class:`p2pgin.engine.gin_moves.Defence`.)
     """
 
     kind: ClassVar[str] = "lay_off"
-    melds: Melds = ()
-    layoffs: Layoffs = ()
+    position: int
+    meld: int
 
     def __post_init__(self) -> None:
-        seen: set[int] = set()
-        object.__setattr__(self, "melds", _melds(self.melds, seen=seen))
-        if isinstance(self.layoffs, str | bytes) or not isinstance(self.layoffs, Iterable):
-            raise MoveFormatError(f"layoffs must be a sequence of pairs, got {self.layoffs!r}")
-        pairs = []
-        for item in self.layoffs:
-            try:
-                position, index = item
-            except (TypeError, ValueError):
-                raise MoveFormatError(f"a layoff is (position, meld_index), got {item!r}") from None
-            position = _position(position, "layoff position")
-            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 11:
-                raise MoveFormatError(f"layoff meld index must be 0..10, got {index!r}")
-            if position in seen:
-                raise MoveFormatError(f"position {position} appears twice in the move")
-            seen.add(position)
-            pairs.append((position, index))
-        object.__setattr__(self, "layoffs", tuple(pairs))
+        safe_int(self.position, "lay-off position")
+        safe_int(self.meld, "lay-off meld index", 51)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "move": self.kind,
-            "melds": [list(m) for m in self.melds],
-            "layoffs": [list(pair) for pair in self.layoffs],
-        }
-
-
-_SIMPLE: Final[dict[str, Move]] = {
-    "take_upcard": TakeUpcard(),
-    "pass_upcard": PassUpcard(),
-    "draw_stock": DrawStock(),
-    "draw_discard": DrawDiscard(),
-}
-_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    **{kind: () for kind in _SIMPLE},
-    "discard": ("position",),
-    "knock": ("position", "melds"),
-    "big_gin": ("melds",),
-    "lay_off": ("melds", "layoffs"),
-}
-
-
-def move_from_dict(data: dict[str, Any]) -> Move:
-    """Parse the wire form produced by ``Move.to_dict``; strict about keys.
-
-    Raises:
-        MoveFormatError: unknown move, missing or extra keys, or bad values.
-    """
-    if not isinstance(data, dict) or not isinstance(data.get("move"), str):
-        raise MoveFormatError(f"a move is a mapping with a 'move' name, got {data!r}")
-    kind = data["move"]
-    if kind not in _FIELDS:
-        raise MoveFormatError(f"unknown move {kind!r}")
-    expected = {"move", *_FIELDS[kind]}
-    if set(data) != expected:
-        raise MoveFormatError(f"move {kind!r} takes keys {sorted(expected)}, got {sorted(data)}")
-    if kind in _SIMPLE:
-        return _SIMPLE[kind]
-    args = {k: data[k] for k in _FIELDS[kind]}
-    if kind == "discard":
-        return Discard(**args)
-    if kind == "knock":
-        return Knock(**args)
-    if kind == "big_gin":
-        return BigGin(**args)
-    return LayOff(**args)
+        return {"move": self.kind, "position": self.position, "meld": self.meld}

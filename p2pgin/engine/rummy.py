@@ -22,14 +22,7 @@ from p2pgin.engine.rummy_errors import (
     SecondMeldError,
     StrandedTakenCardError,
 )
-from p2pgin.engine.rummy_hand import (
-    STALLED_STOCKS,
-    Played,
-    RummyHand,
-    RummyPhase,
-    TableMeld,
-    seat_of_dealt,
-)
+from p2pgin.engine.rummy_hand import STALLED_STOCKS, Played, RummyHand, RummyPhase
 from p2pgin.engine.rummy_match import (
     DealerDraw,
     RummyMatch,
@@ -58,9 +51,11 @@ from p2pgin.engine.rummy_rules import (
     deal_size,
 )
 from p2pgin.engine.rummy_score import RummyRoundResult, explain_round
+from p2pgin.engine.rummy_table import TableMeld, seat_of_dealt
 
 if TYPE_CHECKING:
     from p2pgin.engine.game import Game, GameHand, GameMatch
+    from p2pgin.engine.moves import Move
 
 __all__ = [
     "MAX_SEATS",
@@ -146,7 +141,7 @@ class RummyGame:
         """
         return RummyMatch.new(self.rules, self.seats, seed, first_dealer=first_dealer)
 
-    def move_from_dict(self, data: Mapping[str, Any]) -> RummyMove:
+    def move_from_dict(self, data: Mapping[str, Any]) -> Move:
         """A move from its wire form.
 
         Raises:

@@ -7,7 +7,8 @@ Rules of this module (docs/rules.md, "Rummy", states each one with the test that
   dealer's left (position ``j`` to seat ``(dealer + 1 + j) % N``; ``k`` = 10 cards each
   for two players, 7 for three or four, 6 for five or six), position ``N*k`` is the
   upcard that starts the discard pile, the rest is the stock, drawn in increasing order.
-* Phases and the moves each allows (``_TRANSITIONS`` is the table :meth:`apply` uses)::
+* Phases and the moves each allows (``RummyHand.TRANSITIONS`` is the table :meth:`apply`
+  uses)::
 
       draw   DrawStock | DrawDiscard          the seat to move; play goes to the left
       play   Meld | LayOff | Discard          melds first, then lay-offs, then a discard
@@ -52,29 +53,23 @@ cards allow and raises :class:`HiddenCardError` for a move that needs an unknown
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from functools import cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.errors import (
-    ConflictingRevealError,
     DiscardTakenCardError,
-    DuplicateCardError,
-    HandOverError,
     IllegalMoveError,
     InvalidLayoffError,
     InvalidMeldError,
     NotInHandError,
-    OutOfTurnError,
     RevealError,
     WrongPhaseError,
 )
 from p2pgin.engine.explain import meld_text
 from p2pgin.engine.game import DECK_STRIDE, DeckPlan, Disclosure
-from p2pgin.engine.knowledge import identities, unwind
+from p2pgin.engine.hand_base import HandBase, Played, card_of
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rummy_errors import (
     MeldAfterLayOffError,
@@ -84,7 +79,6 @@ from p2pgin.engine.rummy_errors import (
 )
 from p2pgin.engine.rummy_melds import (
     GoingOut,
-    accepts,
     all_melds,
     going_out,
     meld_cards,
@@ -96,19 +90,24 @@ from p2pgin.engine.rummy_moves import (
     DrawStock,
     LayOff,
     Meld,
-    RummyMove,
     Show,
 )
 from p2pgin.engine.rummy_rules import RummyRules, deal_size
 from p2pgin.engine.rummy_score import RummyRoundResult, blocked_round, score_round
+from p2pgin.engine.rummy_table import (
+    TableMeld,
+    _extend,
+    _new_meld,
+    _pmask,
+    _positions,
+    seat_of_dealt,
+)
 
 __all__ = [
     "STALLED_STOCKS",
     "Played",
     "RummyHand",
     "RummyPhase",
-    "TableMeld",
-    "seat_of_dealt",
 ]
 
 
@@ -136,79 +135,6 @@ STALLED_STOCKS: Final = 6
 round is blocked (the stock itself is renewed as often as it runs out)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table. Lay-offs extend it; it is never rearranged.
-
-    Attributes:
-        owner: the seat that laid it down.
-        positions: its cards' positions in display order (a run low to high, a set by
-            suit), lay-offs included.
-        cards: its cards as a card mask.
-        takes: the cards it would take as a lay-off, as a card mask.
-        layoffs: ``(seat, position)`` of each card laid off onto it, in order.
-    """
-
-    owner: int
-    positions: tuple[int, ...]
-    cards: int
-    takes: int
-    layoffs: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def kind(self) -> str:
-        """``"set"`` or ``"run"``."""
-        return "set" if meld_mask_kind(self.cards, True) == "set" else "run"
-
-
-class Played(NamedTuple):
-    """One entry of the public history: who made which move.
-
-    ``position`` is the card the move moved when it moved one card: the drawn position
-    (a stock draw's identity may be unknown to this observer), the discard, the card
-    laid off; ``None`` for a meld (its positions are in the move) and a show.
-    """
-
-    seat: int
-    move: Move
-    position: int | None
-
-
-def seat_of_dealt(position: int, dealer: int, seats: int) -> int:
-    """The seat that deck-0 position ``position`` is dealt to (one at a time, dealer's left
-    first)."""
-    return (dealer + 1 + position) % seats
-
-
-@cache
-def _chunk(index: int) -> tuple[tuple[int, ...], ...]:
-    """Per 13-bit mask ``m``: the positions ``13 * index + bit`` of its set bits, ascending
-    (built once per chunk of positions a round uses; deck 0 needs four)."""
-    base = 13 * index
-    table: list[tuple[int, ...]] = [()] * 8192
-    for mask in range(1, 8192):
-        low = (mask & -mask).bit_length() - 1
-        table[mask] = (base + low, *table[mask & (mask - 1)])
-    return tuple(table)
-
-
-_C0, _C1, _C2, _C3 = (_chunk(i) for i in range(4))
-
-
-def _positions(mask: int) -> tuple[int, ...]:
-    """The set bits of a position mask, ascending."""
-    # NB: four table look-ups for deck 0's positions, the common case of every move.
-    out = _C0[mask & 0x1FFF] + _C1[mask >> 13 & 0x1FFF] + _C2[mask >> 26 & 0x1FFF] + _C3[
-        mask >> 39 & 0x1FFF]
-    mask >>= 52
-    index = 4
-    while mask:
-        out += _chunk(index)[mask & 0x1FFF]
-        mask >>= 13
-        index += 1
-    return out
-
-
 _DISCARDS: Final = tuple(Discard(position=p) for p in range(DECK_STRIDE * 4))
 
 
@@ -217,38 +143,31 @@ def _discard_move(pos: int) -> Discard:
     return _DISCARDS[pos] if pos < len(_DISCARDS) else Discard(position=pos)
 
 
-def _pmask(positions: Iterable[int]) -> int:
-    mask = 0
-    for p in positions:
-        mask |= 1 << p
-    return mask
 
-
-class RummyHand:
+class RummyHand(HandBase):
     """An immutable snapshot of one round as one observer knows it.
 
     Build with :meth:`deal` (or :meth:`p2pgin.engine.rummy_match.RummyMatch.deal`);
     advance with :meth:`apply`; learn identities with :meth:`reveal`. Satisfies the
-    :class:`p2pgin.engine.game.GameHand` contract.
+    :class:`p2pgin.engine.game.GameHand` contract. What every game's hand shares is
+    :class:`~p2pgin.engine.hand_base.HandBase`'s; :meth:`apply` raises, besides its
+    ``OutOfTurnError`` and ``WrongPhaseError``, ``NotInHandError``,
+    ``DiscardTakenCardError``, ``InvalidMeldError``, ``InvalidLayoffError``,
+    ``SecondMeldError``, ``MeldAfterLayOffError``, ``MustKeepDiscardError``,
+    ``StrandedTakenCardError`` and ``HiddenCardError``.
     """
 
     __slots__ = (
-        "_cmask",
         "_dealer",
         "_decks",
-        "_hands",
-        "_hist",
-        "_known",
         "_laid",
         "_last",
         "_last_down",
         "_out",
         "_out_by",
-        "_phase",
         "_pile",
         "_public",
         "_renewals",
-        "_result",
         "_retired",
         "_rules",
         "_seats",
@@ -258,11 +177,11 @@ class RummyHand:
         "_stock_i",
         "_table",
         "_taken",
-        "_to_move",
         "_turn_laid",
         "_turn_melds",
-        "_where",
     )
+    _UNIT = "round"
+    _WHO = "seat"
 
     _rules: RummyRules
     _seats: int
@@ -430,11 +349,6 @@ class RummyHand:
         return (*dealt, Disclosure(position=self._seats * size, to=None))
 
     @property
-    def to_move(self) -> int | None:
-        """The seat to move (to draw, to play, or to show); ``None`` when the round is over."""
-        return self._to_move
-
-    @property
     def over(self) -> bool:
         return self._phase is _OVER
 
@@ -446,34 +360,6 @@ class RummyHand:
     def forced_move(self) -> Move | None:
         """``Show`` while the other seats show their hands at the end; else ``None``."""
         return _SHOW_MOVE if self._phase is _SHOW else None
-
-    def apply(self, move: Move, seat: int | None = None) -> RummyHand:
-        """The round after ``seat`` (by default the seat to move) plays ``move``.
-
-        Always checks legality; the state is never modified.
-
-        Raises:
-            IllegalMoveError: a subclass naming the rule broken (``OutOfTurnError``,
-                ``WrongPhaseError``, ``NotInHandError``, ``DiscardTakenCardError``,
-                ``InvalidMeldError``, ``InvalidLayoffError``, ``SecondMeldError``,
-                ``MeldAfterLayOffError``, ``MustKeepDiscardError``,
-                ``StrandedTakenCardError``, ``HiddenCardError``).
-        """
-        phase = self._phase
-        if phase is _OVER:
-            raise HandOverError("the round is over; no more moves")
-        mover = self._to_move
-        assert mover is not None
-        if seat is not None and seat != mover:
-            raise OutOfTurnError(f"it is seat {mover}'s turn, not seat {seat}'s")
-        handler = _TRANSITIONS[phase].get(type(move))
-        if handler is None:
-            allowed = ", ".join(t.kind for t in _TRANSITIONS[phase])
-            kind = getattr(move, "kind", "") or type(move).__name__
-            raise WrongPhaseError(
-                f"{kind} is not allowed in the {phase.value} phase (allowed: {allowed})"
-            )
-        return handler(self, move, mover)
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves of the seat to move, as far as this observer can tell.
@@ -521,69 +407,22 @@ class RummyHand:
                 return (Disclosure(position=top, to=seat),)
         return ()
 
-    def reveal(self, pos: int, card: int) -> RummyHand:
-        """A new state that also knows ``pos`` holds ``card`` (a no-op if already known).
-
-        Raises:
-            ConflictingRevealError: ``pos`` is known to hold another card.
-            DuplicateCardError: ``card`` is known to be at another live position.
-            RevealError: ``pos`` is no position of this round's decks, ``card`` is not a
-                card, or not one of the cards its deck was made from.
-        """
+    def _check_reveal(self, pos: int, card: int) -> Card:
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(self._known):
             raise RevealError(f"position must be 0..{len(self._known) - 1}, got {pos!r}")
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise RevealError(f"card must be a card index 0..51, got {card!r}")
+        known = card_of(card)
         deck, index = divmod(pos, DECK_STRIDE)
         plan = self._decks[deck]
         if index >= len(plan.cards):
             raise RevealError(f"deck {deck} has {len(plan.cards)} cards; no position {pos}")
-        card = CARDS[card]
-        if deck and card not in plan.cards:
-            raise RevealError(f"{card} is not one of the cards deck {deck} was made from")
-        current = self._known[pos]
-        if current is not None:
-            if current == card:
-                return self
-            raise ConflictingRevealError(
-                f"position {pos} is already known to hold {current}, not {card}"
-            )
-        retired = bool(self._retired >> pos & 1)
-        elsewhere = self._where[card]
-        if elsewhere != -1 and not retired:
-            raise DuplicateCardError(f"{card} is already known at position {elsewhere}, not {pos}")
-        new = self._copy()
-        known = list(self._known)
-        known[pos] = card
-        new._known = tuple(known)
-        if not retired:
-            where = list(self._where)
-            where[card] = pos
-            new._where = tuple(where)
-            for seat, hand in enumerate(self._hands):
-                if hand >> pos & 1:
-                    cmask = list(self._cmask)
-                    cmask[seat] |= 1 << card
-                    new._cmask = tuple(cmask)
-        return new
+        if deck and known not in plan.cards:
+            raise RevealError(f"{known} is not one of the cards deck {deck} was made from")
+        return known
 
-    def known(self, pos: int) -> Card | None:
-        """The card at ``pos`` if this observer knows it."""
-        return self._known[pos] if 0 <= pos < len(self._known) else None
+    def _positions_of(self, mask: int) -> tuple[int, ...]:
+        return _positions(mask)
 
     # ------------------------------------------------------------------ knowledge
-
-    def reveal_many(self, pairs: Iterable[tuple[int, int]]) -> RummyHand:
-        """:meth:`reveal` for several ``(position, card)`` pairs."""
-        state = self
-        for pos, card in pairs:
-            state = state.reveal(pos, card)
-        return state
-
-    @property
-    def knowledge(self) -> tuple[Card | None, ...]:
-        """The whole map ``position -> card or None`` (52 entries per deck)."""
-        return self._known
 
     @property
     def public_positions(self) -> frozenset[int]:
@@ -633,29 +472,12 @@ class RummyHand:
     def phase(self) -> RummyPhase:
         return self._phase
 
-    def hand_of(self, seat: int) -> tuple[int, ...]:
-        """The positions in ``seat``'s hand, ascending."""
-        return _positions(self._hands[seat])
-
     def hand_size(self, seat: int) -> int:
         return self._hands[seat].bit_count()
-
-    def hand_cards(self, seat: int) -> tuple[Card | None, ...]:
-        """The cards of ``seat``'s hand as far as known, in position order."""
-        known = self._known
-        return tuple(known[p] for p in _positions(self._hands[seat]))
 
     def hand_mask(self, seat: int) -> int:
         """The known cards of ``seat``'s hand as a card mask."""
         return self._cmask[seat]
-
-    def holds(self, seat: int, pos: int) -> bool:
-        return bool(self._hands[seat] >> pos & 1)
-
-    def position_of(self, card: int) -> int | None:
-        """Where ``card`` is now, if this observer knows."""
-        where = self._where[card]
-        return None if where == -1 else where
 
     @property
     def stock(self) -> tuple[int, ...]:
@@ -735,12 +557,7 @@ class RummyHand:
         """The seats that showed their hands at the end, in order."""
         return self._shown
 
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """Every move so far, oldest first."""
-        return unwind(self._hist)
-
-    def going_out_plan(self) -> tuple[RummyMove, ...] | None:
+    def going_out_plan(self) -> tuple[Move, ...] | None:
         """Moves that empty the mover's hand this turn, in order, or ``None``.
 
         Only in the play phase with the mover's cards known; an exact search (see
@@ -750,7 +567,7 @@ class RummyHand:
         if plan is None:
             return None
         where = self._where
-        moves: list[RummyMove] = [
+        moves: list[Move] = [
             Meld(positions=tuple(where[c] for c in range(52) if meld >> c & 1))
             for meld in plan.melds
         ]
@@ -771,12 +588,6 @@ class RummyHand:
         )
 
     # ------------------------------------------------------------------ helpers
-
-    def _cards(self, positions: Iterable[int], what: str) -> tuple[Card, ...]:
-        return identities(self._known, positions, what)
-
-    def _push(self, seat: int, move: Move, position: int | None) -> None:
-        self._hist = (self._hist, Played(seat, move, position))
 
     def _melds_allowed(self) -> int:
         if self._turn_laid:
@@ -869,40 +680,6 @@ class RummyHand:
                     moves.append(LayOff(position=pos, meld=index))
         moves.extend(discards)
         return tuple(moves)
-
-
-# ---------------------------------------------------------------------- table melds
-
-
-def _display(cards: int, positions: int, aces_high: bool, known: Sequence[Card | None]) -> tuple[
-        int, ...]:
-    by_card = {known[p]: p for p in _positions(positions)}
-    return tuple(by_card[c] for c in meld_cards(cards, aces_high))
-
-
-def _new_meld(
-    seat: int, positions: int, cards: int, aces_high: bool, known: Sequence[Card | None]
-) -> TableMeld:
-    return TableMeld(
-        owner=seat,
-        positions=_display(cards, positions, aces_high, known),
-        cards=cards,
-        takes=accepts(cards, aces_high),
-    )
-
-
-def _extend(
-    meld: TableMeld, seat: int, pos: int, card: Card, aces_high: bool,
-    known: Sequence[Card | None],
-) -> TableMeld:
-    cards = meld.cards | 1 << card
-    return TableMeld(
-        owner=meld.owner,
-        positions=_display(cards, _pmask(meld.positions) | 1 << pos, aces_high, known),
-        cards=cards,
-        takes=accepts(cards, aces_high),
-        layoffs=(*meld.layoffs, (seat, pos)),
-    )
 
 
 # ---------------------------------------------------------------------- transitions
@@ -1148,10 +925,9 @@ def _show(state: RummyHand, move: Move, seat: int) -> RummyHand:
     return new
 
 
-_Handler = Callable[[RummyHand, Move, int], RummyHand]
 # The transition table: per phase, the move types it accepts and the function applying
 # each (which checks the rest). ``apply`` looks moves up here and nowhere else.
-_TRANSITIONS: Final[dict[RummyPhase, dict[type[Move], _Handler]]] = {
+RummyHand.TRANSITIONS = {
     _DRAW: {DrawStock: _draw_stock, DrawDiscard: _draw_discard},
     _PLAY: {Meld: _meld, LayOff: _lay_off, Discard: _discard},
     _SHOW: {Show: _show},

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pgin.engine.game import Game
-from p2pgin.engine.games import GameSpecError, make_game
+from p2pgin.games import GameSpecError, make_game
 from p2pgin.log.chain import Chain
 from p2pgin.log.entry import Entry, hello_key
 from p2pgin.log.errors import LogError

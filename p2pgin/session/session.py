@@ -223,7 +223,7 @@ class Session:
         Raises:
             LocalProtocolError: a table size or game the protocol does not know.
         """
-        from p2pgin.engine.games import GameSpecError, make_game
+        from p2pgin.games import GameSpecError, make_game
 
         try:
             make_game(game, rules, seats)

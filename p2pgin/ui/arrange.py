@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.engine.moves import Knock, LayOff
+from p2pgin.engine.gin_moves import Defence as LayOff  # NB: package C calls it Defence
+from p2pgin.engine.gin_moves import Knock
 
 __all__ = ["Arrangement", "move_card", "order", "place_of", "places", "to_move"]
 

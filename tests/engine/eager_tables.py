@@ -16,7 +16,7 @@ from p2pgin.engine.cards import CARDS, Card
 from p2pgin.engine.hand import _DISCARDS
 from p2pgin.engine.melds import _blocks  # NB: unchanged by the lazy tables
 
-__all__ = ["eager_hand_tables", "eager_meld_tables"]
+__all__ = ["eager_hand_tables", "eager_meld_tables", "eager_score_tables"]
 
 Meld = tuple[Card, ...]
 
@@ -84,7 +84,13 @@ def eager_hand_tables() -> dict[str, Any]:
     for k, base in enumerate((0, 13, 26, 39)):
         out[f"_P{k}"] = _by_suit_mask(range(base, base + 13))
         out[f"_D{k}"] = _by_suit_mask(_DISCARDS[base : base + 13])
-    values = [min(r + 1, 10) for r in range(13)]
-    out["_SUIT_SUM"] = tuple(sum(v) for v in _by_suit_mask(values))
-    out["_SUIT_TOP"] = tuple(min(m.bit_length(), 10) for m in range(8192))
     return out
+
+
+def eager_score_tables() -> dict[str, Any]:
+    """gin_score.py's tables by their module names."""
+    values = [min(r + 1, 10) for r in range(13)]
+    return {
+        "_SUIT_SUM": tuple(sum(v) for v in _by_suit_mask(values)),
+        "_SUIT_TOP": tuple(min(m.bit_length(), 10) for m in range(8192)),
+    }

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from p2pgin.engine import (
     BigGin,
     Card,
+    Defence,
     Discard,
     HandResult,
     HandState,
     Knock,
-    LayOff,
     Move,
     Rules,
     apply,
@@ -139,7 +139,7 @@ def check_terminal(state: HandState) -> HandResult:
     assert knocker is not None
     defender = 1 - knocker
     history = state.history
-    assert history[-1].player == defender and isinstance(history[-1].move, LayOff)
+    assert history[-1].player == defender and isinstance(history[-1].move, Defence)
     assert history[-2].player == knocker
     knocker_cards = {state.known(p) for p in state.hand_of(knocker)}
     defender_cards = [c for c in (state.known(p) for p in state.hand_of(defender))]

@@ -14,7 +14,7 @@ from typing import Any
 
 from p2pgin.engine import Move, legal_moves
 from p2pgin.engine.game import GameHand
-from p2pgin.engine.gin_tables import seat_view
+from p2pgin.engine.gin_tables import gin_seat
 from tests.engine.engine_play import greedy_policy
 from tests.engine.table_play import random_chooser
 
@@ -56,8 +56,8 @@ def check_entitlement(referee: GameHand, observers: list[GameHand], given: list[
 
 def greedy_chooser(hand: GameHand, seat: int, rng: random.Random) -> Move:
     """The seat plays its own game as a greedy gin player (knock as soon as possible,
-    otherwise keep the least deadwood), seen through :func:`seat_view`."""
-    view = seat_view(hand, seat)
+    otherwise keep the least deadwood), seen through :func:`gin_seat`."""
+    view = gin_seat(hand, seat)
     moves = legal_moves(view.state)
     return view.table_move(greedy_policy(view.state, moves, rng))
 

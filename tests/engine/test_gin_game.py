@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pgin.engine import (
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     HandOverError,
     HandState,
     Knock,
-    LayOff,
     MatchError,
     MatchState,
     MoveFormatError,
@@ -174,7 +174,7 @@ def test_a_move_out_of_turn_or_after_the_hand_is_refused_by_name() -> None:
     hand = hand.apply(PassUpcard(), 0).apply(PassUpcard(), 1).apply(DrawStock(), 0)
     hand = hand.apply(Discard(position=21), 0).apply(DrawDiscard(), 1)
     hand = hand.apply(Discard(position=19), 1).apply(DrawStock(), 0)
-    hand = hand.apply(KNOCK, 0).apply(LayOff(), 1)
+    hand = hand.apply(KNOCK, 0).apply(Defence(), 1)
     assert hand.over
     for method in (hand.apply, hand.opens, hand.disclosures):
         with pytest.raises(HandOverError):

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from p2pgin.engine import (
     BigGin,
     ConflictingRevealError,
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     DuplicateCardError,
     IllegalMoveError,
     Knock,
-    LayOff,
     Move,
     MoveFormatError,
     PassUpcard,
@@ -96,7 +96,7 @@ def _arbitrary(rng: random.Random, game: Game) -> Move:
         rest = sorted(set(local))
         move = BigGin(melds=(tuple(rest[:3]),) if len(rest) >= 3 else ())
     else:
-        move = LayOff(layoffs=tuple((p, rng.randrange(3)) for p in sorted(set(local))[:2]))
+        move = Defence(layoffs=tuple((p, rng.randrange(3)) for p in sorted(set(local))[:2]))
     if game.seats == 4:
         return TeamMove.of(move, deck)
     return move

@@ -8,13 +8,13 @@ import random
 import pytest
 
 from p2pgin.engine import (
+    Defence,
     Discard,
     DrawStock,
     HandOverError,
     HandResult,
     HandState,
     Knock,
-    LayOff,
     MatchError,
     MoveFormatError,
     OutOfTurnError,
@@ -154,7 +154,7 @@ def test_moves_name_their_own_decks_positions_on_the_wire() -> None:
     wire = knock.to_dict()
     assert wire == {"move": "knock", "position": 55, "melds": [[52, 54, 56]]}
     assert game.move_from_dict(wire) == knock and knock.positions == (55, 52, 54, 56)
-    layoff = TeamMove(deck=1, move=LayOff(melds=((1, 3, 5),), layoffs=((7, 0),)))
+    layoff = TeamMove(deck=1, move=Defence(melds=((1, 3, 5),), layoffs=((7, 0),)))
     assert layoff.to_dict()["layoffs"] == [[59, 0]]
     assert game.move_from_dict(layoff.to_dict()) == layoff
     assert game.move_from_dict({"move": "discard", "position": 9}) == TeamMove(

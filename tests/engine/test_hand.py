@@ -10,6 +10,7 @@ from p2pgin.engine import (
     CARDS,
     BigGin,
     BigGinNotAllowedError,
+    Defence,
     Discard,
     DiscardTakenCardError,
     DrawDiscard,
@@ -22,7 +23,6 @@ from p2pgin.engine import (
     InvalidMeldError,
     Knock,
     KnockTooHighError,
-    LayOff,
     MustDrawStockError,
     NotBigGinError,
     NotInHandError,
@@ -255,7 +255,7 @@ def test_knock_then_defender_lays_off_and_knocker_scores_the_difference() -> Non
 
 def test_defender_may_declare_less_than_the_best_and_scores_what_it_declared() -> None:
     state = knock_state()
-    result = apply(state, LayOff(melds=(positions(state, "2S 3S 4S"),))).result
+    result = apply(state, Defence(melds=(positions(state, "2S 3S 4S"),))).result
     assert result is not None
     # 7♥ 5♣ K♦ 5♠ Q♣ Q♦ Q♥ left: 7 + 5 + 10 + 5 + 30
     assert result.defender_deadwood == 57 and result.points == 51
@@ -264,13 +264,13 @@ def test_defender_may_declare_less_than_the_best_and_scores_what_it_declared() -
 def test_defender_declaration_is_validated() -> None:
     state = knock_state()
     with pytest.raises(InvalidMeldError):
-        apply(state, LayOff(melds=(positions(state, "5C KD QC"),)))
+        apply(state, Defence(melds=(positions(state, "5C KD QC"),)))
     with pytest.raises(NotInHandError):
-        apply(state, LayOff(melds=(positions(state, "4H 5H 6H"),)))
+        apply(state, Defence(melds=(positions(state, "4H 5H 6H"),)))
     with pytest.raises(InvalidLayoffError):  # 5♣ fits no knocker meld
-        apply(state, LayOff(layoffs=((pos(state, "5C"), 0),)))
+        apply(state, Defence(layoffs=((pos(state, "5C"), 0),)))
     with pytest.raises(InvalidLayoffError):  # no meld number 3
-        apply(state, LayOff(layoffs=((pos(state, "7H"), 3),)))
+        apply(state, Defence(layoffs=((pos(state, "7H"), 3),)))
     with pytest.raises(WrongPhaseError):
         apply(state, Discard(position=pos(state, "5C")))
 
@@ -282,7 +282,7 @@ def test_chained_layoffs_extend_a_run_in_order() -> None:
     )
     seven, eight = pos(state, "7H"), pos(state, "8H")
     with pytest.raises(InvalidLayoffError):  # 8♥ does not rest on 6♥
-        apply(state, LayOff(layoffs=((eight, 0), (seven, 0))))
+        apply(state, Defence(layoffs=((eight, 0), (seven, 0))))
     proposal = propose_layoff(state)
     assert proposal.layoffs == ((seven, 0), (eight, 0))
     result = apply(state, proposal).result
@@ -327,7 +327,7 @@ def test_zero_deadwood_is_gin_with_no_layoffs() -> None:
     state = knock(state, "KS", ["AC 2C 3C", "4D 5D 6D", "7H 8H 9H TH"])
     assert state.knock_kind == "gin" and state.phase is Phase.LAYOFF
     with pytest.raises(InvalidLayoffError, match="gin"):
-        apply(state, LayOff(layoffs=((pos(state, "4C"), 0),)))
+        apply(state, Defence(layoffs=((pos(state, "4C"), 0),)))
     proposal = propose_layoff(state)
     assert proposal.layoffs == ()
     result = apply(state, proposal).result

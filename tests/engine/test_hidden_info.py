@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from p2pgin.engine import (
     BigGin,
     ConflictingRevealError,
+    Defence,
     Discard,
     DrawStock,
     DuplicateCardError,
     HandState,
     HiddenCardError,
     Knock,
-    LayOff,
     Move,
     PassUpcard,
     RevealError,
@@ -58,7 +58,7 @@ def replay_with_hidden_cards(
             views[mover] = views[mover].reveal(top, deck[top])
         elif isinstance(move, Discard):
             public = [move.position]
-        elif isinstance(move, Knock | BigGin | LayOff):  # hands are shown
+        elif isinstance(move, Knock | BigGin | Defence):  # hands are shown
             public = list(views[mover].hand_of(mover))
         other = 1 - mover
         if public and any(views[other].known(p) is None for p in public):

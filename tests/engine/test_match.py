@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from p2pgin.engine import HandResult, MatchError, MatchState, Rules
+from p2pgin.engine import HandResult, MatchError, MatchState, Rules, explain_match
 from tests.engine.engine_play import check_terminal, greedy_policy, play_hand
 
 STANDARD = Rules.preset("standard")
@@ -94,7 +94,7 @@ def test_a_shutout_doubles_the_game_bonus() -> None:
     assert result.shutout and result.shutout_bonus == (0, 100)
     assert result.totals == (0, 100 + 50 + 100 + 100)
     assert "Shutout (Player 0 scored no points): Player 1 +100." in result.explanation
-    assert match.result().explain(("Ann", "Bob"))[-1] == "Bob wins the match by 350."
+    assert explain_match(match.result(), ("Ann", "Bob"))[-1] == "Bob wins the match by 350."
 
 
 def test_shutout_option_doubles_the_winners_hand_points_instead() -> None:

@@ -19,7 +19,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "engine": frozenset(),
     "mental": frozenset(),
     "log": frozenset(),
-    "session": frozenset({"engine", "mental", "log"}),
+    "games": frozenset({"engine", "bots"}),
+    "session": frozenset({"engine", "games", "mental", "log"}),
     "verify": frozenset({"engine", "mental", "log", "session"}),
     "net": frozenset({"log", "session"}),
     "bots": frozenset({"engine"}),
@@ -37,6 +38,7 @@ NEVER: dict[str, frozenset[str]] = {
     "log": frozenset({"asyncio", "prompt_toolkit"}),
     "session": frozenset({"asyncio", "socket", "prompt_toolkit", "time"}),
     "verify": frozenset({"asyncio", "socket", "prompt_toolkit"}),
+    "games": frozenset({"asyncio", "socket", "prompt_toolkit", "nacl"}),
     "bots": frozenset({"asyncio", "socket", "prompt_toolkit", "nacl"}),
 }
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2pgin.engine import gin_score as gin_score_module
 from p2pgin.engine import hand as hand_module
 from p2pgin.engine import melds as melds_module
 from p2pgin.engine.cards import CARDS
@@ -22,10 +23,11 @@ from p2pgin.engine.hand import HandState, legal_moves
 from p2pgin.engine.melds import best_layoffs, best_melds, discard_options
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.tables import FILL_AFTER, SUIT_MASKS, LazyTable
-from tests.engine.eager_tables import eager_hand_tables, eager_meld_tables
+from tests.engine.eager_tables import eager_hand_tables, eager_meld_tables, eager_score_tables
 
 MELD_TABLES = eager_meld_tables()
 HAND_TABLES = eager_hand_tables()
+SCORE_TABLES = eager_score_tables()
 
 
 def _fresh(module: Any, name: str) -> Any:
@@ -34,7 +36,8 @@ def _fresh(module: Any, name: str) -> Any:
 
 
 @pytest.mark.parametrize(("module", "tables"), [(melds_module, MELD_TABLES),
-                                                (hand_module, HAND_TABLES)])
+                                                (hand_module, HAND_TABLES),
+                                                (gin_score_module, SCORE_TABLES)])
 def test_every_entry_of_every_table_is_the_one_built_at_import(module: Any,
                                                                 tables: dict[str, Any]) -> None:
     for name, eager in tables.items():

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from p2pgin.engine import (
     BigGin,
+    Defence,
     Discard,
     DrawDiscard,
     DrawStock,
     HandState,
     IllegalMoveError,
     Knock,
-    LayOff,
     Move,
     PassUpcard,
     Rules,
@@ -73,7 +73,7 @@ def _arbitrary_move(rng: random.Random, state: HandState) -> Move:
     used = {p for m in melds for p in m}
     rest = [p for p in pool if p not in used]
     layoffs = tuple((p, rng.randrange(4)) for p in rng.sample(rest, min(len(rest), 3)))
-    return LayOff(melds=melds, layoffs=layoffs)
+    return Defence(melds=melds, layoffs=layoffs)
 
 
 @settings(max_examples=50, deadline=None)

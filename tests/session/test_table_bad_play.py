@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from p2pgin.engine.moves import Discard, DrawStock, Knock
+from p2pgin.engine.gin_moves import Knock
+from p2pgin.engine.moves import Discard, DrawStock
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.session import EndKind, Owed
 from p2pgin.verify import Status, verify_log

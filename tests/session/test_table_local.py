@@ -11,7 +11,8 @@ import random
 import pytest
 
 from p2pgin.engine.errors import IllegalMoveError
-from p2pgin.engine.moves import Discard, DrawStock, PassUpcard, TakeUpcard
+from p2pgin.engine.gin_moves import PassUpcard, TakeUpcard
+from p2pgin.engine.moves import Discard, DrawStock
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.session import (

@@ -1,0 +1,138 @@
+"""A made-up game through the registry alone (issue 25 §2), played engine-only by the one
+referee over the game contract; the same referee plays every game p2pgin ships.
+
+(Its match over real nodes, verified from the records, comes with package D.)
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from p2pgin.engine.errors import HiddenCardError
+from p2pgin.engine.game import Game, SeatView
+from p2pgin.engine.moves import Move
+from p2pgin.engine.referee import Chooser, Referee
+from p2pgin.engine.rules import Rules
+from p2pgin.engine.rummy_rules import RummyRules
+from p2pgin.games import GAMES, GameSpec, UnknownGame, find_game, make_game, registered
+from tests.games.two_card import TWO_CARD, bot
+from tests.games.two_card.engine import Swap, TwoCardGame, TwoCardHand, TwoCardMatch
+
+PACKAGE = Path(__file__).parent / "two_card"
+#: What a game of its own may import of p2pgin: the public faces (issue 25 §2).
+PUBLIC = {"p2pgin.engine.game", "p2pgin.engine.cards", "p2pgin.engine.errors",
+          "p2pgin.engine.moves", "p2pgin.games", "p2pgin.games.kit", "p2pgin.bots.api"}
+
+
+def _seed(n: int) -> bytes:
+    return bytes([n]) * 32
+
+
+def test_a_made_up_game_plays_whole_matches_through_the_registry_and_the_contract() -> None:
+    moves: Counter[str] = Counter()
+    with registered(TWO_CARD):
+        game = make_game("two_card", {"target": 3}, 2)
+        assert isinstance(game, TwoCardGame) and find_game("two_card") is TWO_CARD
+        for n in range(12):
+            rng = random.Random(n)
+
+            def player(view: SeatView, rng: random.Random = rng) -> Move:
+                hand = view.hand
+                assert isinstance(hand, TwoCardHand)
+                assert hand.card_of(1 - view.seat) is None  # the other card stays hidden
+                return bot.choose(view, rng)
+
+            referee = Referee(game, rng, _seed(n))
+            match = referee.play_match(player)
+            assert isinstance(match, TwoCardMatch) and match.over
+            score = match.result()
+            assert len(score.winners) == 1 and max(score.totals) == 3 > min(score.totals)
+            moves.update(move.kind for _, move in referee.moves)
+    assert moves["swap"] and moves["stand"] and moves["show"] == moves["swap"] + moves["stand"]
+    with pytest.raises(UnknownGame):
+        make_game("two_card", {"target": 3}, 2)
+
+
+def test_the_made_up_game_imports_only_public_faces() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            for name in names:
+                if name.startswith("p2pgin"):
+                    assert name in PUBLIC, f"{path.name} imports {name}"
+
+
+def test_the_made_up_games_spec_round_trips_its_rules() -> None:
+    codec = TWO_CARD.rules
+    rules = codec.from_options(None, 5, {})
+    assert codec.from_wire(rules.to_dict()) == rules and rules.to_dict() == {"target": 5}
+    assert codec.words(rules) == ("standard rules",
+                                  "the higher card wins a hand; first to 5 hands wins")
+    with pytest.raises(ValueError, match=r"target must be 1\.\.99"):
+        codec.from_wire({"target": 0})
+
+
+def _prefer_ends(rng: random.Random) -> Chooser:
+    """A random player that knocks whenever it may, so that short matches of gin end
+    in a few hands (a gin declaration is the only legal move when it is due)."""
+
+    def player(view: SeatView) -> Move:
+        legal = view.hand.legal_moves()
+        ends = [m for m in legal if m.to_dict()["move"] in ("knock", "big_gin")]
+        return rng.choice(ends or list(legal))
+
+    return player
+
+
+def _shipped(spec: GameSpec) -> Game:
+    seats = 3 if spec.name == "rummy" else spec.seats[0]
+    if spec.name == "rummy":
+        return spec.new_game(RummyRules(target=1), seats)
+    return spec.new_game(Rules(target=1), seats)
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=lambda s: s.name)
+def test_the_one_referee_plays_every_shipped_game_through_the_contract(spec: GameSpec) -> None:
+    game = _shipped(spec)
+    rng = random.Random(spec.name)
+    referee = Referee(game, rng, _seed(7))
+    match = referee.play_match(_prefer_ends(rng), max_hands=200)
+    assert match.over and match.result().winners
+    assert referee.moves and {s for s, _ in referee.moves} <= set(range(game.seats))
+
+
+@dataclass(frozen=True, slots=True)
+class _ShortHand(TwoCardHand):
+    """The made-up hand with a bug: a show opens nothing to the other seats."""
+
+    def opens(self, move: Move, seat: int) -> tuple[int, ...]:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class _ShortMatch(TwoCardMatch):
+    def deal(self) -> TwoCardHand:
+        hand = super(_ShortMatch, self).deal()
+        return _ShortHand(hand_no=hand.hand_no, first=hand.first)
+
+
+@dataclass(frozen=True, slots=True)
+class _ShortGame(TwoCardGame):
+    def new_match(self, seed: bytes, *, first_dealer: int | None = None) -> TwoCardMatch:
+        match = super(_ShortGame, self).new_match(seed, first_dealer=first_dealer)
+        return _ShortMatch(match.rules, match.first)
+
+
+def test_the_referee_catches_a_game_that_does_not_open_what_a_move_shows() -> None:
+    referee = Referee(_ShortGame(), random.Random(1), _seed(1))
+    with pytest.raises(HiddenCardError, match="show: position"):
+        referee.play_hand(lambda view: Swap())
+    assert [move for _, move in referee.moves] == [Swap(), Swap()]  # the first show failed
