@@ -10,20 +10,22 @@ Usage::
 
     python bench/bots.py --games 2000 [--seed 1] [--workers 2]
                          [--pairings expert:baseline,expert:hard,hard:baseline]
-                         [--samples 24] [--seconds S] [--expert-games N]
+                         [--samples 24] [--seconds S] [--expert-games N] [--first K]
                          [--hard-param NAME=VALUE ...] [--expert-param NAME=VALUE ...]
                          [--json]
 
 Each pairing ``A:B`` plays ``--games`` matches (``--expert-games`` for pairings with
 the Expert, default the same), A in seat 0; every pairing meets the same deals (match
-*i* is seeded from ``--seed`` and *i*). Prints per pairing A's match win rate with its
-standard error, A's mean net hand points (A's minus B's) with its standard error, and
-per level the median and 99th percentile of one ``choose`` call. The Expert plays
-with ``--samples`` worlds a move and, with ``--seconds``, a time budget a move (off by
-default, so a run is reproducible). ``--json`` prints one object: ``A_vs_B``,
-``A_vs_B_se``, ``A_vs_B_matches``, ``A_vs_B_net``, ``A_vs_B_net_se``,
-``move_ms_median_L``, ``move_ms_p99_L``, ``move_ms_median`` (all levels),
-``expert_samples``, ``expert_seconds`` (0: no time budget), ``wall_s``.
+*i* is seeded from ``--seed`` and *i*; ``--first K`` starts at match *K*, so a long run
+can be split into pieces that together play exactly the matches of one run). Prints
+per pairing A's match win rate with its standard error, A's mean net hand points (A's
+minus B's) with its standard error, and per level the median and 99th percentile of
+one ``choose`` call. The Expert plays with ``--samples`` worlds a move and, with
+``--seconds``, a time budget a move (off by default, so a run is reproducible).
+``--json`` prints one object: ``A_vs_B``, ``A_vs_B_se``, ``A_vs_B_matches``,
+``A_vs_B_hands``, ``A_vs_B_net``, ``A_vs_B_net_se``, ``move_ms_median_L``,
+``move_ms_p99_L``, ``move_ms_median`` (all levels), ``expert_samples``,
+``expert_seconds`` (0: no time budget), ``wall_s``.
 """
 
 from __future__ import annotations
@@ -160,6 +162,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--expert-games", type=int, default=None,
                         help="matches per pairing with the Expert (default --games)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first match (split a long run into pieces)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS,
                         help="comma-separated A:B (levels, or baseline)")
@@ -194,7 +198,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 games = args.expert_games
             # Seeds depend only on --seed and the match number: every pairing meets the
             # same deals, and match i has first dealer i % 2.
-            jobs = [(first, second, args.seed * 1_000_003 + i, knobs) for i in range(games)]
+            jobs = [(first, second, args.seed * 1_000_003 + i, knobs)
+                    for i in range(args.first, args.first + games)]
             results = pool.map(play_match, jobs, chunksize=max(1, min(8, games // 16)))
             wins = [float(won) for won, _, _, _ in results]
             net = [float(p) for _, ps, _, _ in results for p in ps]
@@ -206,6 +211,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             out[key] = rate
             out[f"{key}_se"] = _se(wins)
             out[f"{key}_matches"] = games
+            out[f"{key}_hands"] = len(net)
             out[f"{key}_net"] = statistics.fmean(net)
             out[f"{key}_net_se"] = _se(net)
             if not args.json:

@@ -99,3 +99,21 @@ def test_a_size_the_benchmark_cannot_measure_is_refused_in_one_line(
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].startswith(f"{name}.py: error:")
+
+
+
+def test_the_bots_benchmark_split_with_first_plays_the_matches_of_one_run() -> None:
+    def run(first: int, games: int) -> tuple[float, float, int]:
+        done = _run("bots", ["--pairings", "hard:baseline", "--games", str(games),
+                             "--first", str(first), "--workers", "1", "--seed", "3",
+                             "--json"])
+        assert done.returncode == 0, done.stderr[-2000:]
+        out = json.loads(done.stdout)
+        assert out["hard_vs_baseline_matches"] == games
+        hands = int(out["hard_vs_baseline_hands"])
+        return out["hard_vs_baseline"] * games, out["hard_vs_baseline_net"] * hands, hands
+
+    whole = run(0, 3)
+    head, tail = run(0, 1), run(1, 2)
+    assert [a + b for a, b in zip(head, tail, strict=True)] == pytest.approx(list(whole))
+    assert run(1, 1) != head  # another match number is another deal
