@@ -36,6 +36,7 @@ from typing import Final
 from p2pgin.bots.evaluate import (
     VALUES,
     all_best_arrangements,
+    best_discards,
     best_throw,
     deadwood,
     expected_after_draw,
@@ -114,16 +115,12 @@ def score_knock(knocker: int, kept: int, knock_dw: int, defender: int, scoring: 
 
 
 _ALL: Final = (1 << 52) - 1
+
+
 def _lookahead_throw(hand: int, forbidden: int, unseen: int) -> int:
     """The discard of the least expected deadwood after the next draw (among the three
     leaving the least deadwood now)."""
-    options = []
-    m = hand & ~forbidden
-    while m:
-        low = m & -m
-        m ^= low
-        options.append((deadwood(hand ^ low), low.bit_length() - 1))
-    options.sort()
+    options = best_discards(hand, forbidden)
     best = options[0][1]
     if len(options) > 1:
         score = 1e9
