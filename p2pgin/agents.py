@@ -97,7 +97,8 @@ def bot_chooser(level: str, rng: random.Random) -> Chooser:
             if not bots:
                 from p2pgin.bots import make_rummy_bot
 
-                bots.append(make_rummy_bot(level))
+                # NB: Rummy has no Expert: an Expert seated at a Rummy table plays Hard
+                bots.append(make_rummy_bot("hard" if level == "expert" else level))
             # NB: a Rummy table's moves are the round's own; its hand is this seat's view
             return bots[0].choose(view.hand, rng)
         if view.game not in GIN_GAMES:

@@ -190,6 +190,9 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     if fixed is not None and players != fixed:
         raise BadOptions(f"{_game_words(game)} is played by {fixed}, not {players} (for "
                          f"{players} players: --game {_GAME_FOR_PLAYERS.get(players, 'rummy')})")
+    if game == "rummy" and getattr(args, "level", None) == "expert":
+        raise BadOptions("the expert level plays gin (gin, gin3, team_gin); for Rummy choose "
+                         "--level easy, normal or hard")
     rules = _rules(args, game)
     try:
         make_game(game, rules, players)
@@ -1555,7 +1558,7 @@ def _configure_watch(p: argparse.ArgumentParser) -> None:
 
 
 def _configure_bot(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
+    p.add_argument("--level", choices=["easy", "normal", "hard", "expert"], default="normal",
                    help="strength (default normal)")
     p.add_argument("--join", type=_target, metavar="HOST[:PORT]",
                    help="take a seat at this host's table instead of hosting")
@@ -1575,7 +1578,7 @@ def _configure_bot(p: argparse.ArgumentParser) -> None:
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new match even if one against the computer is unfinished")
-    p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal",
+    p.add_argument("--level", choices=["easy", "normal", "hard", "expert"], default="normal",
                    help="the computer opponents' strength (default normal)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="seconds a computer opponent waits per move (default 0.6)")
@@ -1586,7 +1589,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
 
 def _configure_resume(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="game file (default: the latest unfinished one)")
-    p.add_argument("--level", choices=["easy", "normal", "hard"], default=None,
+    p.add_argument("--level", choices=["easy", "normal", "hard", "expert"], default=None,
                    help=argparse.SUPPRESS)
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)
     # Where to listen and where the host is now (play's bots resume on new loopback

@@ -44,7 +44,11 @@ SMOKE: dict[str, tuple[list[str], list[str]]] = {
                "receive_per_entry_ratio_gin3_3"]),
     "p2p": (["--hands", "2", "--rounds", "0", "--processes", "1"],
             ["move_rtt_ms", "hand_ms", "crypto_share", "floor_rtt_ms"]),
-    "bots": (["--games", "2", "--workers", "1"], ["move_ms_median"]),
+    "bots": (["--games", "2", "--workers", "1", "--samples", "4",
+              "--pairings", "expert:baseline,expert:hard,hard:baseline"],
+             ["move_ms_median", "move_ms_median_expert", "move_ms_p99_expert",
+              "move_ms_median_hard", "move_ms_p99_hard", "expert_vs_baseline_matches",
+              "expert_vs_hard_matches", "hard_vs_baseline_matches", "expert_samples"]),
     "rummy_bots": (["--rounds", "4", "--baseline-rounds", "2", "--workers", "1",
                     "--sizes", "2,3", "--rules", "basic"],
                    ["move_ms_median", "rounds", "hard_among_normal_rounds", "wall_s"]),
@@ -61,6 +65,7 @@ DIGESTS: dict[str, list[str]] = {"console": ["screens_digest"]}
 #: benchmark -> why its --json is not run here
 RUN_BY_HAND: dict[str, str] = {
     "startup": "it drives tmux for seconds a figure",
+    "flood": "tests/net/test_flood.py runs its short form (a 4 s flood and its floor)",
     "history_hash": "its smallest table, real bot processes to a 1-point match, takes 8 s "
                     "(each bot lingers after the match); its identity files are tested below",
 }
@@ -142,3 +147,20 @@ def test_the_history_hash_identities_are_the_ones_p2pgin_loads(
             assert identity.verify_key == expected
             assert identity.name == history_hash.NAMES[seat]
     assert history_hash.identity_seed(0) != history_hash.identity_seed(1)
+
+
+def test_the_bots_benchmark_split_with_first_plays_the_matches_of_one_run() -> None:
+    def run(first: int, games: int) -> tuple[float, float, int]:
+        done = _run("bots", ["--pairings", "hard:baseline", "--games", str(games),
+                             "--first", str(first), "--workers", "1", "--seed", "3",
+                             "--json"])
+        assert done.returncode == 0, done.stderr[-2000:]
+        out = json.loads(done.stdout)
+        assert out["hard_vs_baseline_matches"] == games
+        hands = int(out["hard_vs_baseline_hands"])
+        return out["hard_vs_baseline"] * games, out["hard_vs_baseline_net"] * hands, hands
+
+    whole = run(0, 3)
+    head, tail = run(0, 1), run(1, 2)
+    assert [a + b for a, b in zip(head, tail, strict=True)] == pytest.approx(list(whole))
+    assert run(1, 1) != head  # another match number is another deal

@@ -16,6 +16,7 @@ import random
 from typing import Final
 
 from p2pgin.bots.easy import EasyStrategy
+from p2pgin.bots.expert import Estimate, ExpertParams, ExpertStrategy, evaluate
 from p2pgin.bots.hard import HardParams, HardStrategy
 from p2pgin.bots.normal import NormalStrategy
 from p2pgin.bots.rummy_levels import EasyRummy, HardRummy, NormalRummy
@@ -31,6 +32,9 @@ __all__ = [
     "Decision",
     "EasyRummy",
     "EasyStrategy",
+    "Estimate",
+    "ExpertParams",
+    "ExpertStrategy",
     "HardParams",
     "HardRummy",
     "HardStrategy",
@@ -39,6 +43,7 @@ __all__ = [
     "RummyStrategy",
     "Strategy",
     "ViewError",
+    "evaluate",
     "hint",
     "make_bot",
     "make_rummy_bot",
@@ -50,6 +55,7 @@ LEVELS: Final[dict[str, type[Strategy]]] = {
     "easy": EasyStrategy,
     "normal": NormalStrategy,
     "hard": HardStrategy,
+    "expert": ExpertStrategy,
 }
 
 RUMMY_LEVELS: Final[dict[str, type[RummyStrategy]]] = {
@@ -60,7 +66,9 @@ RUMMY_LEVELS: Final[dict[str, type[RummyStrategy]]] = {
 
 
 def make_bot(level: str, rng: random.Random | None = None) -> Strategy:
-    """A bot of ``level`` (``easy``, ``normal`` or ``hard``) drawing on ``rng``.
+    """A bot of ``level`` (``easy``, ``normal``, ``hard`` or ``expert``) drawing on ``rng``.
+
+    The Expert keeps to its default time budget a move (see :class:`ExpertParams`).
 
     Raises:
         ValueError: unknown level.

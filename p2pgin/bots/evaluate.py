@@ -22,7 +22,10 @@ __all__ = [
     "VALUES",
     "all_best_arrangements",
     "best_discards",
+    "best_throw",
     "deadwood",
+    "expected_after_draw",
+    "layoff_deadwood",
     "meld_masks_containing",
     "meld_outs",
     "min_after_discard",
@@ -113,6 +116,36 @@ def _removal_gain_table() -> tuple[int, ...]:
 
 
 _GAIN: Final[tuple[int, ...]] = _removal_gain_table()
+
+
+def _removal_rank_table() -> tuple[int, ...]:
+    """Per 13-bit suit mask: the highest rank whose removal reaches ``_GAIN`` (-1: none)."""
+    out = []
+    for mask in range(1 << 13):
+        best = -1
+        for rank in range(13):
+            if mask >> rank & 1 and _RUN_DEAD[mask] - _RUN_DEAD[mask ^ 1 << rank] == _GAIN[mask]:
+                best = rank
+        out.append(best)
+    return tuple(out)
+
+
+_GAIN_RANK: Final[tuple[int, ...]] = _removal_rank_table()
+
+
+def _throw_runs(rest: int) -> tuple[int, int]:
+    """``(deadwood, card)`` after the best single removal from ``rest`` melding runs only."""
+    dead, gain, rank = _RUN_DEAD, _GAIN, _GAIN_RANK
+    total = 0
+    best_gain = _NONE
+    card = -1
+    for shift in (0, 13, 26, 39):
+        suit = rest >> shift & _SUIT
+        total += dead[suit]
+        g = gain[suit]
+        if g > best_gain or (g == best_gain and rank[suit] > card % 13):
+            best_gain, card = g, shift + rank[suit]
+    return total - best_gain, card
 
 
 def _set_options_table() -> tuple[tuple[int, ...], ...]:
@@ -241,6 +274,60 @@ def min_after_discard(mask: int, forbidden: int = 0) -> int:
     return best
 
 
+_THROW_MEMO: dict[int, tuple[int, int]] = {}
+
+
+def best_throw(mask: int, forbidden: int = 0) -> tuple[int, int]:
+    """``(least deadwood after one discard, the card to throw)`` for ``mask``.
+
+    The card is not in ``forbidden``; among equally good cards, one of the highest rank
+    (in table order). Costs about one :func:`min_after_discard` unless the best card is
+    forbidden.
+    """
+    s0 = mask & _SUIT
+    s1 = mask >> 13 & _SUIT
+    s2 = mask >> 26 & _SUIT
+    s3 = mask >> 39
+    triples = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if not triples:
+        value, card = _throw_runs(mask)
+    else:
+        got = _THROW_MEMO.get(mask)
+        if got is None:
+            value, card = 1 << 30, -1
+            for choice in product(*_choices(mask, triples)):
+                v, c = _throw_runs(mask ^ sum(choice))
+                if v < value:
+                    value, card = v, c
+            if len(_THROW_MEMO) > _MEMO_LIMIT:
+                _THROW_MEMO.clear()
+            _THROW_MEMO[mask] = value, card
+        else:
+            value, card = got
+    if forbidden >> card & 1:
+        value, card = 1 << 30, -1
+        m = mask & ~forbidden
+        while m:
+            low = m & -m
+            m ^= low
+            v = deadwood(mask ^ low)
+            if v < value:
+                value, card = v, low.bit_length() - 1
+    return value, card
+
+
+def _run_outs_table() -> tuple[int, ...]:
+    """Per 13-bit suit mask: the ranks outside it that would join a run with two of it."""
+    out = []
+    for suit in range(1 << 13):
+        runs = (suit << 1 & suit << 2) | (suit << 1 & suit >> 1) | (suit >> 1 & suit >> 2)
+        out.append(runs & _SUIT & ~suit)
+    return tuple(out)
+
+
+_RUN_OUTS: Final[tuple[int, ...]] = _run_outs_table()
+
+
 def meld_outs(mask: int) -> int:
     """Cards outside ``mask`` that would join a meld with two or more cards of ``mask``.
 
@@ -248,18 +335,77 @@ def meld_outs(mask: int) -> int:
     discard afterwards is known without a search: throw it, or let it replace the
     costliest loose card.
     """
-    out = 0
-    for shift in (0, 13, 26, 39):
-        suit = mask >> shift & _SUIT
-        runs = (suit << 1 & suit << 2) | (suit << 1 & suit >> 1) | (suit >> 1 & suit >> 2)
-        out |= (runs & _SUIT) << shift
     s0 = mask & _SUIT
     s1 = mask >> 13 & _SUIT
     s2 = mask >> 26 & _SUIT
     s3 = mask >> 39
+    outs = _RUN_OUTS
+    out = outs[s0] | outs[s1] << 13 | outs[s2] << 26 | outs[s3] << 39
     pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
     out |= pairs | pairs << 13 | pairs << 26 | pairs << 39
     return out & ~mask
+
+
+_BY_VALUE: Final[tuple[int, ...]] = tuple(
+    sum(1 << c for c in range(52) if VALUES[c] == v) for v in range(11)
+)
+
+
+def expected_after_draw(hand10: int, unseen: int) -> float:
+    """Expected deadwood of ``hand10`` after one draw from ``unseen`` (all equally likely)
+    and the best discard: Hard's yardstick with uniform weights, by card values.
+
+    NB: while no rank is held in three suits, a drawn card changes only its own suit's
+    run-only count (the per-suit tables), or makes the one set of its rank; otherwise the
+    general search answers.
+    """
+    count = unseen.bit_count()
+    base = deadwood(hand10)
+    if not count:
+        return float(base)
+    outs = meld_outs(hand10) & unseen
+    gain = base - min_after_discard(hand10)
+    total = 0
+    suits = (hand10 & _SUIT, hand10 >> 13 & _SUIT, hand10 >> 26 & _SUIT, hand10 >> 39)
+    s0, s1, s2, s3 = suits
+    pairs = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    triples = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    dead, gains = _RUN_DEAD, _GAIN
+    if triples:
+        m = outs
+    else:
+        gs = [gains[x] for x in suits]
+        others = (max(gs[1], gs[2], gs[3]), max(gs[0], gs[2], gs[3]),
+                  max(gs[0], gs[1], gs[3]), max(gs[0], gs[1], gs[2]))
+        m = 0
+        runs = outs
+        while runs:
+            low = runs & -runs
+            runs ^= low
+            card = low.bit_length() - 1
+            suit, rank = divmod(card, 13)
+            new = suits[suit] | 1 << rank
+            g = gains[new]
+            value = base - dead[suits[suit]] + dead[new] - (g if g > others[suit] else others[suit])
+            if pairs >> rank & 1:
+                # It makes the hand's one set (with the pair of its rank): or meld that.
+                keep = ~(1 << rank)
+                r0, r1, r2, r3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+                with_set = dead[r0] + dead[r1] + dead[r2] + dead[r3] - max(
+                    gains[r0], gains[r1], gains[r2], gains[r3])
+                if with_set < value:
+                    value = with_set
+            total += value
+    while m:
+        low = m & -m
+        m ^= low
+        total += min_after_discard(hand10 | low)
+    rest = unseen & ~outs
+    total += base * rest.bit_count()
+    # A card joining no meld only replaces the best discard: it helps when it is lower.
+    for value in range(1, min(gain, 11)):
+        total -= (gain - value) * (rest & _BY_VALUE[value]).bit_count()
+    return total / count
 
 
 def removal_gain(mask: int) -> int:
@@ -305,3 +451,58 @@ def all_best_arrangements(mask: int, limit: int = 64) -> list[tuple[int, ...]]:
 
     walk(mask, 0, ())
     return out
+
+
+def _layoff_groups(meld: int, hand: int) -> tuple[int, ...]:
+    """The masks of ``hand``'s cards that could be laid off together on ``meld`` (0 first).
+
+    A run takes chains below and above it (no wrap past the suit's ends); a set of
+    three takes its missing fourth card.
+    """
+    low = (meld & -meld).bit_length() - 1
+    high = meld.bit_length() - 1
+    if high - low == meld.bit_count() - 1 and high // 13 == low // 13:
+        base = low // 13 * 13
+        below = [0]
+        card, laid = low - 1, 0
+        while card >= base and hand >> card & 1:
+            laid |= 1 << card
+            below.append(laid)
+            card -= 1
+        above = [0]
+        card, laid = high + 1, 0
+        while card < base + 13 and hand >> card & 1:
+            laid |= 1 << card
+            above.append(laid)
+            card += 1
+        return tuple(b | a for b in below for a in above)
+    if meld.bit_count() == 3:
+        rank = low % 13
+        fourth = (0x8004002001 << rank) & ~meld & hand
+        if fourth:
+            return (0, fourth)
+    return (0,)
+
+
+def layoff_deadwood(knocker_melds: tuple[int, ...], defender: int) -> int:
+    """The defender's least deadwood against a knock: own melds plus layoffs.
+
+    The same number as the engine's ``best_layoffs`` (own melds and layoffs searched
+    jointly; chained run extensions count; each card goes to one place), over masks.
+    """
+    options = [g for g in (_layoff_groups(m, defender) for m in knocker_melds) if len(g) > 1]
+    if not options:
+        return deadwood(defender)
+    best = deadwood(defender)
+    for choice in product(*options):
+        laid = 0
+        for group in choice:
+            if laid & group:
+                break
+            laid |= group
+        else:
+            if laid:
+                value = deadwood(defender ^ laid)
+                if value < best:
+                    best = value
+    return best

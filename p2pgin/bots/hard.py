@@ -13,7 +13,8 @@ hand's most expensive loose card, which is one subtraction.
 
 * **Draw**: take the pile's top card when, after the best discard, it beats the
   expected result of a stock draw (``take_margin`` points; 0 measured best), and
-  always when it allows a knock.
+  always when it allows gin, or a knock the knock rule below would make now (taking
+  a card to hold a knockable hand only shows the opponent what we collect).
 * **Discard**: the candidates with the least deadwood are ranked by the lookahead
   plus a penalty for the chance the opponent holds two cards that meld with it
   (feeding it a meld costs it a draw and us the race).
@@ -165,8 +166,8 @@ class HardStrategy(Strategy):
         hand = table.hand
         with_top = hand | 1 << top
         taken = min(deadwood(with_top ^ bit) for bit in _bits(hand))
-        if taken <= table.knock_limit:
-            return take  # it lets us knock (or gin) right now
+        if taken <= table.knock_limit and (taken == 0 or self._should_knock(taken, table)):
+            return take  # it lets us knock (or gin) right now, and we would
         stock = self._stock(table.know)
         drawn = expected_deadwood(hand, stock)
         if taken + self.params.take_margin < drawn:
@@ -186,34 +187,59 @@ class HardStrategy(Strategy):
 
     def _discard(self, table: BotView) -> Decision:
         hand = table.hand
-        know = table.know
-        p = self.params
         if table.big_gin and deadwood(hand) == 0:
-            return Decision(action="big_gin", melds=fewest_layoff_arrangement(hand, know))
+            return Decision(action="big_gin", melds=fewest_layoff_arrangement(hand, table.know))
+        knock = self.knock_option(table)
+        if knock is not None and knock.card is not None \
+                and self._should_knock(deadwood(hand ^ 1 << knock.card), table):
+            return knock
+        return Decision(action="discard", card=self.ranked_discards(table)[0][1])
+
+    def knock_option(self, table: BotView) -> Decision | None:
+        """The knock Hard would make now if it knocked: a least-deadwood discard and the
+        arrangement exposing fewest likely layoffs; ``None`` when no knock is allowed."""
+        hand = table.hand
+        know = table.know
         options = sorted(
             (deadwood(hand ^ bit), bit.bit_length() - 1)
             for bit in _bits(hand & ~table.forbidden)
         )
         best_dw = options[0][0]
-        if best_dw <= table.knock_limit:
-            # Several discards may reach the minimum: keep the arrangement with fewest layoffs.
-            best: tuple[float, int, tuple[int, ...]] | None = None
-            for dw, card in options:
-                if dw != best_dw:
-                    break
-                kept = hand ^ 1 << card
-                melds = fewest_layoff_arrangement(kept, know)
-                score = layoff_exposure(melds, know, kept)
-                if best is None or score < best[0]:
-                    best = (score, card, melds)
-            assert best is not None
-            if self._should_knock(best_dw, table):
-                return Decision(action="knock", card=best[1], melds=best[2])
+        if best_dw > table.knock_limit:
+            return None
+        # Several discards may reach the minimum: keep the arrangement with fewest layoffs.
+        best: tuple[float, int, tuple[int, ...]] | None = None
+        for dw, card in options:
+            if dw != best_dw:
+                break
+            kept = hand ^ 1 << card
+            melds = fewest_layoff_arrangement(kept, know)
+            score = layoff_exposure(melds, know, kept)
+            if best is None or score < best[0]:
+                best = (score, card, melds)
+        assert best is not None
+        return Decision(action="knock", card=best[1], melds=best[2])
+
+    def ranked_discards(self, table: BotView) -> list[tuple[float, int]]:
+        """``(score, card)`` of the discards Hard considers, best (lowest) first.
+
+        The score is the expected deadwood after one more draw plus the danger charge;
+        only the least-deadwood candidates are scored (``candidate_slack``, ``candidates``).
+        """
+        self._memo.clear()
+        hand = table.hand
+        know = table.know
+        p = self.params
+        options = sorted(
+            (deadwood(hand ^ bit), bit.bit_length() - 1)
+            for bit in _bits(hand & ~table.forbidden)
+        )
+        best_dw = options[0][0]
         stock = self._stock(know)
         cands = [o for o in options if o[0] <= best_dw + p.candidate_slack][: p.candidates]
         # Holding a knockable hand, an opponent's knock is welcome (we may undercut it).
         danger = p.hold_danger if best_dw <= table.knock_limit else p.danger_weight
-        scored = sorted(
+        return sorted(
             (
                 self._value(table, hand ^ 1 << card, stock)
                 + danger * self._danger(know, card),
@@ -221,7 +247,6 @@ class HardStrategy(Strategy):
             )
             for _, card in cands
         )
-        return Decision(action="discard", card=scored[0][1])
 
     def _should_knock(self, dw: int, table: BotView) -> bool:
         p = self.params

@@ -60,6 +60,10 @@ class Knowledge:
         stock_left: cards left in the stock.
         opp_last: the opponent's latest discard (a low one hints it has little
             deadwood left to throw), ``None`` before its first.
+        opp_draws: how many times the opponent drew from the stock (each time it kept
+            the cards it liked best among its hand and the unseen card).
+        opp_thrown: the opponent's discards in play order (each one it liked least of
+            the cards it held then).
     """
 
     hand: int = 0
@@ -70,6 +74,8 @@ class Knowledge:
     opp_size: int = 10
     stock_left: int = 31
     opp_last: int | None = None
+    opp_draws: int = 0
+    opp_thrown: tuple[int, ...] = ()
     _weights: list[float] | None = field(default=None, repr=False)
 
     # -- replaying public events (each updates the masks; order matters)
@@ -94,6 +100,7 @@ class Knowledge:
         self.opp_shunned |= bit
         self.pile |= bit
         self.opp_last = card
+        self.opp_thrown += (card,)
         self._weights = None
 
     @property
@@ -197,6 +204,8 @@ def replay(
     if upcard is not None:
         know.pile = 1 << upcard
     for player, kind, card in events:
+        if player != me and kind == "draw_stock":
+            know.opp_draws += 1
         if card is None:
             continue
         if player == me:

@@ -11,8 +11,9 @@ Every strategy is split in two halves so that it can only use what its player ma
   positions, and falls back to the engine's own legal moves for anything it does not
   cover (so a bot never stalls a hand).
 
-Strategies are small classes holding an injected ``random.Random``; nothing reads a
-clock or global randomness.
+Strategies are small classes holding an injected ``random.Random``; nothing reads
+global randomness, and only the Expert reads a clock (an injected one, to keep to its
+time budget; without a budget its choice is a function of the view and the generator).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class BotView:
         big_gin: big gin is allowed.
         stock_left: cards left in the stock.
         knocker_melds: when defending, the knocker's melds as masks.
+        upcard_passed: in the upcard phase, the other player has already passed the
+            upcard (so passing it too makes the other player draw from the stock).
+        gin_bonus, undercut_bonus, big_gin_bonus: what the rules add for these endings.
     """
 
     phase: TablePhase
@@ -84,6 +88,10 @@ class BotView:
     big_gin: bool = False
     stock_left: int = 31
     knocker_melds: tuple[int, ...] = ()
+    upcard_passed: bool = False
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    big_gin_bonus: int = 31
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,6 +203,7 @@ def table_from_state(state: HandState, me: int) -> BotView:
     hand = _mask_of(state, state.hand_of(me))
     events: list[tuple[int, str, int | None]] = []
     pile: list[int] = [UPCARD]
+    passed = False
     for played in state.history:
         move = played.move
         who = played.player
@@ -203,6 +212,7 @@ def table_from_state(state: HandState, me: int) -> BotView:
             pile.pop()
             events.append((who, "draw_discard", card))
         elif isinstance(move, PassUpcard):
+            passed = True
             events.append((who, "pass_upcard", state.known(UPCARD)))
         elif isinstance(move, DrawStock):
             # Drawing from the stock over a face-up top card is declining that card.
@@ -235,6 +245,7 @@ def table_from_state(state: HandState, me: int) -> BotView:
     if phase == "defend":
         knocker_melds = tuple(sum(1 << c for c in meld) for meld in state.knocker_melds)
     limit = state.knock_limit
+    rules = state.rules
     return BotView(
         phase=phase,  # type: ignore[arg-type]
         hand=hand,
@@ -243,9 +254,13 @@ def table_from_state(state: HandState, me: int) -> BotView:
         drawn=drawn,
         know=know,
         knock_limit=limit if limit is not None else 0,
-        big_gin=state.rules.big_gin,
+        big_gin=rules.big_gin,
         stock_left=state.stock_count,
         knocker_melds=knocker_melds,
+        upcard_passed=phase == "upcard" and passed,
+        gin_bonus=rules.gin_bonus,
+        undercut_bonus=rules.undercut_bonus,
+        big_gin_bonus=rules.big_gin_bonus,
     )
 
 

@@ -6,11 +6,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from p2pgin.bots import Strategy
+from p2pgin.bots import ExpertParams, ExpertStrategy, Strategy, make_bot
 from p2pgin.bots.referee import deal_views, reveal, step
 from p2pgin.engine import HandState, Move, Rules
 
-__all__ = ["Observer", "deal_views", "play_deck", "play_hand", "replay_moves", "reveal", "step"]
+__all__ = ["Observer", "deal_views", "play_deck", "play_hand", "quick_bot", "replay_moves",
+           "reveal", "step"]
+
+#: The Expert in tests: a few worlds a move and no clock, so it is quick and its choice
+#: is a function of its view and its generator.
+QUICK_EXPERT = ExpertParams(samples=12, seconds=None)
+
+
+def quick_bot(level: str, rng: random.Random) -> Strategy:
+    """``make_bot(level, rng)``, except that the Expert plays on :data:`QUICK_EXPERT`."""
+    if level == "expert":
+        return ExpertStrategy(rng, QUICK_EXPERT)
+    return make_bot(level, rng)
 
 Observer = Callable[[int, HandState, HandState, Move], None]
 """Called before each move with (player, that player's view, referee state, move)."""

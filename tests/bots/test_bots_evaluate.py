@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pgin.bots.evaluate import (
     VALUES,
     all_best_arrangements,
+    best_throw,
     deadwood,
+    expected_after_draw,
+    layoff_deadwood,
     meld_masks_containing,
     meld_outs,
     min_after_discard,
 )
-from p2pgin.engine import CARDS, best_melds, is_meld, parse_cards
+from p2pgin.engine import CARDS, best_layoffs, best_melds, is_meld, parse_cards
 
 hands = st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True)
 # Hands crowded into few ranks make sets and set/run overlaps likely.
@@ -95,3 +99,52 @@ def test_meld_outs_are_exactly_the_cards_that_would_join_a_meld(cards: list[int]
         if not joins:
             # A card that melds with nothing just adds its value.
             assert deadwood(with_card) == deadwood(mask) + VALUES[card]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands, crowded).filter(bool), st.integers(0, 10))
+def test_best_throw_names_a_card_reaching_the_least_deadwood(cards: list[int], pick: int) -> None:
+    mask = _mask(cards)
+    forbidden = 1 << cards[pick % len(cards)] if len(cards) > 1 and pick % 2 else 0
+    value, card = best_throw(mask, forbidden)
+    allowed = [c for c in cards if not forbidden >> c & 1]
+    assert card in allowed
+    assert value == deadwood(mask ^ 1 << card) == min(deadwood(mask ^ 1 << c) for c in allowed)
+
+
+# A knocker's ten cards and a defender's ten from the rest; crowded decks make layoffs
+# (fourth cards of sets, chains on both ends of runs) likely.
+deals = st.one_of(
+    st.permutations(range(52)),
+    st.lists(st.integers(0, 5), min_size=5, max_size=5, unique=True).flatmap(
+        lambda ranks: st.permutations([s * 13 + r for r in ranks for s in range(4)] + [
+            c for c in range(52) if c % 13 not in ranks])
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(deals)
+def test_layoff_deadwood_equals_the_engines_best_layoffs(deck: list[int]) -> None:
+    knocker = _mask(deck[:10])
+    defender = deck[10:20]
+    arrangements = all_best_arrangements(knocker)
+    for melds in arrangements[:3]:
+        expected = best_layoffs(
+            [[CARDS[c] for c in range(52) if m >> c & 1] for m in melds],
+            [CARDS[c] for c in defender],
+        ).deadwood
+        assert layoff_deadwood(melds, _mask(defender)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands, crowded).filter(lambda cards: len(cards) == 10), st.integers(0, 2**52))
+def test_expected_after_draw_averages_the_best_discard_over_every_unseen_card(
+    cards: list[int], chance: int
+) -> None:
+    mask = _mask(cards)
+    unseen = chance & ~mask & ((1 << 52) - 1)
+    drawn = [c for c in range(52) if unseen >> c & 1]
+    expected = (sum(min_after_discard(mask | 1 << c) for c in drawn) / len(drawn)
+                if drawn else deadwood(mask))
+    assert expected_after_draw(mask, unseen) == pytest.approx(expected)

@@ -17,11 +17,7 @@ from p2pgin.engine import (
     legal_moves,
     parse_cards,
 )
-
-try:
-    from .bots_play import deal_views, play_deck, play_hand
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import deal_views, play_deck, play_hand
+from tests.bots.bots_play import deal_views, play_deck, play_hand, quick_bot
 
 PRESETS = {
     "standard": Rules.preset("standard"),
@@ -67,7 +63,7 @@ def test_hint_and_bots_answer_every_phase_with_a_legal_move(level: str) -> None:
 
     rng = random.Random(f"hint-{level}")
     for i in range(4):
-        bots = [make_bot(level, random.Random(i)), make_bot("hard", random.Random(i))]
+        bots = [quick_bot(level, random.Random(i)), make_bot("hard", random.Random(i))]
         play_hand(bots, rules, i % 2, rng, check)
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from p2pgin.bots import LEVELS, Strategy, make_bot
+from p2pgin.bots import LEVELS, Strategy
 from p2pgin.engine import Discard, DrawStock, HandState, Move, OutOfTurnError
 from p2pgin.engine.game import Game, GameHand
 from p2pgin.engine.gin_common import OtherGameError, SittingOutError
@@ -14,6 +14,7 @@ from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_tables import seat_view
 from p2pgin.engine.gin_team import TeamGin, TeamMove
 from p2pgin.engine.gin_three import CutthroatGin
+from tests.bots.bots_play import quick_bot
 from tests.engine.gin_table_checks import check_entitlement
 from tests.engine.table_play import play_table_match
 
@@ -38,7 +39,7 @@ GAMES: list[Game] = [GinGame(), CutthroatGin(), TeamGin.preset()]
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_bots_finish_whole_matches_at_tables_of_two_three_and_four(game: Game, level: str) -> None:
     for i in range(2):
-        bots = [make_bot(level, random.Random(10 * i + s)) for s in range(game.seats)]
+        bots = [quick_bot(level, random.Random(10 * i + s)) for s in range(game.seats)]
         seated = Seated(bots)
         played = play_table_match(game, bytes([i, 3]) * 16, random.Random(i), seated,
                                   check=check_entitlement, max_moves=1000)
@@ -48,8 +49,8 @@ def test_bots_finish_whole_matches_at_tables_of_two_three_and_four(game: Game, l
 
 def test_bots_of_different_levels_share_a_table() -> None:
     for game in GAMES[1:]:
-        levels = ["easy", "normal", "hard", "normal"][: game.seats]
-        bots = [make_bot(level, random.Random(s)) for s, level in enumerate(levels)]
+        levels = ["easy", "expert", "hard", "normal"][: game.seats]
+        bots = [quick_bot(level, random.Random(s)) for s, level in enumerate(levels)]
         played = play_table_match(game, bytes(32), random.Random(5), Seated(bots),
                                   check=check_entitlement)
         assert played.match.over

@@ -15,11 +15,7 @@ from hypothesis import strategies as st
 
 from p2pgin.bots import LEVELS, make_bot
 from p2pgin.engine import IllegalMoveError, Move, Rules
-
-try:
-    from .bots_play import play_hand, replay_moves
-except ImportError:  # pragma: no cover - rootdir-relative import mode
-    from bots_play import play_hand, replay_moves
+from tests.bots.bots_play import play_hand, quick_bot, replay_moves
 
 PRESETS = [
     Rules.preset("standard"),
@@ -67,7 +63,7 @@ def test_hidden_cards_do_not_change_the_choice(
     assert views_b[player].knowledge == seen.knowledge
 
     def choice(state: object) -> Move:
-        return make_bot(level, random.Random(seed)).choose(state, player)  # type: ignore[arg-type]
+        return quick_bot(level, random.Random(seed)).choose(state, player)  # type: ignore[arg-type]
 
     move = choice(seen)
     assert choice(views_b[player]) == move

@@ -120,6 +120,7 @@ def test_rummy_variations_go_into_the_rules_and_only_for_rummy() -> None:
     (("play", "--game", "rummy", "--big-gin"), "--big-gin is a gin option"),
     (("host", "--players", "7"), "a table has 2 to 6 seats, not 7"),
     (("join", "--rules", "nonsense"), "nonsense"),
+    (("play", "--game", "rummy", "--level", "expert"), "the expert level plays gin"),
 ])
 def test_a_table_that_cannot_be_is_one_line_and_status_2(argv: tuple[str, ...],
                                                          said: str) -> None:
