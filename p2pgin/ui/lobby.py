@@ -295,7 +295,8 @@ class GamePicker:
                  rules: str, width: int) -> str:
         fixed = (f" {self._pad(number, 3)} {self._pad(name, 12)}  {self._pad(game, 12)}  "
                  f"{self._pad(seats, 11)}  {self._pad(watch, 5)}  ")
-        return fixed + self._clip(rules, max(0, width - get_cwidth(fixed)))
+        # NB: one blank cell before the divider or the edge, as every panel keeps
+        return fixed + self._clip(rules, max(0, width - get_cwidth(fixed) - 1))
 
     def _details(self, game: Any | None, width: int) -> list[tuple[str, str]]:
         """The chosen table's panel: what the host announced, where, its key."""

@@ -13,7 +13,8 @@ REFERENCE = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 def _tests_in(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {node.name for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name.startswith("test_")}
 
 
 def test_every_test_named_in_the_rule_book_exists() -> None:

@@ -27,6 +27,8 @@ _FRAME = "─-"
 _DIVIDER = "│|"
 _STARTS = " ▶>:"  # a margin, a turn mark, the log's latest line, the command line
 _TITLE = re.compile(r"^[─-] (Table|Hand|Log|Other game)")
+#: Any other panel's title bar: a rule with a title in it (the lobby's "─ Tables ───").
+_ANY_TITLE = re.compile(r"^[─-] [^─|│-].*[─-]{3,}")
 
 
 def key_strip_row(screen: str) -> str:
@@ -63,14 +65,17 @@ def layout_faults(screen: str, columns: int = 80) -> list[str]:
         if len(raw.rstrip()) > columns:
             faults.append(f"{where} is wider than the screen")
             continue
-        if _TITLE.match(row):
-            # NB: the band (table | side panel) starts under a title row with a divider
+        if _TITLE.match(row) or _ANY_TITLE.match(row):
+            # NB: a band (table | side panel, tables | the chosen one) starts under a
+            # title row with a divider
             found = next((i for i, c in enumerate(row) if c in _DIVIDER), None)
-            divider = found if found is not None and row.startswith(("─ Table", "- Table")) \
-                else None
+            divider = found if found is not None and row.startswith(
+                ("─ Table", "- Table")) else None
             continue
-        if _is_frame(row):
+        if _is_frame(row) or number >= len(rows) - 2:
+            # NB: the status line and the key strip span the screen, below every band
             divider = None
+        if _is_frame(row):
             continue
         if row[columns - 1] != " ":
             faults.append(f"{where} runs to the screen's edge")
