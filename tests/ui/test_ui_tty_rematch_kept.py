@@ -80,7 +80,9 @@ def test_an_interrupted_rematch_is_listed_resumed_and_never_replaces_the_first_m
     session = str(match1["session"])
     assert Path(str(match1["file"])).name == f"{session}.jsonl"
     assert Path(str(abandoned["file"])).name == f"{session}-match2.jsonl"
-    assert re.fullmatch(r"abandoned by you", str(abandoned["result"])), abandoned
+    # NB: abandoning is a forfeit (docs/rules.md 11.1): the other side wins it
+    assert re.fullmatch(r"abandoned by you; bot-\w+ won by forfeit",
+                        str(abandoned["result"])), abandoned
     for saved in transcripts:  # both records verify offline
         done = subprocess.run([sys.executable, "-m", "p2pgin", "verify", str(saved["file"])],
                               env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
