@@ -18,97 +18,57 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from p2pgin.engine.gin_moves import BigGin
-from p2pgin.engine.gin_moves import Defence as LayOff  # NB: the bots' package calls it Defence
-from p2pgin.engine.gin_tables import SeatView, seat_view
-from p2pgin.engine.melds import discard_options
-from p2pgin.engine.moves import Discard
-from p2pgin.session.actions import GrantTakeBack, RefuseTakeBack
+from p2pgin.engine.game import SeatView
+from p2pgin.games import Bot, find_game
+from p2pgin.session.actions import GrantTakeBack, RefuseTakeBack, SessionAction
 
-__all__ = ["GIN_GAMES", "Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
+__all__ = ["Chooser", "RandomPlayer", "bot_chooser", "run_agent"]
 
 _log = logging.getLogger(__name__)
 
 Chooser = Callable[[Any], Any]
-#: Games whose seats each play a two-player gin game (the gin bots play them).
-GIN_GAMES = frozenset({"gin", "gin3", "team_gin"})
 
 
 class RandomPlayer:
-    """A seeded random-legal scripted player (``--agent random``, tests, benchmarks).
+    """A seeded random-legal scripted player (``--agent random``, tests, benchmarks):
+    the game's level ``random`` (:mod:`p2pgin.games`), drawing on ``rng``.
 
-    Every choice is drawn from ``view.legal_moves``. So that matches end in a sensible
-    number of hands it always takes a gin or big gin, knocks when it can, and with
-    probability ``greedy`` discards a card that leaves the least deadwood (else any).
+    A session's own answers (a rematch offer's) it draws from ``view.legal_moves``.
     """
 
-    def __init__(self, rng: random.Random, *, greedy: float = 0.8) -> None:
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.greedy = greedy
+        self._bots: dict[str, Bot] = {}
 
     def __call__(self, view: Any) -> Any:
-        if not view.legal_moves:
+        moves = view.legal_moves
+        if not moves:
             raise ValueError("no legal move to choose from")
-        if view.game not in GIN_GAMES:
-            return self.rng.choice(view.legal_moves)
-        # NB: a gin table's moves are its seat's own two-player game's, wrapped.
-        mine = seat_view(view.hand, view.me)
-        return mine.table_move(self._choose_gin(mine, [mine.game_move(m)
-                                                       for m in view.legal_moves]))
-
-    def _choose_gin(self, mine: SeatView, moves: list[Any]) -> Any:
-        rng = self.rng
-        if len(moves) > 1 and type(moves[0]) is Discard:  # the discard phase
-            finishing = [m for m in moves if type(m) is not Discard]  # knocks, big gin
-            if finishing:
-                return rng.choice(finishing)
-            if rng.random() < self.greedy:
-                return self._good_discard(mine, moves)
-            return rng.choice(moves)
-        for move in moves:
-            if isinstance(move, BigGin | LayOff):
-                return move
-        return rng.choice(moves)
-
-    def _good_discard(self, mine: SeatView, discards: list[Discard]) -> Discard:
-        hand = mine.state
-        positions = hand.hand_of(mine.me)
-        known = {p: hand.known(p) for p in positions}
-        cards = {p: c for p, c in known.items() if c is not None}
-        if len(cards) != len(known):
-            return self.rng.choice(discards)
-        # NB: one engine call scores every discard of the 11 cards at once.
-        left = {option.card: option.deadwood for option in discard_options(cards.values())}
-        scored = [(left[cards[move.position]], move) for move in discards]
-        low = min(s for s, _ in scored)
-        return self.rng.choice([m for s, m in scored if s == low])
+        if isinstance(moves[0], SessionAction):
+            return self.rng.choice(moves)
+        bot = self._bots.get(view.game)
+        if bot is None:
+            bot = self._bots[view.game] = find_game(view.game).bots.make("random")
+        return bot.choose(SeatView(hand=view.hand, seat=view.me), self.rng)
 
 
 def bot_chooser(level: str, rng: random.Random) -> Chooser:
-    """A :mod:`p2pgin.bots` strategy of ``level`` as a ``choose(view)`` function.
+    """The game's bot of ``level`` (``find_game(view.game).bots``) as a ``choose(view)``
+    function drawing on ``rng``.
 
-    NB: the strategy (and its tables) is loaded at the first decision, not here: a bot
+    NB: the bot (its strategy and tables) is made at the first decision, not here: a bot
     peer listens, shuffles and deals before it has anything to decide.
     """
-    bots: list[Any] = []
+    bots: dict[str, Bot] = {}
 
     def choose(view: Any) -> Any:
-        if view.game == "rummy":
-            if not bots:
-                from p2pgin.bots import make_rummy_bot
-
-                # NB: Rummy has no Expert: an Expert seated at a Rummy table plays Hard
-                bots.append(make_rummy_bot("hard" if level == "expert" else level))
-            # NB: a Rummy table's moves are the round's own; its hand is this seat's view
-            return bots[0].choose(view.hand, rng)
-        if view.game not in GIN_GAMES:
-            raise ValueError(f"no {level} bot for {view.game!r}")
-        if not bots:
-            from p2pgin.bots import make_bot  # bots are optional for the random player
-
-            bots.append(make_bot(level, rng))
-        mine = seat_view(view.hand, view.me)
-        return mine.table_move(bots[0].choose(mine.state, mine.me))
+        bot = bots.get(view.game)
+        if bot is None:
+            factory = find_game(view.game).bots
+            # NB: a game without an Expert (Rummy) seats its strongest level, Hard
+            made = "hard" if level == "expert" and level not in factory.levels else level
+            bot = bots[view.game] = factory.make(made)
+        return bot.choose(SeatView(hand=view.hand, seat=view.me), rng)
 
     return choose
 

@@ -172,7 +172,7 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     Raises:
         BadOptions: a game, table size or rule option that does not fit (named).
     """
-    from p2pgin.games import GameSpecError, make_game
+    from p2pgin.games import GameSpecError, all_games, make_game
 
     game, players = getattr(args, "game", None), getattr(args, "players", None)
     saved = _saved_rules(args)
@@ -190,9 +190,15 @@ def _table(args: argparse.Namespace) -> tuple[str, int, dict[str, Any]]:
     if fixed is not None and players != fixed:
         raise BadOptions(f"{_game_words(game)} is played by {fixed}, not {players} (for "
                          f"{players} players: --game {_GAME_FOR_PLAYERS.get(players, 'rummy')})")
-    if game == "rummy" and getattr(args, "level", None) == "expert":
-        raise BadOptions("the expert level plays gin (gin, gin3, team_gin); for Rummy choose "
-                         "--level easy, normal or hard")
+    level, specs = getattr(args, "level", None), {s.name: s for s in all_games()}
+    if level is not None and game in specs and level not in specs[game].bots.levels:
+        playing = [s for s in specs.values() if level in s.bots.levels]  # registry order
+        mine = [lv for lv in specs[game].bots.levels if lv != "random"]
+        if not playing:
+            raise BadOptions(f"no game has a {level} level")
+        raise BadOptions(f"the {level} level plays {playing[0].title} ("
+                         f"{', '.join(s.name for s in playing)}); for {specs[game].title} "
+                         f"choose --level {', '.join(mine[:-1])} or {mine[-1]}")
     rules = _rules(args, game)
     try:
         make_game(game, rules, players)

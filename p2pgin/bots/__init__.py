@@ -8,22 +8,42 @@ the discard pile and the opponent's public picks, passes and discards.
 Rummy: ``make_rummy_bot(level)`` builds a Rummy level; ``bot.choose(view, rng)`` returns
 its move for the seat to move in ``view`` (that seat's own ``RummyHand``), and
 ``rummy_hint(view)`` is Hard's move for the console's hint key.
+
+Every game's bots are reached through one interface, :mod:`p2pgin.bots.api` (``Bot``,
+``BotFactory``, ``ViewError``), from the game's spec (``find_game(name).bots``). This
+package loads its names lazily, so that importing :mod:`p2pgin.bots.api` (which the
+registry does) loads no strategy and builds no table.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Final
+import importlib
+from typing import TYPE_CHECKING, Final
 
-from p2pgin.bots.easy import EasyStrategy
-from p2pgin.bots.expert import Estimate, ExpertParams, ExpertStrategy, evaluate
-from p2pgin.bots.hard import HardParams, HardStrategy
-from p2pgin.bots.normal import NormalStrategy
-from p2pgin.bots.rummy_levels import EasyRummy, HardRummy, NormalRummy
-from p2pgin.bots.rummy_strategy import RummyStrategy
-from p2pgin.bots.strategy import BotView, Decision, Strategy, ViewError, table_from_state
-from p2pgin.engine import HandState, Move
-from p2pgin.engine.rummy import RummyHand, RummyMove
+if TYPE_CHECKING:
+    from p2pgin.bots.easy import EasyStrategy
+    from p2pgin.bots.expert import Estimate, ExpertParams, ExpertStrategy, evaluate
+    from p2pgin.bots.hard import HardParams, HardStrategy
+    from p2pgin.bots.levels import LEVELS, RUMMY_LEVELS, hint, make_bot, make_rummy_bot, rummy_hint
+    from p2pgin.bots.normal import NormalStrategy
+    from p2pgin.bots.rummy_levels import EasyRummy, HardRummy, NormalRummy
+    from p2pgin.bots.rummy_strategy import RummyStrategy
+    from p2pgin.bots.strategy import BotView, Decision, Strategy, ViewError, table_from_state
+
+#: Where each name of this package lives (imported at its first use).
+_HOMES: Final[dict[str, str]] = {
+    "EasyStrategy": "easy",
+    "Estimate": "expert", "ExpertParams": "expert", "ExpertStrategy": "expert",
+    "evaluate": "expert",
+    "HardParams": "hard", "HardStrategy": "hard",
+    "LEVELS": "levels", "RUMMY_LEVELS": "levels", "hint": "levels", "make_bot": "levels",
+    "make_rummy_bot": "levels", "rummy_hint": "levels",
+    "NormalStrategy": "normal",
+    "EasyRummy": "rummy_levels", "HardRummy": "rummy_levels", "NormalRummy": "rummy_levels",
+    "RummyStrategy": "rummy_strategy",
+    "BotView": "strategy", "Decision": "strategy", "Strategy": "strategy",
+    "ViewError": "api", "table_from_state": "strategy",
+}
 
 __all__ = [
     "LEVELS",
@@ -51,64 +71,11 @@ __all__ = [
     "table_from_state",
 ]
 
-LEVELS: Final[dict[str, type[Strategy]]] = {
-    "easy": EasyStrategy,
-    "normal": NormalStrategy,
-    "hard": HardStrategy,
-    "expert": ExpertStrategy,
-}
 
-RUMMY_LEVELS: Final[dict[str, type[RummyStrategy]]] = {
-    "easy": EasyRummy,
-    "normal": NormalRummy,
-    "hard": HardRummy,
-}
-
-
-def make_bot(level: str, rng: random.Random | None = None) -> Strategy:
-    """A bot of ``level`` (``easy``, ``normal``, ``hard`` or ``expert``) drawing on ``rng``.
-
-    The Expert keeps to its default time budget a move (see :class:`ExpertParams`).
-
-    Raises:
-        ValueError: unknown level.
-    """
-    try:
-        cls = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {sorted(LEVELS)}") from None
-    return cls(rng if rng is not None else random.Random())
-
-
-def hint(state: HandState, me: int) -> Move:
-    """The Hard strategy's move for player ``me`` (the console's hint key).
-
-    Deterministic: Hard uses no randomness in its decisions.
-
-    Raises:
-        ViewError: it is not ``me``'s turn or ``me``'s cards are unknown.
-    """
-    return HardStrategy(random.Random(0)).choose(state, me)
-
-
-def make_rummy_bot(level: str) -> RummyStrategy:
-    """A Rummy bot of ``level`` (``easy``, ``normal`` or ``hard``); its ``choose(view,
-    rng)`` takes the random generator with each call.
-
-    Raises:
-        ValueError: unknown level.
-    """
-    try:
-        return RUMMY_LEVELS[level]()
-    except KeyError:
-        choices = sorted(RUMMY_LEVELS)
-        raise ValueError(f"unknown bot level {level!r}; choose one of {choices}") from None
-
-
-def rummy_hint(view: RummyHand) -> RummyMove:
-    """Hard's move for the seat to move in ``view`` (the console's hint key).
-
-    Raises:
-        ViewError: the round is over, or the view does not show the seat its own cards.
-    """
-    return HardRummy().choose(view, random.Random(0))
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

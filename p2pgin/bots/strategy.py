@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from p2pgin.bots.api import ViewError
 from p2pgin.bots.evaluate import all_best_arrangements
 from p2pgin.bots.knowledge import Knowledge, replay
 from p2pgin.engine import (
@@ -169,10 +170,6 @@ _PHASES: Final = {
     Phase.DISCARD: "discard",
     Phase.LAYOFF: "defend",
 }
-
-
-class ViewError(ValueError):
-    """The state does not show this player its own cards, or it is not its turn."""
 
 
 def _mask_of(state: HandState, positions: tuple[int, ...] | list[int]) -> int:

@@ -12,8 +12,11 @@ A layer above the engine never compares a game's name: it looks the game up once
 * ``new_game``: the engine's :class:`~p2pgin.engine.game.Game` for agreed rules at a
   table size.
 
-Later packages of issue 25 add the bot factory (``bots``) and the console's panel
-(``panel``) to :class:`GameSpec`; until then a layer that needs them keeps its own.
+* ``bots``: its computer players by level (:class:`~p2pgin.bots.api.BotFactory`; the
+  factory imports its strategies when it makes one, so the registry loads none).
+
+A later package of issue 25 adds the console's panel (``panel``) to :class:`GameSpec`;
+until then the console keeps its own.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol, runtime_checkable
 
+from p2pgin.bots.api import BotFactory
 from p2pgin.engine.game import Game
 from p2pgin.engine.rules import RulesError
 
@@ -180,6 +184,7 @@ class GameSpec:
             ``ValueError`` (a ``RulesError``) for rules of another game or a size it
             refuses.
         words: its titles and the words of the records.
+        bots: its computer players (``bots.levels``, ``bots.make(level)``, ``bots.hint``).
     """
 
     name: str
@@ -189,6 +194,7 @@ class GameSpec:
     rules: RulesCodec
     new_game: Callable[[GameRules, int], Game]
     words: GameWords
+    bots: BotFactory
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):

@@ -39,7 +39,6 @@ UNTIL_MOVED: dict[str, frozenset[str]] = {
     "rating": frozenset(),
     "stats_chart": frozenset(),
     "standings": frozenset({"rating", "stats", "verify"}),
-    "agents": frozenset({"bots"}),
     "ui": frozenset({"bots", "agents", "verify"}),
 }
 LAYERS: dict[str, frozenset[str]] = {

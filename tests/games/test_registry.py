@@ -162,7 +162,8 @@ def test_make_game_builds_the_engines_games() -> None:
 def _made_up(name: str, default_for: tuple[int, ...] = ()) -> GameSpec:
     gin = find_game("gin")
     return GameSpec(name=name, title="made up", seats=(2,), default_for=default_for,
-                    rules=gin.rules, new_game=gin.new_game, words=gin.words)
+                    rules=gin.rules, new_game=gin.new_game, words=gin.words,
+                    bots=gin.bots)
 
 
 def test_a_registered_game_is_found_inside_its_block_only() -> None:
@@ -195,7 +196,8 @@ def test_a_spec_that_cannot_be_looked_up_is_refused_when_made(bad: dict[str, obj
     gin = find_game("gin")
     fields: dict[str, object] = {
         "name": "made_up", "title": "made up", "seats": (2,), "default_for": (),
-        "rules": gin.rules, "new_game": gin.new_game, "words": gin.words, **bad}
+        "rules": gin.rules, "new_game": gin.new_game, "words": gin.words,
+        "bots": gin.bots, **bad}
     with pytest.raises(GameSpecError):
         GameSpec(**fields)  # type: ignore[arg-type]
 

@@ -21,7 +21,7 @@ from p2pgin.engine.referee import Chooser, Referee
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.games import GAMES, GameSpec, UnknownGame, find_game, make_game, registered
-from tests.games.two_card import TWO_CARD, bot
+from tests.games.two_card import TWO_CARD
 from tests.games.two_card.engine import Swap, TwoCardGame, TwoCardHand, TwoCardMatch
 
 PACKAGE = Path(__file__).parent / "two_card"
@@ -39,6 +39,7 @@ def test_a_made_up_game_plays_whole_matches_through_the_registry_and_the_contrac
     with registered(TWO_CARD):
         game = make_game("two_card", {"target": 3}, 2)
         assert isinstance(game, TwoCardGame) and find_game("two_card") is TWO_CARD
+        bot = find_game("two_card").bots.make("normal")
         for n in range(12):
             rng = random.Random(n)
 

@@ -16,6 +16,7 @@ from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.gin_team import TeamGin
 from p2pgin.engine.gin_three import CutthroatGin
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
+from p2pgin.games.gin.bot import GIN_BOTS
 from p2pgin.games.gin.words import (
     CUTTHROAT_DEALS,
     GIN3_WORDS,
@@ -94,12 +95,12 @@ def _at(make: type[GinGame | CutthroatGin | TeamGin]) -> Callable[[GameRules, in
 
 GIN: Final = GameSpec(
     name="gin", title="gin", seats=(2,), default_for=(2,), rules=GinRulesCodec(),
-    new_game=_at(GinGame), words=GIN_WORDS)
+    new_game=_at(GinGame), words=GIN_WORDS, bots=GIN_BOTS)
 GIN3: Final = GameSpec(
     name="gin3", title="three-player gin", seats=(3,), default_for=(3,),
     rules=GinRulesCodec(CUTTHROAT_DEALS), new_game=_at(CutthroatGin),
-    words=GIN3_WORDS)
+    words=GIN3_WORDS, bots=GIN_BOTS)
 TEAM_GIN: Final = GameSpec(
     name="team_gin", title="team gin", seats=(4,), default_for=(4,),
     rules=GinRulesCodec(TEAM_DEALS), new_game=_at(TeamGin),
-    words=TEAM_GIN_WORDS)
+    words=TEAM_GIN_WORDS, bots=GIN_BOTS)

@@ -10,6 +10,7 @@ from typing import Final
 from p2pgin.engine.game import Game
 from p2pgin.games import GameRules, GameSpec, GameSpecError, RuleOption
 
+from .bot import TWO_CARD_BOTS
 from .engine import NAME, TwoCardGame, TwoCardRules, TwoCardRulesError
 from .words import TWO_CARD_WORDS
 
@@ -51,4 +52,4 @@ def _new_game(rules: GameRules, seats: int) -> Game:
 
 TWO_CARD: Final = GameSpec(
     name=NAME, title="two-card", seats=(2,), default_for=(), rules=TwoCardCodec(),
-    new_game=_new_game, words=TWO_CARD_WORDS)
+    new_game=_new_game, words=TWO_CARD_WORDS, bots=TWO_CARD_BOTS)
