@@ -373,7 +373,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _table_words(rs: RuleSet) -> str:
-    from p2pgin.verify.report import game_title
+    from p2pgin.records.report import game_title
 
     return f"{game_title(rs.game, rs.players)}: {rules_line(rs.game, rs.options)}"
 
@@ -409,7 +409,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from p2pgin.verify.report import rules_lines
+    from p2pgin.records.report import rules_lines
 
     sets = load_rule_sets()
     rs = sets.get(args.set_name.lower())

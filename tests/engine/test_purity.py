@@ -34,13 +34,9 @@ TARGET: dict[str, frozenset[str]] = {
 #: ``verify`` and ``stats`` become ``records``, the bots are reached through ``games``. A
 #: package that lands its part of the redesign deletes its entries here.
 UNTIL_MOVED: dict[str, frozenset[str]] = {
-    "verify": frozenset({"engine", "games", "mental", "log", "session"}),
-    "stats": frozenset({"engine", "log", "session", "verify"}),
-    "rating": frozenset(),
-    "stats_chart": frozenset(),
-    "standings": frozenset({"rating", "stats", "verify"}),
+    "verify": frozenset({"engine", "games", "mental", "log", "session", "records"}),
     "agents": frozenset({"bots"}),
-    "ui": frozenset({"bots", "agents", "verify"}),
+    "ui": frozenset({"bots", "agents"}),
 }
 LAYERS: dict[str, frozenset[str]] = {
     layer: TARGET.get(layer, frozenset()) | UNTIL_MOVED.get(layer, frozenset())

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from p2pgin import cli, stats
+from p2pgin import cli
 from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 from p2pgin.engine.rummy import RummyGame
@@ -32,9 +32,9 @@ from p2pgin.games import (
     make_game,
     registered,
 )
+from p2pgin.records import report, stats
+from p2pgin.records import saved as saved_games
 from p2pgin.ui import tables as ui_tables
-from p2pgin.verify import games as saved_games
-from p2pgin.verify import report
 
 
 def _bytes(rules: Mapping[str, object]) -> bytes:

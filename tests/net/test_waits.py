@@ -19,9 +19,9 @@ from nacl.signing import SigningKey
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.net.node import Deadlines, Node
+from p2pgin.records import proven_result
 from p2pgin.session import LocalProtocolError, RematchOffer, Session
 from p2pgin.session.events import LinkDown, Overdue
-from p2pgin.verify import proven_result
 from tests.net.peerproc import PeerProc, fast_dir, stopped_at_exit
 
 KEYS = tuple(SigningKey(bytes([80 + n]) * 32) for n in range(3))

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from p2pgin.cli import main
 from p2pgin.log.transcript import write_transcript
-from p2pgin.verify import Unreadable, verify_bytes
+from p2pgin.records import Unreadable, verify_bytes
 from p2pgin.verify.cli import EXIT_FAILED, EXIT_OK, EXIT_UNFINISHED, EXIT_UNREADABLE, run
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.helpers import file_of, transcript, two_seats
