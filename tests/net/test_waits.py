@@ -110,7 +110,7 @@ async def test_a_computer_lets_an_unanswered_rematch_offer_lapse_by_itself() -> 
 
 
 def test_a_bot_warns_when_a_name_it_knows_comes_with_another_key(tmp_path: Path) -> None:
-    from p2pgin.localbot import bot_home
+    from p2pgin.cli.localbot import bot_home
     from p2pgin.log.identity import KnownPeers
 
     with fast_dir(tmp_path) as base, stopped_at_exit() as procs:

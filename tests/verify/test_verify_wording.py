@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from p2pgin.cli import main
+from p2pgin.cli.commands.verify import EXIT_OK, EXIT_UNFINISHED
 from p2pgin.log.gamefile import describe_resume
 from p2pgin.log.transcript import write_transcript
 from p2pgin.session.messages import PROTOCOL_VERSION
-from p2pgin.verify.cli import EXIT_OK, EXIT_UNFINISHED
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.tables import game_file, named_table, played, save, seat, transcript_at
 

@@ -1,5 +1,5 @@
 """Subcommands for saved games: ``games``, ``replay``, ``stats`` (``verify`` is
-:mod:`p2pgin.verify.cli`).
+:mod:`p2pgin.cli.commands.verify`).
 
 Registered by :mod:`p2pgin.cli` through its ``EXTENSIONS`` hook (:func:`register`).
 Imports of the heavy layers happen inside the handlers, so building the parser stays
