@@ -37,7 +37,7 @@ from typing import Any
 import _repo  # noqa: F401  (this checkout first on the import path: p2pgin, testkit)
 import nacl.bindings as nb
 
-from p2pgin.verify import verify_transcript
+from p2pgin.records import verify_transcript
 from testkit.memtable import play_transcript
 
 __all__ = ["main"]

@@ -22,9 +22,9 @@ from nacl.signing import SigningKey
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry
 from p2pgin.log.transcript import Transcript
+from p2pgin.records import transcript_of
 from p2pgin.session import Output, Session
 from p2pgin.session.events import Event
-from p2pgin.verify import transcript_of
 
 __all__ = ["Choose", "Router", "Seat", "gin_table", "key", "play_transcript",
            "table"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from p2pgin.cli import _secret_source
+from p2pgin.cli.options import _secret_source
 
 
 def test_play_draws_session_secrets_from_the_os_csprng() -> None:

@@ -184,7 +184,7 @@ def transcript_cases() -> list[dict[str, Any]]:
     log does not prove (a score claimed against the rule). The verdict: ``rule``
     ``result`` at line 1 (the header), whatever the seal."""
     from p2pgin.log.transcript import Transcript
-    from p2pgin.verify import proven_result
+    from p2pgin.records import proven_result
 
     four = _Table("team_gin", 4, seed=404, target=10)
     rng = random.Random(404)

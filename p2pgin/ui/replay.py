@@ -4,7 +4,7 @@ Protocol v2 never opens a hand's whole deck, so the replay shows what the table 
 every public move and public card, how many cards each player held face down, the
 stock and the discard pile, Rummy's melds on the table, each hand's showdown (melds,
 layoffs and deadwood as the hand's result gives them) and its scoring, the scores, and
-how the match ended. The steps are :class:`p2pgin.verify.steps.Story`'s, built by the
+how the match ended. The steps are :class:`p2pgin.records.steps.Story`'s, built by the
 verification itself; this module only draws them, for any game and table size.
 
 Keys: Right/Space/``l`` next step, Left/``h`` previous, PageDown/``n`` next hand,
@@ -25,6 +25,8 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.rummy_hand import RummyHand
+from p2pgin.records.report import explain, game_title, printable
+from p2pgin.records.steps import ShowRow, Step, Story, showdown
 from p2pgin.ui.render import ScrollCursor
 from p2pgin.ui.style import (
     ESCAPE_WAIT,
@@ -34,8 +36,6 @@ from p2pgin.ui.style import (
     card_label,
     terminal_is_utf8,
 )
-from p2pgin.verify.report import explain, game_title, printable
-from p2pgin.verify.steps import ShowRow, Step, Story, showdown
 
 __all__ = ["ReplayViewer", "create_replay_app", "replay_lines", "run_replay"]
 

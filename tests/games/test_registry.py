@@ -15,7 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from p2pgin import cli, stats
+from p2pgin import cli
+from p2pgin.cli import options
 from p2pgin.engine.gin_game import GinGame
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 from p2pgin.engine.rummy import RummyGame
@@ -32,9 +33,9 @@ from p2pgin.games import (
     make_game,
     registered,
 )
+from p2pgin.records import report, stats
+from p2pgin.records import saved as saved_games
 from p2pgin.ui import tables as ui_tables
-from p2pgin.verify import games as saved_games
-from p2pgin.verify import report
 
 
 def _bytes(rules: Mapping[str, object]) -> bytes:
@@ -79,7 +80,7 @@ def test_options_and_target_change_the_preset_as_the_command_line_did() -> None:
 def test_the_flags_are_the_command_lines_options() -> None:
     assert find_game("gin").rules.options == (
         RuleOption(flag="big-gin", dest="big_gin", help="allow big gin (all 11 cards melded)"),)
-    assert {o.dest: o.help for o in find_game("rummy").rules.options} == cli.RUMMY_VARIATIONS
+    assert {o.dest: o.help for o in find_game("rummy").rules.options} == options.RUMMY_VARIATIONS
     assert {o.noun for o in find_game("rummy").rules.options} == {"variation"}
     assert all(o.flag == o.dest.replace("_", "-") for o in find_game("rummy").rules.options)
 
@@ -108,7 +109,7 @@ def test_the_rule_lines_are_the_records_words(spec: GameSpec) -> None:
 
 @pytest.mark.parametrize("spec", GAMES, ids=lambda s: s.name)
 def test_titles_and_words_are_the_ones_each_layer_says_today(spec: GameSpec) -> None:
-    assert spec.title == cli._game_words(spec.name)
+    assert spec.title == options._game_words(spec.name)
     assert spec.words.list_word == saved_games._GAME_WORDS[spec.name]
     assert spec.words.knocks == (spec.name in stats._GIN_GAMES)
     for seats in spec.seats:
@@ -119,7 +120,7 @@ def test_titles_and_words_are_the_ones_each_layer_says_today(spec: GameSpec) -> 
 
 
 def test_a_table_size_alone_picks_the_game_it_did() -> None:
-    assert {n: game_for_players(n).name for n in range(2, 7)} == cli._GAME_FOR_PLAYERS
+    assert {n: game_for_players(n).name for n in range(2, 7)} == options._GAME_FOR_PLAYERS
     with pytest.raises(GameSpecError, match="no game is played by 7"):
         game_for_players(7)
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from p2pgin.verify import verify_file
+from p2pgin.records import verify_file
 
 __all__ = [
     "PeerProc",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from p2pgin import cli
+from p2pgin.cli import options, wiring
 from p2pgin.net.joincode import encode_join_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,18 +79,18 @@ def test_hidden_test_options_are_accepted_but_not_advertised(
 def test_a_game_file_records_who_plays_this_side_for_resume() -> None:
     # `play --level hard` names the opponents' level: the person's own side is no bot,
     # and `p2pgin resume` must give the seat back to the person, not to a hard bot.
-    assert cli._agent_meta(_parse("play", "--level", "hard")) == {"kind": "person"}
-    assert cli._agent_meta(_parse("join", "10.0.0.2")) == {"kind": "person"}
-    assert cli._agent_meta(_parse("bot", "--level", "hard"))["level"] == "hard"
-    random_agent = cli._agent_meta(_parse("join", "10.0.0.2", "--agent", "random"))
+    assert options._agent_meta(_parse("play", "--level", "hard")) == {"kind": "person"}
+    assert options._agent_meta(_parse("join", "10.0.0.2")) == {"kind": "person"}
+    assert options._agent_meta(_parse("bot", "--level", "hard"))["level"] == "hard"
+    random_agent = options._agent_meta(_parse("join", "10.0.0.2", "--agent", "random"))
     assert random_agent["kind"] == "random"
 
 
 def test_rules_follow_preset_and_options() -> None:
     args = _parse("host", "--rules", "oklahoma", "--big-gin", "--target", "25")
-    rules = cli._rules(args, "gin")
+    rules = options._rules(args, "gin")
     assert (rules["oklahoma"], rules["big_gin"], rules["target"]) == (True, True, 25)
-    assert cli._rules(_parse("host"), "gin")["target"] == 100
+    assert options._rules(_parse("host"), "gin")["target"] == 100
 
 
 @pytest.mark.parametrize(("argv", "table"), [
@@ -102,17 +103,17 @@ def test_rules_follow_preset_and_options() -> None:
 ])
 def test_the_table_follows_the_game_and_the_players(argv: tuple[str, ...],
                                                     table: tuple[str, int]) -> None:
-    game, seats, _rules = cli._table(_parse("host", *argv))
+    game, seats, _rules = options._table(_parse("host", *argv))
     assert (game, seats) == table
 
 
 def test_rummy_variations_go_into_the_rules_and_only_for_rummy() -> None:
-    rules = cli._rules(_parse("host", "--game", "rummy", "--shuffle-stock",
+    rules = options._rules(_parse("host", "--game", "rummy", "--shuffle-stock",
                               "--reverse-scoring", "--target", "50"), "rummy")
     assert (rules["shuffle_stock"], rules["reverse_scoring"], rules["target"]) == (
         True, True, 50)
     with pytest.raises(cli.BadOptions, match="Rummy variation"):
-        cli._table(_parse("host", "--shuffle-stock"))
+        options._table(_parse("host", "--shuffle-stock"))
 
 
 @pytest.mark.parametrize(("argv", "said"), [
@@ -141,20 +142,20 @@ def test_a_table_that_cannot_be_is_one_line_and_status_2(argv: tuple[str, ...],
     ],
 )
 def test_addresses(text: str, expected: tuple[str, int]) -> None:
-    assert cli._parse_target(text) == expected
+    assert options._parse_target(text) == expected
 
 
 def test_a_join_code_is_decoded_to_its_address() -> None:
     code = encode_join_code("192.168.1.20", 7531)
-    assert cli._parse_target(code) == ("192.168.1.20", 7531)
-    assert cli._parse_target(code.upper()) == ("192.168.1.20", 7531)
+    assert options._parse_target(code) == ("192.168.1.20", 7531)
+    assert options._parse_target(code.upper()) == ("192.168.1.20", 7531)
 
 
 def test_a_bot_ends_a_silent_seat_s_wait_itself_but_a_person_decides() -> None:
-    bot, person = cli._deadlines(_parse("bot")), cli._deadlines(_parse("host"))
+    bot, person = options._deadlines(_parse("bot")), options._deadlines(_parse("host"))
     assert bot.auto_end and not person.auto_end
     assert person.person < bot.person and person.step <= bot.step
-    assert cli._deadlines(_parse("join", "--abandon-after", "9")).person == 9.0
+    assert options._deadlines(_parse("join", "--abandon-after", "9")).person == 9.0
 
 
 def test_resume_with_no_unfinished_game_says_so(tmp_path: Path) -> None:
@@ -195,7 +196,7 @@ async def test_a_quiet_host_still_shows_the_join_code_of_each_lan_address(
     lines: list[str] = []
     identity = load_or_create_identity("Ann", home=tmp_path)
     facts = TableFacts(game="gin", rules="standard, to 100", seats=2, taken=1, watch=False)
-    announcing = await cli._announce(args, 7531, identity, lines, lambda: facts,
+    announcing = await wiring._announce(args, 7531, identity, lines, lambda: facts,
                                      interfaces=interfaces)
     try:
         (announcer,) = announcing  # NB: no DNS-SD service either
@@ -235,7 +236,7 @@ def test_help_says_that_no_command_plays_and_shows_the_target() -> None:
         assert "--target POINTS" in _run(command, "--help").stdout, command
     args = _parse("play", "--target", "50")
     assert args.target == 50
-    assert cli._rules(args, "gin")["target"] == 50
+    assert options._rules(args, "gin")["target"] == 50
 
 
 @pytest.mark.parametrize("bad", ["0", "-5", "ten"])

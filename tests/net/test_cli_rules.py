@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from p2pgin import cli, rulesets
+from p2pgin import cli
+from p2pgin.cli import options, rulesets
+from p2pgin.cli.rulesets import RuleSet, RuleSetError, dumps_toml, rules_line
 from p2pgin.engine.rules import Rules
-from p2pgin.rulesets import RuleSet, RuleSetError, dumps_toml, rules_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,24 +114,24 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     rulesets.save_rule_set(RuleSet(name="friday", game="gin", players=2,
                                    options=Rules.preset("oklahoma", target=200).to_dict()))
     rulesets.save_rule_set(RuleSet(name="kitchen", game="rummy", players=4,
-                                   options=cli._rules(_parse("host", "--game", "rummy",
+                                   options=options._rules(_parse("host", "--game", "rummy",
                                                              "--multiple-melds"), "rummy")))
     return tmp_path
 
 
 def test_rules_name_takes_a_saved_set_as_it_takes_a_preset(home: Path) -> None:
     for command in ("play", "host", "join", "bot"):
-        game, seats, rules = cli._table(_parse(command, "--rules", "friday"))
+        game, seats, rules = options._table(_parse(command, "--rules", "friday"))
         assert (game, seats, rules) == ("gin", 2, Rules.preset("oklahoma", target=200).to_dict())
-    game, seats, rules = cli._table(_parse("host", "--rules", "Kitchen"))
+    game, seats, rules = options._table(_parse("host", "--rules", "Kitchen"))
     assert (game, seats, rules["multiple_melds"]) == ("rummy", 4, True)
     # options beside it change it for this table
-    _, seats, rules = cli._table(_parse("host", "--rules", "kitchen", "--players", "3",
+    _, seats, rules = options._table(_parse("host", "--rules", "kitchen", "--players", "3",
                                         "--shuffle-stock", "--target", "50"))
     assert (seats, rules["multiple_melds"], rules["shuffle_stock"], rules["target"]) == (
         3, True, True, 50)
     # and the preset of that name is still the preset
-    assert cli._table(_parse("host", "--rules", "oklahoma"))[2]["target"] == 150
+    assert options._table(_parse("host", "--rules", "oklahoma"))[2]["target"] == 150
 
 
 @pytest.mark.parametrize(("argv", "said"), [
@@ -143,7 +144,7 @@ def test_rules_name_takes_a_saved_set_as_it_takes_a_preset(home: Path) -> None:
 def test_a_saved_set_that_does_not_fit_is_one_line(home: Path, argv: tuple[str, ...],
                                                    said: str) -> None:
     with pytest.raises(cli.BadOptions) as caught:
-        cli._table(_parse("host", *argv))
+        options._table(_parse("host", *argv))
     assert said in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -151,16 +152,16 @@ def test_a_saved_set_edited_into_nonsense_says_so(home: Path) -> None:
     path = home / "config" / "rules.toml"
     path.write_text(path.read_text().replace("knock_limit = 10", "knock_limit = 99"))
     with pytest.raises(cli.BadOptions, match=r"rule set friday: knock_limit must be 0\.\.10"):
-        cli._table(_parse("host", "--rules", "friday"))
+        options._table(_parse("host", "--rules", "friday"))
 
 
 def test_a_bot_keeps_the_set_it_read_before_its_data_directory_changed(
         home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     args = _parse("bot", "--rules", "friday")
-    first = cli._table(args)
+    first = options._table(args)
     monkeypatch.setenv("P2PGIN_HOME", str(tmp_path_factory.mktemp("bot-home")))
-    assert cli._table(args) == first
+    assert options._table(args) == first
 
 
 def test_the_configuration_follows_xdg_unless_p2pgin_home_is_set(

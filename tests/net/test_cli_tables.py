@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pgin.verify import verify_file
+from p2pgin.records import verify_file
 from tests.net.peerproc import PeerProc, check_same_table, fast_dir, game_files, stopped_at_exit
 
 LOOPBACK = ("--listen", "127.0.0.1")

@@ -22,9 +22,9 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import sign_entry
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.net.node import Deadlines, Node
+from p2pgin.records import Status, transcript_of, verify_transcript
 from p2pgin.session import EndKind, Owed, Session
 from p2pgin.session.events import Overdue
-from p2pgin.verify import Status, transcript_of, verify_transcript
 
 KEYS = SigningKey(bytes([21]) * 32), SigningKey(bytes([22]) * 32)
 NAMES = ("ann", "bob")

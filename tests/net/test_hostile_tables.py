@@ -28,10 +28,10 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.net.node import Deadlines, Node
+from p2pgin.records import transcript_of, verify_transcript
+from p2pgin.records.reconcile import reconcile_files
 from p2pgin.session import Output, Session
 from p2pgin.session.verdict import Outcome
-from p2pgin.verify import transcript_of, verify_transcript
-from p2pgin.verify.reconcile import reconcile_files
 from tests.net.relay import Relay
 
 KEYS = tuple(SigningKey(bytes([90 + n]) * 32) for n in range(4))

@@ -40,9 +40,9 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.log.identity import fingerprint
 from p2pgin.net.node import Node
+from p2pgin.records import Status, transcript_of, verify_transcript
 from p2pgin.session import Session
 from p2pgin.session.events import LinkDown, LinkFailed
-from p2pgin.verify import Status, transcript_of, verify_transcript
 
 KEYS = SigningKey(bytes([11]) * 32), SigningKey(bytes([12]) * 32)
 NAMES = "hostess", "joiner"

@@ -20,11 +20,11 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from p2pgin.agents import RandomPlayer
+from p2pgin.cli.seat import Front, SeatRun, run_seat
 from p2pgin.engine.rules import Rules
 from p2pgin.log.gamefile import TableFiles, read_table
 from p2pgin.log.store import GameStore
 from p2pgin.net.node import Deadlines, Node
-from p2pgin.seat import Front, SeatRun, run_seat
 from p2pgin.session import EndKind, Output, Session
 
 KEYS = tuple(SigningKey(bytes([60 + n]) * 32) for n in range(3))

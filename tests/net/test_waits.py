@@ -19,9 +19,9 @@ from nacl.signing import SigningKey
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.net.node import Deadlines, Node
+from p2pgin.records import proven_result
 from p2pgin.session import LocalProtocolError, RematchOffer, Session
 from p2pgin.session.events import LinkDown, Overdue
-from p2pgin.verify import proven_result
 from tests.net.peerproc import PeerProc, fast_dir, stopped_at_exit
 
 KEYS = tuple(SigningKey(bytes([80 + n]) * 32) for n in range(3))
@@ -110,7 +110,7 @@ async def test_a_computer_lets_an_unanswered_rematch_offer_lapse_by_itself() -> 
 
 
 def test_a_bot_warns_when_a_name_it_knows_comes_with_another_key(tmp_path: Path) -> None:
-    from p2pgin.localbot import bot_home
+    from p2pgin.cli.localbot import bot_home
     from p2pgin.log.identity import KnownPeers
 
     with fast_dir(tmp_path) as base, stopped_at_exit() as procs:

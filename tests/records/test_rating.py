@@ -1,4 +1,4 @@
-"""Glicko-2 (p2pgin/rating.py): the worked example of Glickman's "Example of the Glicko-2
+"""Glicko-2 (p2pgin/records/rating.py): the worked example of Glickman's "Example of the Glicko-2
 system" (2013), and the properties the method promises for one pair of players."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pgin.rating import START, Game, Rating, RatingError, rate_pair, update
+from p2pgin.records.rating import START, Game, Rating, RatingError, rate_pair, update
 
 #: A history of matches against one opponent: your score in each (a win, draw, loss).
 results = st.lists(st.sampled_from([1.0, 0.5, 0.0]), max_size=25)

@@ -1,4 +1,4 @@
-"""Where you stand (p2pgin/standings.py): results and margins against each opponent,
+"""Where you stand (p2pgin/records/standings.py): results and margins against each opponent,
 streaks, per-hand rates, bot levels, and ratings in match order, over match summaries as
 the statistics store them (the command's own test, over real records, is
 tests/verify/test_stats_standings.py)."""
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pgin.rating import rate_pair
-from p2pgin.standings import (
+from p2pgin.records.rating import rate_pair
+from p2pgin.records.standings import (
     OTHER_LEVEL,
     bot_level,
     match_margin,
@@ -24,7 +24,7 @@ from p2pgin.standings import (
     standings,
     streak,
 )
-from p2pgin.stats import MatchSummary
+from p2pgin.records.stats import MatchSummary
 
 FP = ("me-fp", "bob-fp", "cid-fp", "dee-fp")
 

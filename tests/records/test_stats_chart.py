@@ -1,4 +1,4 @@
-"""The margins' chart (p2pgin/stats_chart.py): a bar per match above or below the zero
+"""The margins' chart (p2pgin/records/stats_chart.py): a bar per match above or below the zero
 line, within the width, in ASCII when the terminal's encoding has no blocks."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pgin.stats_chart import ASCII, UNICODE, can_draw, margin_chart
+from p2pgin.records.stats_chart import ASCII, UNICODE, can_draw, margin_chart
 
 margins = st.lists(st.integers(-500, 500), min_size=1, max_size=120)
 

@@ -16,8 +16,8 @@ import pytest
 from p2pgin.engine.gin_moves import Knock
 from p2pgin.engine.moves import Discard, DrawStock
 from p2pgin.log.entry import Entry, sign_entry
+from p2pgin.records import Status, verify_log
 from p2pgin.session import EndKind, Owed
-from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import Router, Seat, finisher, gin_table, own_strips
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from p2pgin.engine.moves import Discard, DrawStock
 from p2pgin.engine.rules import Rules
+from p2pgin.records import Status, verify_log
 from p2pgin.session import Session, Stage
 from p2pgin.session.events import CardsReceived, HandEnded, MatchEnded, MoveMade
-from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import Router, Seat, finisher, gin_table, key
 
 PRESETS = {

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from p2pgin.engine.rules import Rules
+from p2pgin.records import Status, verify_log
 from p2pgin.session import (
     AcceptRematch,
     DeclineRematch,
@@ -19,7 +20,6 @@ from p2pgin.session import (
     Stage,
 )
 from p2pgin.session.events import MatchEnded, MatchStarted
-from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import Router, Seat, finisher, forge, gin_table, snapshot, table
 
 

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from p2pgin.engine.rules import Rules
 from p2pgin.log.canonical import canonical_loads
 from p2pgin.log.entry import Entry, sign_entry
+from p2pgin.records import Status, verify_log
 from p2pgin.session import LocalProtocolError, Output, Session, Stage
 from p2pgin.session.events import HandEnded, HandStarted, MatchEnded, MatchResumed
 from p2pgin.session.secrets import SEEDS_AHEAD
-from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import (
     Choose,
     Router,

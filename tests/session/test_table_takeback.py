@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from p2pgin.engine.moves import Discard, DrawDiscard, DrawStock
 from p2pgin.log.entry import Entry, sign_entry
+from p2pgin.records import Status, verify_log
 from p2pgin.session import (
     EndKind,
     GrantTakeBack,
@@ -27,7 +28,6 @@ from p2pgin.session import (
 )
 from p2pgin.session.events import TakeBackDone, TakeBackRefusal
 from p2pgin.session.takeback import TakeBackRefusedError
-from p2pgin.verify import Status, verify_log
 from tests.session.table_harness import Router, Seat, finisher, gin_table, snapshot
 
 

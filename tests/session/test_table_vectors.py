@@ -57,7 +57,7 @@ TRANSCRIPTS = json.loads((ROOT / "protocol" / "vectors" / "table-invalid.json").
 
 @pytest.mark.parametrize("case", TRANSCRIPTS, ids=[c["name"] for c in TRANSCRIPTS])
 def test_the_lying_transcript_gets_its_verdict(case: dict[str, object]) -> None:
-    from p2pgin.verify import verify_bytes
+    from p2pgin.records import verify_bytes
 
     text = case["transcript"]
     expected = case["expected"]

@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 from p2pgin.log.entry import Entry
+from p2pgin.records import verify_bytes
 from p2pgin.session import EndKind
-from p2pgin.verify import verify_bytes
 from tests.session.table_harness import Router, Seat, forge, gin_table, table
 from tests.verify.helpers import file_of
 

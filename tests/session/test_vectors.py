@@ -20,8 +20,8 @@ from nacl.signing import SigningKey
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.log.transcript import parse_transcript
+from p2pgin.records import Status, transcript_of, verify_transcript
 from p2pgin.session import Session, Stage
-from p2pgin.verify import Status, transcript_of, verify_transcript
 from tests.session.table_harness import Router, Seat
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"

@@ -50,7 +50,7 @@ def seat_names(seats: int, me: int | None, *, bots: bool = False) -> tuple[str, 
     and ``Ann`` for mine."""
     if not bots:
         return NAMES[:seats]
-    from p2pgin.localbot import bot_name
+    from p2pgin.cli.localbot import bot_name
 
     others = iter(range(seats))
     return tuple("Ann" if n == me else bot_name("normal", next(others), seats)

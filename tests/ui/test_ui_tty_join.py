@@ -27,9 +27,10 @@ def test_a_mistyped_join_code_is_called_one(tmp_path: Path, code: str) -> None:
 
 def test_a_host_name_with_dashes_is_still_a_host_name() -> None:
     from p2pgin import cli
+    from p2pgin.cli import options
 
-    assert cli._parse_target("my-laptop") == ("my-laptop", cli.DEFAULT_PORT)
-    assert cli._parse_target("game-box:7000") == ("game-box", 7000)
+    assert options._parse_target("my-laptop") == ("my-laptop", cli.DEFAULT_PORT)
+    assert options._parse_target("game-box:7000") == ("game-box", 7000)
 
 
 def test_a_refused_port_says_so_on_the_status_line(tmp_path: Path) -> None:

@@ -20,8 +20,8 @@ from nacl.signing import SigningKey
 
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.log.transcript import Seal, Transcript
+from p2pgin.records import transcript_of
 from p2pgin.session import Machine
-from p2pgin.verify import transcript_of
 from tests.session.table_harness import Router, Seat, gin_table, key
 
 __all__ = ["KEYS", "abandoned_table", "file_of", "finished_table", "in_second_hand",

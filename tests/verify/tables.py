@@ -20,8 +20,8 @@ from p2pgin.bots import make_rummy_bot
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.log.transcript import Transcript, write_transcript
+from p2pgin.records import transcript_of
 from p2pgin.session import AcceptRematch, GrantTakeBack, RematchOffer, Session, TakeBack
-from p2pgin.verify import transcript_of
 from tests.session.table_harness import Choose, Router, Seat, finisher, gin_table, key
 
 __all__ = ["GAMES", "game_file", "named_table", "played", "rematched", "rules_for", "save",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from p2pgin.log.entry import Entry
+from p2pgin.records import Status, verify_bytes
 from p2pgin.session import EndKind, TakeBack
-from p2pgin.verify import Status, verify_bytes
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.helpers import file_of
 

@@ -18,9 +18,9 @@ import pytest
 
 from p2pgin.bots import make_rummy_bot
 from p2pgin.engine.rummy import Discard, LayOff, Meld, RummyHand
+from p2pgin.records import Status, verify_bytes
+from p2pgin.records.steps import tell
 from p2pgin.session.events import HandEnded
-from p2pgin.verify import Status, verify_bytes
-from p2pgin.verify.steps import tell
 from tests.session.table_harness import Router, Seat, finisher
 from tests.verify.helpers import replay
 from tests.verify.tables import named_table, rules_for, seat, transcript_at

@@ -26,7 +26,8 @@ import pytest
 
 from p2pgin.log.canonical import canonical_dumps
 from p2pgin.log.transcript import Transcript
-from p2pgin.stats import (
+from p2pgin.records import verify_transcript
+from p2pgin.records.stats import (
     MatchSummary,
     StatsError,
     Totals,
@@ -38,7 +39,6 @@ from p2pgin.stats import (
     sync_transcripts,
     totals,
 )
-from p2pgin.verify import verify_transcript
 from tests.session.table_harness import Router, finisher, gin_table
 from tests.verify.helpers import abandoned_table, reseal, transcript, two_seats
 from tests.verify.tables import named_table, rematched, save, seat, taken_back, transcript_at

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from p2pgin.rating import rate_pair
-from p2pgin.stats import load_matches
+from p2pgin.records.rating import rate_pair
+from p2pgin.records.stats import load_matches
 from tests.session.table_harness import finisher
 from tests.ui.realterm import Term, requires_tty, term_name
 from tests.verify.tables import named_table, played, rules_for, save, transcript_at

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pgin.cli import main
+from p2pgin.cli.commands.verify import EXIT_FAILED, EXIT_OK, EXIT_UNFINISHED, EXIT_UNREADABLE, run
 from p2pgin.log.transcript import write_transcript
-from p2pgin.verify import Unreadable, verify_bytes
-from p2pgin.verify.cli import EXIT_FAILED, EXIT_OK, EXIT_UNFINISHED, EXIT_UNREADABLE, run
+from p2pgin.records import Unreadable, verify_bytes
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.helpers import file_of, transcript, two_seats
 
@@ -230,7 +230,7 @@ def test_verify_piped_into_head_exits_quietly(saved: Path) -> None:
 
 
 def test_python_m_p2pgin_verify_is_the_same_command(saved: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "p2pgin.verify", str(saved), "--json"],
+    done = subprocess.run([sys.executable, "-m", "p2pgin", "verify", str(saved), "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == EXIT_OK and json.loads(done.stdout)["status"] == "finished"
 

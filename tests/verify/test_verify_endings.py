@@ -17,8 +17,8 @@ from typing import Any
 
 from p2pgin.log.entry import Entry
 from p2pgin.log.transcript import Transcript
+from p2pgin.records import Report, Status, verify_bytes, verify_transcript
 from p2pgin.session import EndKind
-from p2pgin.verify import Report, Status, verify_bytes, verify_transcript
 from tests.session.table_harness import Router, Seat, forge, gin_table
 from tests.verify.helpers import (
     abandoned_table,

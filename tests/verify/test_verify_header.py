@@ -15,7 +15,7 @@ import pytest
 
 from p2pgin.log.canonical import canonical_dumps, hexbytes
 from p2pgin.log.transcript import Seal, Transcript, TranscriptPlayer
-from p2pgin.verify import Report, Status, verify_bytes, verify_transcript
+from p2pgin.records import Report, Status, verify_bytes, verify_transcript
 from tests.session.table_harness import Router, key
 from tests.verify.helpers import KEYS, abandoned_table, reseal, transcript, two_seats
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pgin.log.transcript import Transcript, parse_transcript
-from p2pgin.verify import Report, Status, Unreadable, verify_bytes, verify_transcript
+from p2pgin.records import Report, Status, Unreadable, verify_bytes, verify_transcript
 from tests.session.table_harness import Router
 from tests.verify.helpers import file_of, finished_table, resign_from, transcript, two_seats
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from p2pgin.cli import main
+from p2pgin.cli.commands.verify import EXIT_OK, EXIT_UNREADABLE
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.session import EndKind
-from p2pgin.verify.cli import EXIT_OK, EXIT_UNREADABLE
 from tests.session.table_harness import Router, Seat, forge, gin_table, key
 from tests.verify.helpers import file_of
 

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from p2pgin.cli import main
+from p2pgin.cli.commands.verify import EXIT_OK, EXIT_UNFINISHED
 from p2pgin.log.gamefile import describe_resume
 from p2pgin.log.transcript import write_transcript
 from p2pgin.session.messages import PROTOCOL_VERSION
-from p2pgin.verify.cli import EXIT_OK, EXIT_UNFINISHED
 from tests.session.table_harness import Router, forge, gin_table
 from tests.verify.tables import game_file, named_table, played, save, seat, transcript_at
 
@@ -42,7 +42,7 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 
 
 def test_the_sniffer_reads_the_version_the_machine_speaks() -> None:
-    from p2pgin.verify.sniff import FORMAT_VERSION
+    from p2pgin.records.sniff import FORMAT_VERSION
 
     assert FORMAT_VERSION == PROTOCOL_VERSION
 
@@ -215,7 +215,7 @@ def test_every_ending_is_reported_with_its_headline_and_who_is_at_fault(
     assert machine is not None
     names = machine.seating.names
     assert names[ending.culprit] == culprit  # type: ignore[index]
-    from p2pgin.verify import transcript_of
+    from p2pgin.records import transcript_of
 
     path = tmp_path / "ended.jsonl"
     write_transcript(path, transcript_of(machine, keeper.key))
@@ -261,7 +261,7 @@ def test_the_commands_parser_and_the_listings_load_no_match_machine() -> None:
     code = ("import sys\n"
             "from p2pgin.cli import build_parser\n"
             "build_parser()\n"
-            "import p2pgin.verify.games, p2pgin.verify.sniff, p2pgin.stats\n"
+            "import p2pgin.records.saved, p2pgin.records.sniff, p2pgin.records.stats\n"
             "heavy = [m for m in sys.modules if m.split('.')[:2] in (['p2pgin', 'session'], "
             "['p2pgin', 'mental'], ['p2pgin', 'engine'], ['p2pgin', 'ui']) "
             "or m == 'prompt_toolkit']\n"

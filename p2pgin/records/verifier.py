@@ -4,7 +4,7 @@ The verifier holds no rule of its own. It builds :class:`~p2pgin.session.machine
 from the hellos and feeds it every entry exactly as a seat that received them would
 (``check`` then ``commit``, no observer: it sees only what the table sees). What the
 machine refuses decides the verdict; what it emits (hands proven and scored, matches
-won, the ending it upheld) becomes the :class:`~p2pgin.verify.report.Report`.
+won, the ending it upheld) becomes the :class:`~p2pgin.records.report.Report`.
 
 Inputs: a transcript (:mod:`p2pgin.log.transcript`: a sealed header, the hellos, the
 log) or a bare game file as the store writes it (the hellos, then the log). For a
@@ -13,7 +13,7 @@ session id, game and rules against the hellos; its entry count and head against 
 log; its result against the machine's final state; its seal against the key of the seat
 that sealed it.
 
-Verdicts (:class:`~p2pgin.verify.report.Status`):
+Verdicts (:class:`~p2pgin.records.report.Status`):
 
 * finished / ended: every entry holds; the last match finished by its rules, or an
   ``end`` entry the machine upheld ended it (the :class:`~p2pgin.session.endings.Ending`
@@ -49,6 +49,18 @@ from p2pgin.log.transcript import (
     TranscriptVersionError,
     parse_transcript,
 )
+from p2pgin.records.report import (
+    Failure,
+    HandRecord,
+    MatchRecord,
+    Pending,
+    Refuted,
+    Report,
+    SeatInfo,
+    Status,
+    display_names,
+)
+from p2pgin.records.sniff import Kind, Unreadable, read_record, sniff
 from p2pgin.session.errors import Fault, Rule, Unattributable
 from p2pgin.session.events import (
     Event,
@@ -65,18 +77,6 @@ from p2pgin.session.events import (
 from p2pgin.session.machine import Machine, Stage, TableState
 from p2pgin.session.messages import End
 from p2pgin.session.verdict import Record, reconcile
-from p2pgin.verify.report import (
-    Failure,
-    HandRecord,
-    MatchRecord,
-    Pending,
-    Refuted,
-    Report,
-    SeatInfo,
-    Status,
-    display_names,
-)
-from p2pgin.verify.sniff import Kind, Unreadable, read_record, sniff
 
 __all__ = [
     "NotOver",
@@ -605,7 +605,7 @@ def _game_file(data: bytes, watch: Watch | None, label: str
 
 def verify_bytes(data: bytes, *, watch: Watch | None = None) -> Report:
     """Verify a transcript or a game file given as bytes (which one, line 1 says:
-    :func:`p2pgin.verify.sniff.sniff`). ``watch`` sees every entry the walk commits
+    :func:`p2pgin.records.sniff.sniff`). ``watch`` sees every entry the walk commits
     (:data:`Watch`).
 
     A transcript that ends inside a line fails there ("cut short"); a game file's torn

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from p2pgin.records.report import Report, Status
+from p2pgin.records.sniff import Unreadable, read_record
+from p2pgin.records.verifier import walk_bytes
 from p2pgin.session.verdict import Outcome, Record, Verdict, reconcile
-from p2pgin.verify.report import Report, Status
-from p2pgin.verify.sniff import Unreadable, read_record
-from p2pgin.verify.verifier import walk_bytes
 
 __all__ = ["Reconciliation", "Shown", "reconcile_bytes", "reconcile_files"]
 

@@ -1,7 +1,7 @@
 """What a verification established, for people (:meth:`Report.lines`) and machines
 (:meth:`Report.to_dict`, ``p2pgin verify --json``).
 
-Everything here is a value the verifier (:mod:`p2pgin.verify.verifier`) filled in from
+Everything here is a value the verifier (:mod:`p2pgin.records.verifier`) filled in from
 the match machine's own events and verdicts; this module only says it. Seats are shown
 by name, never as "Player 0" (two seats of one name are told apart by their seat).
 """
@@ -16,10 +16,10 @@ from typing import Any, Final
 
 from p2pgin.log.canonical import JsonValue
 from p2pgin.log.entry import Entry
+from p2pgin.records.sniff import printable
 from p2pgin.session.endings import Ending
 from p2pgin.session.messages import EndKind
 from p2pgin.session.verdict import Outcome, Verdict
-from p2pgin.verify.sniff import printable
 
 __all__ = [
     "Failure",

@@ -1,5 +1,6 @@
-"""Offline verification: a transcript or game file checked by the same match machine a
-live seat runs, and the report of what it proves (``p2pgin verify``).
+"""The records: offline verification (a transcript or game file checked by the same match
+machine a live seat runs, and the report of what it proves: ``p2pgin verify``), the saved
+games list, the steps of a replay, and the statistics and standings.
 
 The names the rest of p2pgin calls:
 
@@ -11,7 +12,7 @@ The names the rest of p2pgin calls:
 * :func:`proven_result`: the ``result`` a transcript header claims for a machine's log.
 
 The names load on first use (PEP 562): ``p2pgin verify``, ``games`` and ``stats`` import
-this package's small modules (:mod:`p2pgin.verify.cli`, :mod:`p2pgin.verify.sniff`)
+this package's small modules (:mod:`p2pgin.records.sniff`, :mod:`p2pgin.records.saved`)
 without paying for the match machine, which every command's parser would otherwise
 load (about 0.15 s).
 """
@@ -22,7 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from p2pgin.verify.report import (
+    from p2pgin.records.report import (
         Failure,
         HandRecord,
         MatchRecord,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
         SeatInfo,
         Status,
     )
-    from p2pgin.verify.verifier import (
+    from p2pgin.records.verifier import (
         NotOver,
         Unreadable,
         proven_result,

@@ -1,13 +1,13 @@
 """Subcommands for saved games: ``games``, ``replay``, ``stats`` (``verify`` is
-:mod:`p2pgin.verify.cli`).
+:mod:`p2pgin.cli.commands.verify`).
 
 Registered by :mod:`p2pgin.cli` through its ``EXTENSIONS`` hook (:func:`register`).
 Imports of the heavy layers happen inside the handlers, so building the parser stays
 cheap for every other subcommand.
 
 All three read protocol v2 records: ``games`` the first lines of each saved file
-(:mod:`p2pgin.verify.games`), ``stats`` what :mod:`p2pgin.stats` counted from verified
-transcripts, ``replay`` the steps of a verified record (:mod:`p2pgin.verify.steps`,
+(:mod:`p2pgin.records.saved`), ``stats`` what :mod:`p2pgin.records.stats` counted from verified
+transcripts, ``replay`` the steps of a verified record (:mod:`p2pgin.records.steps`,
 drawn by :mod:`p2pgin.ui.replay`). Output to a closed pipe (``| head``) ends quietly.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from p2pgin.standings import Standings
+    from p2pgin.records.standings import Standings
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_UNREADABLE", "register"]
 
@@ -77,7 +77,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
     ended: who is at fault) and the score, the file. A result is what the transcript's
     header claims; p2pgin verify FILE proves it. Each line is printed as its file is
     read."""
-    from p2pgin.verify.games import read_games
+    from p2pgin.records.saved import read_games
 
     try:
         if args.json:
@@ -110,7 +110,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     hand's showdown and scoring, the scores, how the match ended (protocol v2 never
     opens a hand's whole deck). Step with the arrow keys, jump to hand N; --plain prints
     a line per move. The file is verified first: only a proven game is replayed."""
-    from p2pgin.verify.sniff import Unreadable, read_record
+    from p2pgin.records.sniff import Unreadable, read_record
 
     try:
         data, _ = read_record(args.file)
@@ -118,11 +118,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"p2pgin replay: {args.file} {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     _progress(f"checking {args.file} before the replay...")
-    from p2pgin.verify.steps import tell
+    from p2pgin.records.steps import tell
 
     story = tell(data)
     if not story.ok:
-        from p2pgin.verify.report import Status
+        from p2pgin.records.report import Status
 
         print("\n".join([f"file     {args.file}", *story.report.lines()]))
         if story.report.status is Status.UNFINISHED:
@@ -180,8 +180,8 @@ def _standing_text(s: Standings, args: argparse.Namespace) -> list[str]:
     block characters (or with ``--ascii``)."""
     import shutil
 
-    from p2pgin.standings import standing_lines
-    from p2pgin.stats_chart import can_draw, margin_chart
+    from p2pgin.records.standings import standing_lines
+    from p2pgin.records.stats_chart import can_draw, margin_chart
 
     out = standing_lines(s)
     margins = [d for _, d in s.recent[-args.last:]] if args.last else []
@@ -204,8 +204,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     level). Then where you stand: streaks, average margin, gin and undercut rates per
     hand, a Glicko-2 rating against each opponent, the same per bot level, and a chart
     of the margins of the last matches."""
-    from p2pgin.standings import standings
-    from p2pgin.stats import StatsError, load_matches, stats_lines, sync_transcripts, totals
+    from p2pgin.records.standings import standings
+    from p2pgin.records.stats import StatsError, load_matches, stats_lines, sync_transcripts, totals
 
     try:
         problems = sync_transcripts(on_new=lambda n: _progress(

@@ -3,7 +3,7 @@
 Protocol v2 never reveals a hand's whole deck, so a replay cannot show every card: it
 shows what the table showed, the public moves and public cards, each hand's showdown
 (the melds and deadwood its result gives), and the scores. The steps come from the
-verification itself: :func:`tell` runs :func:`p2pgin.verify.verifier.verify_bytes`
+verification itself: :func:`tell` runs :func:`p2pgin.records.verifier.verify_bytes`
 with a watcher that records, for every entry the match machine commits, the public hand
 the machine holds after it (no rule is re-implemented here; the machine and the games
 decide everything). Only a record that verifies is told (:attr:`Story.ok`).
@@ -28,6 +28,8 @@ from p2pgin.engine.gin_three import CutthroatHand, CutthroatHandResult
 from p2pgin.engine.hand import HandResult
 from p2pgin.engine.rummy_hand import RummyHand
 from p2pgin.engine.rummy_score import RummyRoundResult
+from p2pgin.records.report import Report, display_names, explain, printable
+from p2pgin.records.verifier import Walked, verify_bytes
 from p2pgin.session.endings import Ending
 from p2pgin.session.events import (
     Ended,
@@ -40,8 +42,6 @@ from p2pgin.session.events import (
     RematchOffered,
     TakeBackDone,
 )
-from p2pgin.verify.report import Report, display_names, explain, printable
-from p2pgin.verify.verifier import Walked, verify_bytes
 
 __all__ = ["ShowRow", "Step", "Story", "meld_text", "showdown", "table_scores", "tell"]
 
@@ -429,7 +429,7 @@ def tell(data: bytes) -> Story:
     """Verify a transcript or game file (bytes) and tell it step by step.
 
     Raises:
-        Unreadable: no p2pgin record at all (:func:`p2pgin.verify.sniff.sniff`).
+        Unreadable: no p2pgin record at all (:func:`p2pgin.records.sniff.sniff`).
     """
     teller = _Teller(names=())
     names: list[tuple[str, ...]] = []

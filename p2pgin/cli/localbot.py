@@ -204,10 +204,10 @@ def _preload() -> None:
     """Load what the bot runs before forking, so the child has it (the player's side
     loads the same layers anyway)."""
     import p2pgin.agents
+    import p2pgin.cli.seat
     import p2pgin.log.gamefile
     import p2pgin.log.identity
     import p2pgin.net.node
-    import p2pgin.seat
     import p2pgin.session  # noqa: F401
 
 

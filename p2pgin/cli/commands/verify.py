@@ -83,7 +83,7 @@ def _game_file_lines(path: Path, report: Any) -> tuple[list[str], dict[str, Any]
     """What a person needs to know about a game file: it is a match's live log, not a
     transcript; ``p2pgin resume`` continues a match that is not over."""
     from p2pgin.log.gamefile import describe_resume, read_meta
-    from p2pgin.verify.report import Status
+    from p2pgin.records.report import Status
 
     lines = ["note     this is a game file (a match's live log), not a transcript: a "
              "transcript is saved when a match ends (p2pgin games lists both)"]
@@ -103,7 +103,7 @@ def run(path: Path, *, as_json: bool = False) -> int:
     moment; at a terminal a progress line follows); what is no p2pgin record at all is
     refused at once in one line on stderr (exit 2).
     """
-    from p2pgin.verify.sniff import Kind, Unreadable, read_record
+    from p2pgin.records.sniff import Kind, Unreadable, read_record
 
     try:
         data, kind = read_record(path)
@@ -111,7 +111,7 @@ def run(path: Path, *, as_json: bool = False) -> int:
         return _unreadable(path, exc, as_json)
     if not as_json:
         print(f"file     {path} ({kind})", flush=True)
-    from p2pgin.verify.verifier import verify_bytes  # NB: the match machine: ~0.15 s
+    from p2pgin.records.verifier import verify_bytes  # NB: the match machine: ~0.15 s
 
     progress = _Progress() if not as_json else None
     try:
@@ -129,7 +129,7 @@ def run(path: Path, *, as_json: bool = False) -> int:
         print("\n".join([*report.lines(), *notes]))
     if report.ok:
         return EXIT_OK
-    from p2pgin.verify.report import Status
+    from p2pgin.records.report import Status
 
     return EXIT_UNFINISHED if report.status is Status.UNFINISHED else EXIT_FAILED
 
@@ -137,11 +137,11 @@ def run(path: Path, *, as_json: bool = False) -> int:
 def run_many(paths: list[Path], *, as_json: bool = False) -> int:
     """Verify several records of one table and print the one verdict they give
     together (text, or one JSON object); the exit code (see the module docstring)."""
-    from p2pgin.verify.sniff import Unreadable
+    from p2pgin.records.sniff import Unreadable
 
     if not as_json:
         print(f"records  {len(paths)}: " + ", ".join(str(p) for p in paths), flush=True)
-    from p2pgin.verify.reconcile import reconcile_files  # NB: the match machine: ~0.15 s
+    from p2pgin.records.reconcile import reconcile_files  # NB: the match machine: ~0.15 s
 
     try:
         together = reconcile_files(paths)

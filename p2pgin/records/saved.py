@@ -77,8 +77,8 @@ class GameLine:
 
     def text(self) -> str:
         """The line a person reads (what the files say passed through
-        :func:`~p2pgin.verify.sniff.printable`: a name cannot drive the terminal)."""
-        from p2pgin.verify.sniff import printable
+        :func:`~p2pgin.records.sniff.printable`: a name cannot drive the terminal)."""
+        from p2pgin.records.sniff import printable
 
         return printable(self._text())
 

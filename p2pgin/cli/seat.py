@@ -418,7 +418,7 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     """Write the seat's sealed transcript of its finished or ended match under the data
     directory (one per match: :func:`transcript_path`) and return its path."""
     from p2pgin.log.transcript import write_transcript
-    from p2pgin.verify import transcript_of
+    from p2pgin.records import transcript_of
 
     machine = node.session.machine
     assert machine is not None
@@ -446,7 +446,7 @@ def verdict_meta(verdict: Any) -> dict[str, Any]:
 def _count_in_statistics(transcript: Any, me: int | None) -> None:
     """Count the match in this player's statistics at once (``p2pgin stats`` would find
     the transcript later anyway; the console's match-end screen shows them now)."""
-    from p2pgin.stats import StatsError, record_transcript
+    from p2pgin.records.stats import StatsError, record_transcript
 
     if me is None:
         return
@@ -460,7 +460,7 @@ def match_notes(node: Node) -> list[str]:
     opponents at this table (from the statistics the transcript was counted into)."""
     from p2pgin.log.errors import TranscriptError
     from p2pgin.log.transcript import read_transcript
-    from p2pgin.stats import StatsError, opponent_lines
+    from p2pgin.records.stats import StatsError, opponent_lines
 
     machine, me = node.session.machine, node.session.me
     if machine is None or me is None:

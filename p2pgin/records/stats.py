@@ -44,7 +44,7 @@ from p2pgin.log.identity import atomic_write, data_dir
 
 if TYPE_CHECKING:
     from p2pgin.log.transcript import Transcript
-    from p2pgin.verify.report import Report
+    from p2pgin.records.report import Report
 
 __all__ = [
     "STATS_FILE",
@@ -433,7 +433,7 @@ def record_transcript(transcript: Transcript, me: int | str, home: Path | None =
         StatsError: the transcript does not verify, ``me`` is not a seat of it, or the
             statistics file is not one.
     """
-    from p2pgin.verify.verifier import verify_transcript  # NB: the match machine
+    from p2pgin.records.verifier import verify_transcript  # NB: the match machine
 
     store = _load(home)
     seat = _seat_of(transcript, me)
@@ -479,7 +479,7 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
         StatsError: the statistics file is not one.
     """
     from p2pgin.log.transcript import iter_transcripts
-    from p2pgin.verify.games import my_key
+    from p2pgin.records.saved import my_key
 
     base = home if home is not None else data_dir(create=False)
     store = _load(home)
@@ -499,8 +499,8 @@ def sync_transcripts(home: Path | None = None, on_new: Callable[[int], None] | N
         on_new(len(todo))
     from p2pgin.log.errors import LogError
     from p2pgin.log.transcript import parse_transcript
-    from p2pgin.verify.sniff import Kind, Unreadable, read_record
-    from p2pgin.verify.verifier import verify_transcript
+    from p2pgin.records.sniff import Kind, Unreadable, read_record
+    from p2pgin.records.verifier import verify_transcript
 
     key = my_key(base)
     for path, session, head in todo:
@@ -705,7 +705,7 @@ def stats_lines(home: Path | None = None, *, opponents: Iterable[str] | None = N
     overall, per = totals(load_matches(home).values())
     if overall.matches + overall.ended == 0:
         return ["No finished matches counted yet."]
-    from p2pgin.verify.sniff import printable
+    from p2pgin.records.sniff import printable
 
     wanted = None if opponents is None else set(opponents)
     out = [_line("All opponents", overall, per_opponent=False)]

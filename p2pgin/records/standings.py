@@ -1,5 +1,5 @@
 """Where you stand: ratings, streaks, margins and per-hand rates from the counted matches
-(:mod:`p2pgin.stats`), per opponent key, per bot level and overall. Pure: summaries in,
+(:mod:`p2pgin.records.stats`), per opponent key, per bot level and overall. Pure: summaries in,
 values and lines out.
 
 * **Match order** is the order the matches were saved in (the date their transcript was
@@ -18,7 +18,7 @@ values and lines out.
   play`` name their bots ``bot-<level>`` unless told otherwise, so a computer opponent
   named ``bot-hard`` is counted at level ``hard`` and one with another name at level
   ``other``. The level is the name's claim, not a proof.
-* **Rating**: Glicko-2 (:mod:`p2pgin.rating`) of you against each opponent key, from
+* **Rating**: Glicko-2 (:mod:`p2pgin.records.rating`) of you against each opponent key, from
   1500 +- 350, each match a rating period, in match order.
 """
 
@@ -29,11 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from p2pgin.rating import START, Rating, rate_pair
-from p2pgin.stats import _GIN_GAMES  # NB: tests/games/test_registry.py holds it to the registry
+from p2pgin.records.rating import START, Rating, rate_pair
+from p2pgin.records.stats import (
+    _GIN_GAMES,  # NB: tests/games/test_registry.py holds it to the registry
+)
 
 if TYPE_CHECKING:
-    from p2pgin.stats import MatchSummary
+    from p2pgin.records.stats import MatchSummary
 
 __all__ = [
     "OTHER_LEVEL",
@@ -280,7 +282,7 @@ def _details(g: Group) -> list[str]:
 def standing_lines(s: Standings) -> list[str]:
     """Readable standings, each line within 80 columns but for long names: overall, then
     each opponent (most played first) with its rating, then each bot level."""
-    from p2pgin.verify.sniff import printable
+    from p2pgin.records.sniff import printable
 
     if not s.overall.scores and not s.overall.gin_hands:
         return []
