@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 
 from p2pgin.log.entry import Entry, verify_hello
 from p2pgin.log.errors import LogError
+from p2pgin.session.control import LobbyOffer
 from p2pgin.session.errors import BadBody
 from p2pgin.session.messages import PROTOCOL_VERSION, Hello, parse_body
 
@@ -103,10 +104,12 @@ def check_joiner_hello(lobby: Lobby, hello: Entry, seat: int | None, key: bytes)
     return ""
 
 
-def read_host_hello(raw: Any, key: bytes) -> Entry | str:
-    """(Joiner) the host's hello from a lobby frame, or why it is refused."""
+def read_host_hello(offer: LobbyOffer, key: bytes) -> Entry | str:
+    """(Joiner) the host's hello from a lobby frame that has one, or why it is refused."""
+    hello = offer.hello
+    if hello is None:
+        return f"lobby: the host's hello: {offer.hello_error}"
     try:
-        hello = Entry(**raw)
         signer = verify_hello(hello, sender=0)
     except (LogError, TypeError) as exc:
         return f"lobby: the host's hello: {exc}"
