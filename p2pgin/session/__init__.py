@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from p2pgin.session.actions import SessionAction
 from p2pgin.session.endings import Ending
-from p2pgin.session.errors import Fault, LocalProtocolError, ProtocolError, Rule, Unattributable
+from p2pgin.session.errors import (
+    Fault,
+    LobbyReason,
+    LobbyRefused,
+    LocalProtocolError,
+    ProtocolError,
+    Rule,
+    Unattributable,
+)
 from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
 from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION, EndKind
 from p2pgin.session.session import (
@@ -48,6 +56,8 @@ __all__ = [
     "Ending",
     "Fault",
     "GrantTakeBack",
+    "LobbyReason",
+    "LobbyRefused",
     "LocalProtocolError",
     "Machine",
     "Output",

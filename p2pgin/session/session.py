@@ -65,7 +65,7 @@ from p2pgin.session.control import (
     unknown_control,
 )
 from p2pgin.session.endings import Ending
-from p2pgin.session.errors import Fault, LocalProtocolError, Rule, Unattributable
+from p2pgin.session.errors import Fault, LobbyRefused, LocalProtocolError, Rule, Unattributable
 from p2pgin.session.events import (
     Event,
     HandEnded,
@@ -648,9 +648,10 @@ class Session:
             # this connection was offered earlier is as good as the offer now. (Not any
             # free seat: a newcomer must not pick its place, a partner in team gin.)
             seat = hello.sender
-        refused = check_joiner_hello(lobby, hello, seat, info.key)
-        if refused:
-            self._drop(link, refused)
+        try:
+            check_joiner_hello(lobby, hello, seat, info.key)
+        except LobbyRefused as exc:
+            self._drop(link, exc.detail)
             return
         assert seat is not None
         if seat in lobby.hellos:
@@ -675,9 +676,10 @@ class Session:
         if lobby is not None and lobby.declined:
             return  # NB: a frame sent before the host heard that I declined
         if frame.hello is not None or frame.hello_error is not None:
-            hello = read_host_hello(frame, self._links[link].key)
-            if isinstance(hello, str):
-                self._drop(link, hello)
+            try:
+                hello = read_host_hello(frame, self._links[link].key)
+            except LobbyRefused as exc:
+                self._drop(link, exc.detail)
                 return
             seats = hello.body["seats"]
             assert isinstance(seats, int)
@@ -759,9 +761,10 @@ class Session:
                 self._drop(link, "table: other hellos than this table's")
             return
         if self.role is Role.JOINER:
-            refused = check_table(hellos, self.lobby, self.my_hello)
-            if refused:
-                self._drop(link, refused)
+            try:
+                check_table(hellos, self.lobby, self.my_hello)
+            except LobbyRefused as exc:
+                self._drop(link, exc.detail)
                 return
         try:
             self._form(hellos)
