@@ -22,6 +22,7 @@ from p2pgin.session.errors import (
 )
 from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
 from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION, EndKind
+from p2pgin.session.model import TablePolicy
 from p2pgin.session.session import (
     EVERY,
     IF_SAME,
@@ -71,6 +72,7 @@ __all__ = [
     "Session",
     "SessionAction",
     "Stage",
+    "TablePolicy",
     "TakeBack",
     "Unattributable",
 ]

@@ -106,6 +106,7 @@ from p2pgin.session.messages import (
     TossReveal,
     parse_body,
 )
+from p2pgin.session.model import DEFAULT_POLICY, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
@@ -255,7 +256,7 @@ class Session:
     """
 
     def __init__(self, key: SigningKey, *, role: Role, name: str, rng: Any, bot: bool,
-                 accept_rules: AcceptPolicy) -> None:
+                 accept_rules: AcceptPolicy, policy: TablePolicy = DEFAULT_POLICY) -> None:
         self._key = key
         self.role = role
         self.name = name
@@ -285,17 +286,26 @@ class Session:
         self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
         self._view: PlayerView | None = None
         self._out = _Builder()
-        #: Whether connections that are not seats may watch (the host's choice; a
-        #: seat that is not the host lets the spectators the host admitted reconnect).
-        self.allow_spectators = False
+        self._policy = policy
         self._port: int | None = None
+
+    @property
+    def policy(self) -> TablePolicy:
+        """The table's policy, given when this session was built."""
+        return self._policy
+
+    @property
+    def allow_spectators(self) -> bool:
+        """Whether connections that are not seats may watch (the host's choice; a seat
+        that is not the host lets the spectators the host admitted reconnect)."""
+        return self._policy.allow_spectators
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
     def host(cls, identity: Any, *, seats: int, game: str, rules: dict[str, Any],
              name: str | None = None, rng: Any = None, bot: bool = False,
-             port: int | None = None) -> Session:
+             port: int | None = None, policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """A host's session: seat 0 of a table of ``seats`` playing ``game``.
 
         Raises:
@@ -310,7 +320,7 @@ class Session:
         key = _signing_key(identity)
         rng = random.SystemRandom() if rng is None else rng
         session = cls(key, role=Role.HOST, name=name or str(getattr(identity, "name", "host")),
-                      rng=rng, bot=bot, accept_rules=True)
+                      rng=rng, bot=bot, accept_rules=True, policy=policy)
         session.lobby = Lobby(seats=seats)
         session.my_hello = session._sign_hello(seat=0, seats=seats, game=game, rules=rules,
                                                table=None, port=port)
@@ -322,7 +332,8 @@ class Session:
     def join(cls, identity: Any, *, name: str | None = None, rng: Any = None,
              bot: bool = False, accept_rules: AcceptPolicy = True,
              proposed: tuple[str, dict[str, Any]] | None = None,
-             port: int | None = None, check_host: HostCheck | None = None) -> Session:
+             port: int | None = None, check_host: HostCheck | None = None,
+             policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """A joiner's session: it takes the seat the host's lobby offers.
 
         Args:
@@ -337,7 +348,7 @@ class Session:
         rng = random.SystemRandom() if rng is None else rng
         session = cls(key, role=Role.JOINER,
                       name=name or str(getattr(identity, "name", "joiner")),
-                      rng=rng, bot=bot, accept_rules=accept_rules)
+                      rng=rng, bot=bot, accept_rules=accept_rules, policy=policy)
         session._proposed = proposed
         session._port = port
         session._check_host = check_host
@@ -352,7 +363,8 @@ class Session:
 
     @classmethod
     def restore(cls, identity: Any, hellos: Sequence[Entry], entries: Sequence[Entry],
-                secrets: dict[str, Any] | None, *, rng: Any = None) -> Session:
+                secrets: dict[str, Any] | None, *, rng: Any = None,
+                policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """Rebuild a seat's session from its game file (hellos, then the log).
 
         Every entry is checked again exactly as when it arrived; the seat's own entries
@@ -370,7 +382,8 @@ class Session:
         msg = parse_body("hello", hellos[seat].body)
         assert isinstance(msg, Hello)
         role = Role.HOST if seat == 0 else Role.JOINER
-        session = cls(key, role=role, name=msg.name, rng=rng, bot=msg.bot, accept_rules=True)
+        session = cls(key, role=role, name=msg.name, rng=rng, bot=msg.bot, accept_rules=True,
+                      policy=policy)
         session.my_hello = hellos[seat]
         try:
             session._form(tuple(hellos))
