@@ -23,8 +23,9 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry
 from p2pgin.log.transcript import Transcript
 from p2pgin.records import transcript_of
-from p2pgin.session import Output, Session
+from p2pgin.session import Output, Session, TablePolicy
 from p2pgin.session.events import Event
+from p2pgin.session.model import DEFAULT_POLICY
 
 __all__ = ["Choose", "Router", "Seat", "gin_table", "key", "play_transcript",
            "table"]
@@ -171,12 +172,12 @@ def _formed(router: Router) -> None:
 
 
 def gin_table(*, target: int = 100, seed: int = 1, bot: tuple[bool, bool] = (False, False),
-              settle: bool = True) -> Router:
+              settle: bool = True, policy: TablePolicy = DEFAULT_POLICY) -> Router:
     """A formed two-seat gin table (host ann, joiner bob), its toss done (or, with
     ``settle`` False, just formed at both seats: the toss has begun)."""
     rules = Rules(target=target).to_dict()
     host = Session.host(key(0), seats=2, game="gin", rules=rules, name="ann",
-                        rng=random.Random(seed), bot=bot[0])
+                        rng=random.Random(seed), bot=bot[0], policy=policy)
     join = Session.join(key(1), name="bob", rng=random.Random(seed + 1), bot=bot[1])
     router = Router([Seat("ann", host, key(0)), Seat("bob", join, key(1))])
     router.connect("ann", "bob")

@@ -11,9 +11,18 @@ from __future__ import annotations
 
 from p2pgin.session.actions import SessionAction
 from p2pgin.session.endings import Ending
-from p2pgin.session.errors import Fault, LocalProtocolError, ProtocolError, Rule, Unattributable
+from p2pgin.session.errors import (
+    Fault,
+    LobbyReason,
+    LobbyRefused,
+    LocalProtocolError,
+    ProtocolError,
+    Rule,
+    Unattributable,
+)
 from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
 from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION, EndKind
+from p2pgin.session.model import TablePolicy
 from p2pgin.session.session import (
     EVERY,
     IF_SAME,
@@ -48,6 +57,8 @@ __all__ = [
     "Ending",
     "Fault",
     "GrantTakeBack",
+    "LobbyReason",
+    "LobbyRefused",
     "LocalProtocolError",
     "Machine",
     "Output",
@@ -61,6 +72,7 @@ __all__ = [
     "Session",
     "SessionAction",
     "Stage",
+    "TablePolicy",
     "TakeBack",
     "Unattributable",
 ]

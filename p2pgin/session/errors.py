@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BadBody",
     "Fault",
+    "LobbyReason",
+    "LobbyRefused",
     "LocalProtocolError",
     "ProtocolError",
     "Rule",
@@ -73,6 +75,28 @@ class Unattributable(ProtocolError):
     def __init__(self, detail: str, *, evidence: bytes | None = None) -> None:
         super().__init__(detail)
         self.evidence = evidence
+
+
+class LobbyReason(StrEnum):
+    """Why a hello or a table is refused in the lobby (the ``reason`` of a
+    :class:`LobbyRefused`)."""
+
+    NO_SEAT_OFFERED = "no_seat_offered"  # a hello on a connection offered no seat
+    BAD_HELLO = "bad_hello"              # not a well-formed, well-signed hello
+    WRONG_KEY = "wrong_key"              # signed by another key than the connection's
+    OTHER_TERMS = "other_terms"          # not the host's game, rules, size or hello
+    OTHER_VERSION = "other_version"      # the host speaks another protocol version
+    NOT_HOST_HELLO = "not_host_hello"    # the host's hello is not a host's (seat 0)
+    OTHER_TABLE = "other_table"          # a formed table that is not the one I sat at
+
+
+class LobbyRefused(Unattributable):
+    """A lobby's hello or table refused: the connection it came on is dropped with
+    :attr:`detail` (it proves nothing about any seat of a table not yet formed)."""
+
+    def __init__(self, reason: LobbyReason, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
 
 
 class BadBody(ValueError):

@@ -16,7 +16,8 @@ from typing import Any, Final, Literal
 
 from p2pgin.log.entry import Entry, verify_hello
 from p2pgin.log.errors import LogError
-from p2pgin.session.errors import BadBody
+from p2pgin.session.control import LobbyOffer
+from p2pgin.session.errors import BadBody, LobbyReason, LobbyRefused
 from p2pgin.session.messages import PROTOCOL_VERSION, Hello, parse_body
 
 __all__ = [
@@ -74,60 +75,77 @@ class Lobby:
         return tuple(self.hellos[s] for s in range(self.seats))
 
 
-def check_joiner_hello(lobby: Lobby, hello: Entry, seat: int | None, key: bytes) -> str:
-    """(Host) why a joiner's hello for the seat it was offered is refused, or "".
+def check_joiner_hello(lobby: Lobby, hello: Entry, seat: int | None, key: bytes) -> None:
+    """(Host) refuse a joiner's hello for the seat it was offered, unless it is good.
 
     Args:
         seat: the seat offered on that connection (None: none was).
         key: the identity key the connection proved.
+
+    Raises:
+        LobbyRefused: why (a :class:`LobbyReason` and the line the link is dropped with).
     """
     host_hello = lobby.host_hello
     assert host_hello is not None
     if seat is None:
-        return "a hello without a seat offered"
+        raise LobbyRefused(LobbyReason.NO_SEAT_OFFERED, "a hello without a seat offered")
     try:
         signer = verify_hello(hello, sender=seat)
     except LogError as exc:
-        return f"hello: {exc.detail}"
+        raise LobbyRefused(LobbyReason.BAD_HELLO, f"hello: {exc.detail}") from None
     if bytes(signer) != key:
-        return "hello not signed by the key this connection proved"
+        raise LobbyRefused(LobbyReason.WRONG_KEY,
+                           "hello not signed by the key this connection proved")
     try:
         msg = parse_body("hello", hello.body)
     except BadBody as exc:
-        return f"hello: {exc}"
+        raise LobbyRefused(LobbyReason.BAD_HELLO, f"hello: {exc}") from None
     host = parse_body("hello", host_hello.body)
     assert isinstance(msg, Hello) and isinstance(host, Hello)
     if (msg.version, msg.seats, msg.game, msg.rules, msg.table) != (
             host.version, host.seats, host.game, host.rules, host_hello.hash()):
-        return "hello does not accept this table's game, rules and size"
-    return ""
+        raise LobbyRefused(LobbyReason.OTHER_TERMS,
+                           "hello does not accept this table's game, rules and size")
 
 
-def read_host_hello(raw: Any, key: bytes) -> Entry | str:
-    """(Joiner) the host's hello from a lobby frame, or why it is refused."""
+def read_host_hello(offer: LobbyOffer, key: bytes) -> Entry:
+    """(Joiner) the host's hello from a lobby frame that has one.
+
+    Raises:
+        LobbyRefused: why it is refused.
+    """
+    hello = offer.hello
+    if hello is None:
+        raise LobbyRefused(LobbyReason.BAD_HELLO,
+                           f"lobby: the host's hello: {offer.hello_error}")
     try:
-        hello = Entry(**raw)
         signer = verify_hello(hello, sender=0)
     except (LogError, TypeError) as exc:
-        return f"lobby: the host's hello: {exc}"
+        raise LobbyRefused(LobbyReason.BAD_HELLO, f"lobby: the host's hello: {exc}") from None
     if bytes(signer) != key:
-        return "lobby: the host's hello is not signed by this connection's key"
+        raise LobbyRefused(LobbyReason.WRONG_KEY,
+                           "lobby: the host's hello is not signed by this connection's key")
     try:
         msg = parse_body("hello", hello.body)
     except BadBody as exc:
-        return f"lobby: the host's hello: {exc}"
+        raise LobbyRefused(LobbyReason.BAD_HELLO, f"lobby: the host's hello: {exc}") from None
     assert isinstance(msg, Hello)
     if msg.version != PROTOCOL_VERSION:
-        return (f"lobby: the host speaks protocol version {msg.version}, this program "
-                f"{PROTOCOL_VERSION}: both players need the same p2pgin")
+        raise LobbyRefused(LobbyReason.OTHER_VERSION,
+                           f"lobby: the host speaks protocol version {msg.version}, this "
+                           f"program {PROTOCOL_VERSION}: both players need the same p2pgin")
     if msg.seat != 0 or msg.table is not None:
-        return "lobby: the host's hello is not a host's (seat 0, no table)"
+        raise LobbyRefused(LobbyReason.NOT_HOST_HELLO,
+                           "lobby: the host's hello is not a host's (seat 0, no table)")
     return hello
 
 
-def check_table(hellos: tuple[Entry, ...], lobby: Lobby | None, mine: Entry | None) -> str:
-    """(Joiner) why a formed table's hellos are not the table it took a seat at, or ""."""
+def check_table(hellos: tuple[Entry, ...], lobby: Lobby | None, mine: Entry | None) -> None:
+    """(Joiner) refuse a formed table's hellos unless they are the table it took a seat at.
+
+    Raises:
+        LobbyRefused: ``other_table``.
+    """
     if (mine is None or lobby is None or not hellos or hellos[0] != lobby.host_hello
             or mine.sender >= len(hellos) or hellos[mine.sender] != mine):
-        return "table: it is not the table I took a seat at"
-    return ""
+        raise LobbyRefused(LobbyReason.OTHER_TABLE, "table: it is not the table I took a seat at")

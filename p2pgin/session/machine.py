@@ -251,10 +251,11 @@ class Machine:
         seq = len(self.chain) if seq is None else seq
         stage = state.stage
         if stage is Stage.TOSS:
-            n = self.seating.seats
-            if len(state.commits) < n:
-                return Due(seat=len(state.commits), owed=Owed.TOSS_COMMIT, seq=seq)
-            return Due(seat=len(state.nonces), owed=Owed.TOSS_REVEAL, seq=seq)
+            toss = self._toss(state)
+            due = toss.next_due()
+            assert due is not None  # NB: the last reveal starts the match
+            owed = Owed.TOSS_COMMIT if due[0] is cointoss.TossStep.COMMIT else Owed.TOSS_REVEAL
+            return Due(seat=due[1], owed=owed, seq=seq)
         if stage in IN_HAND:
             hand = state.hand
             assert hand is not None
@@ -370,22 +371,24 @@ class Machine:
 
     # -- coin toss
 
+    def _toss(self, state: TableState) -> cointoss.Toss:
+        if state.toss is not None:
+            return state.toss
+        return cointoss.Toss.start(bytes.fromhex(self.seating.session_id), self.seating.seats)
+
     def _h_toss(self, entry: Entry, msg: Message, state: TableState, due: Due | None
                 ) -> tuple[TableState, tuple[Event, ...]]:
-        seat, session = entry.sender, bytes.fromhex(self.seating.session_id)
+        assert isinstance(msg, TossCommit | TossReveal)
+        toss = self._toss(state)
         try:
-            if isinstance(msg, TossCommit):
-                commit = cointoss.read_commit(msg.toss, session, seat)
-                return replace(state, commits=(*state.commits, commit)), ()
-            assert isinstance(msg, TossReveal)
-            nonce = cointoss.read_reveal(msg.toss, session, seat, state.commits[seat])
+            toss = (toss.take_commit if isinstance(msg, TossCommit) else toss.take_reveal)(
+                entry.sender, msg.toss)
         except DeckError as exc:
             raise self._deck_fault(entry, exc) from None
-        nonces = (*state.nonces, nonce)
-        if len(nonces) < self.seating.seats:
-            return replace(state, nonces=nonces), ()
-        seed = cointoss.table_seed(session, nonces)
-        return self._new_match(replace(state, nonces=nonces, seed=seed), None)
+        seed = toss.seed
+        if seed is None:
+            return replace(state, toss=toss), ()
+        return self._new_match(replace(state, toss=toss, seed=seed), None)
 
     def _new_match(self, state: TableState, first_dealer: int | None
                    ) -> tuple[TableState, tuple[Event, ...]]:

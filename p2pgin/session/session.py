@@ -34,10 +34,9 @@ from nacl.signing import SigningKey
 
 from p2pgin.engine.game import DECK_STRIDE
 from p2pgin.engine.moves import Move
-from p2pgin.log.canonical import canonical_dumps, canonical_loads
 from p2pgin.log.chain import Placement
 from p2pgin.log.entry import PRE_SESSION, Entry, hello_key, sign_entry, sign_hello
-from p2pgin.log.errors import CanonicalError, LogError
+from p2pgin.log.errors import LogError
 from p2pgin.mental import cointoss
 from p2pgin.session.actions import (
     AcceptRematch,
@@ -50,8 +49,23 @@ from p2pgin.session.actions import (
     SessionAction,
     TakeBack,
 )
+from p2pgin.session.control import (
+    BadControl,
+    Control,
+    Decline,
+    Head,
+    LobbyOffer,
+    Need,
+    Ping,
+    Pong,
+    TableFrame,
+    Watch,
+    control_kind,
+    parse_control,
+    unknown_control,
+)
 from p2pgin.session.endings import Ending
-from p2pgin.session.errors import Fault, LocalProtocolError, Rule, Unattributable
+from p2pgin.session.errors import Fault, LobbyRefused, LocalProtocolError, Rule, Unattributable
 from p2pgin.session.events import (
     Event,
     HandEnded,
@@ -92,6 +106,7 @@ from p2pgin.session.messages import (
     TossReveal,
     parse_body,
 )
+from p2pgin.session.model import DEFAULT_POLICY, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
@@ -203,8 +218,35 @@ class _Link:
     served: tuple[int, int] | None = None
 
 
-def _control(obj: dict[str, Any]) -> bytes:
-    return canonical_dumps(obj)
+class _Gate(StrEnum):
+    """What a control frame of some kind is to this peer now (see :data:`_NOT_TAKEN`)."""
+
+    IGNORE = "ignore"  # silently: it crossed a change of stage, or speaks of no log yet
+    REFUSE = "refuse"  # the link is dropped: that kind is not sent to this peer now
+
+
+def _not_taken() -> dict[tuple[str, Role, bool], _Gate]:
+    table: dict[tuple[str, Role, bool], _Gate] = {}
+    for formed in (False, True):
+        for role in Role:
+            if role is Role.SPECTATOR:
+                # NB: the host offered a seat before the watch arrived; not taken
+                table[LobbyOffer.KIND, role, formed] = _Gate.IGNORE
+            elif role is Role.HOST or formed:
+                table[LobbyOffer.KIND, role, formed] = _Gate.REFUSE
+            if role is not Role.HOST or formed:
+                table[Decline.KIND, role, formed] = _Gate.REFUSE
+            if not formed:
+                # NB: before the table formed there is no log to speak of
+                table[Head.KIND, role, formed] = table[Need.KIND, role, formed] = _Gate.IGNORE
+    # NB: the host forms its table itself, from its lobby
+    table[TableFrame.KIND, Role.HOST, False] = _Gate.IGNORE
+    return table
+
+
+#: (kind, role, table formed) -> what a control frame is when it is not taken; every
+#: other known kind is parsed and taken (:meth:`Session._take_control`).
+_NOT_TAKEN: Final = _not_taken()
 
 
 class Session:
@@ -214,7 +256,7 @@ class Session:
     """
 
     def __init__(self, key: SigningKey, *, role: Role, name: str, rng: Any, bot: bool,
-                 accept_rules: AcceptPolicy) -> None:
+                 accept_rules: AcceptPolicy, policy: TablePolicy = DEFAULT_POLICY) -> None:
         self._key = key
         self.role = role
         self.name = name
@@ -244,17 +286,26 @@ class Session:
         self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
         self._view: PlayerView | None = None
         self._out = _Builder()
-        #: Whether connections that are not seats may watch (the host's choice; a
-        #: seat that is not the host lets the spectators the host admitted reconnect).
-        self.allow_spectators = False
+        self._policy = policy
         self._port: int | None = None
+
+    @property
+    def policy(self) -> TablePolicy:
+        """The table's policy, given when this session was built."""
+        return self._policy
+
+    @property
+    def allow_spectators(self) -> bool:
+        """Whether connections that are not seats may watch (the host's choice; a seat
+        that is not the host lets the spectators the host admitted reconnect)."""
+        return self._policy.allow_spectators
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
     def host(cls, identity: Any, *, seats: int, game: str, rules: dict[str, Any],
              name: str | None = None, rng: Any = None, bot: bool = False,
-             port: int | None = None) -> Session:
+             port: int | None = None, policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """A host's session: seat 0 of a table of ``seats`` playing ``game``.
 
         Raises:
@@ -269,7 +320,7 @@ class Session:
         key = _signing_key(identity)
         rng = random.SystemRandom() if rng is None else rng
         session = cls(key, role=Role.HOST, name=name or str(getattr(identity, "name", "host")),
-                      rng=rng, bot=bot, accept_rules=True)
+                      rng=rng, bot=bot, accept_rules=True, policy=policy)
         session.lobby = Lobby(seats=seats)
         session.my_hello = session._sign_hello(seat=0, seats=seats, game=game, rules=rules,
                                                table=None, port=port)
@@ -281,7 +332,8 @@ class Session:
     def join(cls, identity: Any, *, name: str | None = None, rng: Any = None,
              bot: bool = False, accept_rules: AcceptPolicy = True,
              proposed: tuple[str, dict[str, Any]] | None = None,
-             port: int | None = None, check_host: HostCheck | None = None) -> Session:
+             port: int | None = None, check_host: HostCheck | None = None,
+             policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """A joiner's session: it takes the seat the host's lobby offers.
 
         Args:
@@ -296,7 +348,7 @@ class Session:
         rng = random.SystemRandom() if rng is None else rng
         session = cls(key, role=Role.JOINER,
                       name=name or str(getattr(identity, "name", "joiner")),
-                      rng=rng, bot=bot, accept_rules=accept_rules)
+                      rng=rng, bot=bot, accept_rules=accept_rules, policy=policy)
         session._proposed = proposed
         session._port = port
         session._check_host = check_host
@@ -311,7 +363,8 @@ class Session:
 
     @classmethod
     def restore(cls, identity: Any, hellos: Sequence[Entry], entries: Sequence[Entry],
-                secrets: dict[str, Any] | None, *, rng: Any = None) -> Session:
+                secrets: dict[str, Any] | None, *, rng: Any = None,
+                policy: TablePolicy = DEFAULT_POLICY) -> Session:
         """Rebuild a seat's session from its game file (hellos, then the log).
 
         Every entry is checked again exactly as when it arrived; the seat's own entries
@@ -329,7 +382,8 @@ class Session:
         msg = parse_body("hello", hellos[seat].body)
         assert isinstance(msg, Hello)
         role = Role.HOST if seat == 0 else Role.JOINER
-        session = cls(key, role=role, name=msg.name, rng=rng, bot=msg.bot, accept_rules=True)
+        session = cls(key, role=role, name=msg.name, rng=rng, bot=msg.bot, accept_rules=True,
+                      policy=policy)
         session.my_hello = hellos[seat]
         try:
             session._form(tuple(hellos))
@@ -501,9 +555,7 @@ class Session:
                  else self.lobby.host_hello if self.lobby is not None else None)
         names = (list(machine.seating.names) if machine is not None
                  else self.lobby.seated_names() if self.lobby is not None else [])
-        self._send(link, _control({"ctl": "lobby",
-                                   "hello": None if hello is None else hello.to_dict(),
-                                   "seat": None, "seated": names}))
+        self._send(link, LobbyOffer(hello=hello, seat=None, seated=tuple(names)).to_bytes())
         self._drop(link, "the table is full", quiet=True)
 
     # ------------------------------------------------------------------ links
@@ -537,7 +589,7 @@ class Session:
         if self.role is Role.HOST:
             self._offer_seat(link)
         elif self.role is Role.SPECTATOR:
-            self._send(link, _control({"ctl": "watch", "from": 0}))
+            self._send(link, Watch(start=0).to_bytes())
         return self._flush()
 
     def link_down(self, link: Hashable) -> Output:
@@ -557,8 +609,8 @@ class Session:
         machine = self.machine
         assert machine is not None
         chain = machine.chain
-        self._send(link, _control({"ctl": "head", "session": machine.session_id,
-                                   "next": len(chain), "hash": chain.head}))
+        self._send(link, Head(session=machine.session_id, next=len(chain),
+                              hash=chain.head).to_bytes())
 
     def _send_table(self, link: Hashable) -> None:
         machine = self.machine
@@ -568,9 +620,7 @@ class Session:
                  if info.seat is not None and info.address}
         addresses = [f"{where[seat]}:{port}" if seat in where and port else ""
                      for seat, port in enumerate(table.ports)]
-        self._send(link, _control({
-            "ctl": "table", "hellos": [h.to_dict() for h in table.hellos],
-            "addresses": addresses}))
+        self._send(link, TableFrame(hellos=table.hellos, addresses=tuple(addresses)).to_bytes())
 
     # ------------------------------------------------------------------ lobby
 
@@ -581,9 +631,8 @@ class Session:
         info.offered = lobby.free_seat()
         if info.offered is not None:
             info.offers.add(info.offered)
-        self._send(link, _control({
-            "ctl": "lobby", "hello": lobby.host_hello.to_dict(),
-            "seat": self._links[link].offered, "seated": lobby.seated_names()}))
+        self._send(link, LobbyOffer(hello=lobby.host_hello, seat=self._links[link].offered,
+                                    seated=tuple(lobby.seated_names())).to_bytes())
 
     def _lobby_news(self) -> None:
         """Tell every lobby link who is seated now, and each newcomer its seat now."""
@@ -597,10 +646,9 @@ class Session:
                 info.offered = free
                 if free is not None:
                     info.offers.add(free)
-            self._send(link, _control({
-                "ctl": "lobby", "hello": None,
-                "seat": info.seat if info.seat is not None else info.offered,
-                "seated": lobby.seated_names()}))
+            self._send(link, LobbyOffer(
+                hello=None, seat=info.seat if info.seat is not None else info.offered,
+                seated=tuple(lobby.seated_names())).to_bytes())
 
     def _take_hello(self, link: Hashable, hello: Entry) -> None:
         """(Host) a joiner's hello for the seat it was offered."""
@@ -613,9 +661,10 @@ class Session:
             # this connection was offered earlier is as good as the offer now. (Not any
             # free seat: a newcomer must not pick its place, a partner in team gin.)
             seat = hello.sender
-        refused = check_joiner_hello(lobby, hello, seat, info.key)
-        if refused:
-            self._drop(link, refused)
+        try:
+            check_joiner_hello(lobby, hello, seat, info.key)
+        except LobbyRefused as exc:
+            self._drop(link, exc.detail)
             return
         assert seat is not None
         if seat in lobby.hellos:
@@ -634,24 +683,24 @@ class Session:
                 self._turn_away(other)  # NB: still in the lobby: the last seat is taken
         self._advance()
 
-    def _take_lobby(self, link: Hashable, obj: dict[str, Any]) -> None:
+    def _take_lobby(self, link: Hashable, frame: LobbyOffer) -> None:
         """(Joiner) the host's lobby: its hello, my seat, who is seated."""
         lobby = self.lobby
         if lobby is not None and lobby.declined:
             return  # NB: a frame sent before the host heard that I declined
-        raw = obj.get("hello")
-        if raw is not None:
-            hello = read_host_hello(raw, self._links[link].key)
-            if isinstance(hello, str):
-                self._drop(link, hello)
+        if frame.hello is not None or frame.hello_error is not None:
+            try:
+                hello = read_host_hello(frame, self._links[link].key)
+            except LobbyRefused as exc:
+                self._drop(link, exc.detail)
                 return
             seats = hello.body["seats"]
             assert isinstance(seats, int)
             lobby = self.lobby = Lobby(seats=seats, host_hello=hello)
             if self._refuse_host(link, lobby):
                 return
-        seat = obj.get("seat")
-        if seat is None and "seat" in obj:
+        seat = frame.seat
+        if seat is None and frame.seat_given:
             # NB: no seat is offered only when every seat is taken (PROTOCOL.md §9): said
             # by the host, or by a seat of a table that formed without me
             if lobby is None:
@@ -661,7 +710,7 @@ class Session:
         if lobby is None or lobby.host_hello is None:
             self._drop(link, "lobby: no host hello yet")
             return
-        lobby.offered = seat if type(seat) is int else None
+        lobby.offered = seat
         mine = self.my_hello
         if lobby.offered is None or (mine is not None and mine.sender == lobby.offered):
             return
@@ -683,8 +732,7 @@ class Session:
             return False
         lobby.refused = refused
         lobby.declined = "your table is not the one announced on the LAN"
-        self._send(link, _control({"ctl": "decline", "reason": lobby.declined,
-                                   "name": self.name or ""}))
+        self._send(link, Decline(reason=lobby.declined, name=self.name or "").to_bytes())
         return True
 
     def _asks_rules(self) -> bool:
@@ -715,22 +763,21 @@ class Session:
         key = bytes(hello_key(lobby.host_hello))
         return next((link for link, info in self._links.items() if info.key == key), None)
 
-    def _take_table(self, link: Hashable, obj: dict[str, Any]) -> None:
+    def _take_table(self, link: Hashable, frame: TableFrame) -> None:
         """(Joiner, spectator) the table formed: every seat's hello."""
-        raw = obj.get("hellos")
-        try:
-            hellos = tuple(Entry(**h) for h in raw) if isinstance(raw, list) else ()
-        except (LogError, TypeError) as exc:
-            self._drop(link, f"table: {exc}")
+        if frame.hellos_error is not None:
+            self._drop(link, f"table: {frame.hellos_error}")
             return
+        hellos = frame.hellos
         if self.machine is not None:
             if hellos != self.machine.seating.hellos:
                 self._drop(link, "table: other hellos than this table's")
             return
         if self.role is Role.JOINER:
-            refused = check_table(hellos, self.lobby, self.my_hello)
-            if refused:
-                self._drop(link, refused)
+            try:
+                check_table(hellos, self.lobby, self.my_hello)
+            except LobbyRefused as exc:
+                self._drop(link, exc.detail)
                 return
         try:
             self._form(hellos)
@@ -751,11 +798,10 @@ class Session:
                 self._send_head(other)
         if link not in self._links:
             return
-        addresses = obj.get("addresses")
         me = self.me
-        if isinstance(addresses, list) and me is not None:
-            for seat, address in enumerate(addresses):
-                if 0 < seat < me and isinstance(address, str) and address:
+        if me is not None:
+            for seat, address in enumerate(frame.addresses):
+                if 0 < seat < me and address:
                     self._out.connect.append((seat, address))
         self._send_head(link)
         self._advance()
@@ -793,54 +839,47 @@ class Session:
             self._take_entry(link, entry)
             return self._flush()
         try:
-            obj = canonical_loads(data)
-        except CanonicalError as exc:
-            self._drop(link, f"frame is not canonical JSON: {exc.detail}")
+            kind, obj = control_kind(data)
+            gate = _NOT_TAKEN.get((kind, self.role, self.machine is not None))
+            if gate is _Gate.REFUSE:
+                raise unknown_control(kind)
+            frame = parse_control(obj) if gate is None else None
+        except BadControl as exc:
+            self._drop(link, exc.detail)
             return self._flush()
-        if not isinstance(obj, dict) or not isinstance(obj.get("ctl"), str):
-            self._drop(link, "a frame is a signed entry or a control frame")
-            return self._flush()
-        self._take_control(link, obj)
+        if frame is not None:
+            self._take_control(link, frame)
         return self._flush()
 
-    def _take_control(self, link: Hashable, obj: dict[str, Any]) -> None:
-        kind = obj["ctl"]
-        if kind == "ping" and type(obj.get("n")) is int and len(obj) == 2:
-            self._send(link, _control({"ctl": "pong", "n": obj["n"]}))
-        elif kind == "pong" and len(obj) == 2:
-            return
-        elif kind == "lobby" and self.role is Role.SPECTATOR:
-            return  # NB: the host offered a seat before the watch arrived; not taken
-        elif kind == "lobby" and self.role is Role.JOINER and self.machine is None:
-            self._take_lobby(link, obj)
-        elif kind == "decline" and self.role is Role.HOST and self.machine is None:
-            reason, name = obj.get("reason"), obj.get("name")
-            reason = reason[:80] if isinstance(reason, str) else ""
-            who = name[:40] if isinstance(name, str) and name else "a player"
-            self._drop(link, f"declined: {reason}")
-            if self.lobby is not None:
-                # NB: for the host's lobby screen (unsigned words: the screen escapes them)
-                why = f" ({reason})" if reason and reason != "declined the host's rules" else ""
-                self.lobby.news = f"{who} declined your game and rules{why}"
-            self._lobby_news()
-        elif kind == "table":
-            if self.role is Role.HOST and self.machine is None:
-                return  # NB: the host forms its table itself, from its lobby
-            self._take_table(link, obj)
-        elif kind == "watch":
-            self._take_watch(link)
-        elif kind == "head" and self.machine is not None:
-            self._take_head(link, obj)
-        elif kind == "need" and self.machine is not None:
-            start = obj.get("from")
-            if type(start) is not int or start < 0:
-                self._drop(link, "need: from is a non-negative int")
+    def _take_control(self, link: Hashable, frame: Control) -> None:
+        match frame:
+            case Ping(n=n):
+                self._send(link, Pong(n=n).to_bytes())
+            case Pong():
                 return
-            self._send_from(link, start, again=True)
-        elif kind in ("head", "need"):
-            return  # NB: before the table formed there is no log to speak of
-        else:
-            self._drop(link, f"unknown or malformed control frame {kind!r}")
+            case LobbyOffer():
+                self._take_lobby(link, frame)
+            case Decline():
+                self._take_decline(link, frame)
+            case TableFrame():
+                self._take_table(link, frame)
+            case Watch():
+                self._take_watch(link)
+            case Head():
+                self._take_head(link, frame)
+            case Need(start=start):
+                self._send_from(link, start, again=True)
+
+    def _take_decline(self, link: Hashable, frame: Decline) -> None:
+        """(Host, lobby) a newcomer declined the host's game and rules."""
+        reason = frame.reason
+        who = frame.name or "a player"
+        self._drop(link, f"declined: {reason}")
+        if self.lobby is not None:
+            # NB: for the host's lobby screen (unsigned words: the screen escapes them)
+            why = f" ({reason})" if reason and reason != "declined the host's rules" else ""
+            self.lobby.news = f"{who} declined your game and rules{why}"
+        self._lobby_news()
 
     def _take_watch(self, link: Hashable) -> None:
         """A spectator asks to watch: it gets the table (now, or when it forms)."""
@@ -856,11 +895,11 @@ class Session:
         elif self.role is Role.HOST:
             self._lobby_news()
 
-    def _take_head(self, link: Hashable, obj: dict[str, Any]) -> None:
+    def _take_head(self, link: Hashable, frame: Head) -> None:
         machine = self.machine
         assert machine is not None
-        nxt, head = obj.get("next"), obj.get("hash")
-        if obj.get("session") != machine.session_id or type(nxt) is not int or nxt < 0:
+        nxt, head = frame.next, frame.hash
+        if frame.session != machine.session_id:
             self._drop(link, "head: not this table's, or malformed")
             return
         chain = machine.chain
@@ -1128,7 +1167,7 @@ class Session:
                 len(machine.chain) <= info.asked[1]):
             return
         info.asked = (start, len(machine.chain))
-        self._send(link, _control({"ctl": "need", "from": start}))
+        self._send(link, Need(start=start).to_bytes())
 
     def _drain_ahead(self) -> None:
         machine = self.machine
@@ -1294,8 +1333,8 @@ class Session:
             lobby.declined = action.reason or "declined the host's rules"
             host = self._host_link()
             if host is not None:
-                self._send(host, _control({"ctl": "decline", "reason": lobby.declined,
-                                           "name": self.name or ""}))
+                self._send(host, Decline(reason=lobby.declined,
+                                         name=self.name or "").to_bytes())
 
     @staticmethod
     def _due_text(due: Due | None) -> str:

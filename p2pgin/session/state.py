@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 from p2pgin.engine.game import GameHand, GameMatch
 from p2pgin.engine.moves import Move
 from p2pgin.log.entry import Entry
+from p2pgin.mental.cointoss import Toss
 from p2pgin.mental.layered_deck import PublicDeck
 from p2pgin.session.endings import Ending
 from p2pgin.session.events import Event
@@ -152,8 +153,8 @@ class TableState:
     """Everything about the match that changes, as one value (see the module rules)."""
 
     stage: Stage
-    commits: tuple[bytes, ...] = ()
-    nonces: tuple[bytes, ...] = ()
+    #: The coin toss so far (None: nobody has committed yet).
+    toss: Toss | None = None
     seed: bytes = b""
     match_no: int = 0
     match: GameMatch | None = None

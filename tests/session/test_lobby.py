@@ -7,17 +7,18 @@ from __future__ import annotations
 import random
 
 from p2pgin.engine.rules import Rules
-from p2pgin.session import AcceptRules, DeclineRules, Role, Session
+from p2pgin.session import AcceptRules, DeclineRules, Role, Session, TablePolicy
 from p2pgin.session.events import CardsReceived, LinkRefused, TableFormed
+from p2pgin.session.model import DEFAULT_POLICY
 from tests.session.table_harness import Router, Seat, key
 
 RULES = Rules().to_dict()
 
 
-def _host(seats: int = 2) -> Seat:
+def _host(seats: int = 2, *, policy: TablePolicy = DEFAULT_POLICY) -> Seat:
     game = {2: "gin", 3: "gin3", 4: "team_gin"}[seats]
-    return Seat("host", Session.host(key(0), seats=seats, game=game,
-                                     rules=RULES, name="host", rng=random.Random(1)), key(0))
+    return Seat("host", Session.host(key(0), seats=seats, game=game, rules=RULES, name="host",
+                                     rng=random.Random(1), policy=policy), key(0))
 
 
 def _joiner(n: int, **kw: object) -> Seat:
@@ -103,8 +104,7 @@ def test_a_joiner_who_accepts_takes_the_seat() -> None:
 
 
 def test_a_spectator_watches_public_cards_only_and_writes_nothing() -> None:
-    host, bob = _host(), _joiner(1)
-    host.session.allow_spectators = True
+    host, bob = _host(policy=TablePolicy(allow_spectators=True)), _joiner(1)
     watcher = Seat("w", Session.watch(key(9), name="w"), key(9))
     router = Router([host, bob, watcher])
     router.connect("host", "w")

@@ -11,7 +11,7 @@ import pytest
 from p2pgin.engine.moves import Discard, DrawStock
 from p2pgin.engine.rules import Rules
 from p2pgin.records import Status, verify_log
-from p2pgin.session import Session, Stage
+from p2pgin.session import Session, Stage, TablePolicy
 from p2pgin.session.events import CardsReceived, HandEnded, MatchEnded, MoveMade
 from tests.session.table_harness import Router, Seat, finisher, gin_table, key
 
@@ -64,9 +64,8 @@ def _known(seat: Seat | Session) -> set[int]:
 
 
 def test_a_seat_knows_its_own_cards_and_the_public_ones_nothing_else() -> None:
-    router = gin_table(target=25, seed=21, settle=False)
-    host = router.seats["ann"].session
-    host.allow_spectators = True
+    router = gin_table(target=25, seed=21, settle=False,
+                       policy=TablePolicy(allow_spectators=True))
     watcher = Seat("eve", Session.watch(key(9), name="eve"), key(9))
     router.seats["eve"] = watcher
     router.connect("ann", "eve")

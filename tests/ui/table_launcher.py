@@ -28,7 +28,7 @@ from p2pgin.agents import RandomPlayer, run_agent
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.net.node import Deadlines, Node
-from p2pgin.session import Session
+from p2pgin.session import Session, TablePolicy
 from p2pgin.ui.app import run_console
 from p2pgin.ui.lobby_screen import run_lobby_screen
 
@@ -67,8 +67,8 @@ async def _run(args: argparse.Namespace) -> str:
         if n == 0:
             session = Session.host(keys[0], seats=seats, game=args.game,
                                    rules=_rules(args.game, args.target, args.rules),
-                                   name=names[0], rng=random.Random(args.seed), bot=me != 0)
-            session.allow_spectators = True
+                                   name=names[0], rng=random.Random(args.seed), bot=me != 0,
+                                   policy=TablePolicy(allow_spectators=True))
         else:
             session = Session.join(keys[n], name=names[n], rng=random.Random(args.seed + n),
                                    bot=n != me and n != args.silent,

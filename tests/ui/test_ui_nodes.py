@@ -19,7 +19,7 @@ from ui_tables import default_rules
 
 from p2pgin.agents import RandomPlayer, run_agent
 from p2pgin.net.node import Deadlines, Node
-from p2pgin.session import EndKind, Session
+from p2pgin.session import EndKind, Session, TablePolicy
 from p2pgin.ui.app import ConsoleApp, create_console_app
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
@@ -44,8 +44,7 @@ async def _table(game: str, seats: int, *, rules: dict[str, Any], seed: int = 1,
     random agents. A joiner's hello says it is a computer unless its seat is in
     ``people``. With ``watcher`` a spectator node is last in the list."""
     host = Session.host(_key(0), seats=seats, game=game, rules=rules, name=NAMES[0],
-                        rng=random.Random(seed))
-    host.allow_spectators = watcher
+                        rng=random.Random(seed), policy=TablePolicy(allow_spectators=watcher))
     nodes = [Node(host, None, identity=_key(0), deadlines=deadlines, linger=0.2)]
     port = await nodes[0].listen("127.0.0.1", 0)
     for n in range(1, seats):

@@ -20,7 +20,7 @@ from typing import Any
 from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
-from p2pgin.session import Session
+from p2pgin.session import Session, TablePolicy
 from tests.session.table_harness import Router, Seat, key
 
 __all__ = ["TableGame", "default_rules"]
@@ -76,7 +76,8 @@ class TableGame:
         bot = list(bots) + [False] * seats
         self.me_name = "watcher" if me is None else names[me]
         host = Session.host(key(0), seats=seats, game=game, rules=rules, name=names[0],
-                            rng=random.Random(seed), bot=bot[0])
+                            rng=random.Random(seed), bot=bot[0],
+                            policy=TablePolicy(allow_spectators=me is None))
         members = [Seat(names[0], host, key(0))]
         for n in range(1, seats):
             policy = accept_rules if n == me else True
@@ -84,7 +85,6 @@ class TableGame:
                 key(n), name=names[n], rng=random.Random(seed + n), bot=bot[n],
                 accept_rules=policy), key(n)))
         if me is None:
-            host.allow_spectators = True
             members.append(Seat("watcher", Session.watch(key(9), name="watcher"), key(9)))
         self.router = Router(members)
         self.names = names

@@ -38,14 +38,14 @@ async def _host(args: argparse.Namespace) -> int:
     from p2pgin.log.gamefile import TableFiles
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.net.node import Node
-    from p2pgin.session import Session
+    from p2pgin.session import Session, TablePolicy
 
     game, seats, rules = _table(args)
     identity = load_or_create_identity(args.name)
+    policy = TablePolicy(allow_spectators=bool(getattr(args, "allow_watch", False)))
     session = Session.host(identity, seats=seats, game=game, rules=rules, name=identity.name,
                            rng=_secret_source(args), bot=_is_bot(args),
-                           port=args.port or None)
-    session.allow_spectators = bool(getattr(args, "allow_watch", False))
+                           port=args.port or None, policy=policy)
     files = TableFiles({"role": "host", "seat": 0, "game": game, "seats": seats,
                         "agent": _agent_meta(args), "announce": not args.no_announce,
                         "allow_watch": session.allow_spectators})

@@ -46,7 +46,7 @@ async def _resume(args: argparse.Namespace, game: Path,
     from p2pgin.log.identity import load_or_create_identity
     from p2pgin.log.store import GameStore
     from p2pgin.net.node import Node
-    from p2pgin.session import ProtocolError, Session
+    from p2pgin.session import ProtocolError, Session, TablePolicy
 
     meta = read_meta(game)
     try:
@@ -57,14 +57,14 @@ async def _resume(args: argparse.Namespace, game: Path,
         raise ResumeError(_unreadable_game(game, exc)) from None
     identity = load_or_create_identity()
     try:
-        session = Session.restore(identity, hellos, entries, secrets,
-                                  rng=_secret_source(args))
+        session = Session.restore(
+            identity, hellos, entries, secrets, rng=_secret_source(args),
+            policy=TablePolicy(allow_spectators=bool(meta.get("allow_watch"))))
     except ProtocolError as exc:
         store.close()
         raise ResumeError(f"{game}: {exc}") from None
     machine = session.machine
     assert machine is not None and session.me is not None
-    session.allow_spectators = bool(meta.get("allow_watch"))
     files = TableFiles(meta, store=store)
     node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
                 check_peer=_known_peers())
