@@ -23,7 +23,8 @@ NAMES_ALLOWED_UNDER = ("games/", "engine/")
 # -------------------------------------------------------------- today's ratchet tables
 NAME_COMPARISONS_TODAY: dict[str, int] = {
     "ui/tables.py": 20, "ui/adapter.py": 14, "ui/history.py": 13, "ui/controller.py": 11,
-    "ui/render.py": 10, "stats.py": 5, "verify/games.py": 5, "verify/report.py": 4,
+    "ui/panels/status.py": 3, "ui/overlays.py": 2, "ui/panels/hand.py": 2,
+    "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1, "stats.py": 5, "verify/games.py": 5, "verify/report.py": 4,
     "cli.py": 3, "agents.py": 1, "rulesets.py": 1, "ui/arrange.py": 1,
     "ui/lobby_screen.py": 1, "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
@@ -41,7 +42,7 @@ ENGINE_LIMIT, LIMIT = 1000, 800
 #: changed (bug fixes landing in these files meanwhile add or remove a few lines).
 OVERSIZE_SLACK = 40
 OVERSIZE_TODAY: dict[str, int] = {
-    "cli.py": 1673, "ui/render.py": 1506, "session/session.py": 1428,
+    "cli.py": 1673, "session/session.py": 1428,
     "ui/controller.py": 937,
 }
 CIRCLES_TODAY: set[frozenset[str]] = {

@@ -18,17 +18,12 @@ from p2pgin.session.events import MatchStarted
 from p2pgin.ui import adapter, rummy
 from p2pgin.ui.arrange import Arrangement, move_card, to_move
 from p2pgin.ui.commands import Command, CommandError, parse_command
+from p2pgin.ui.frags import parts_text
 from p2pgin.ui.model import LogLine, Table
-from p2pgin.ui.render import (
-    SORTS,
-    UiState,
-    arrangement_groups,
-    hand_groups,
-    hand_order,
-    parts_text,
-    seat_sentence,
-    sheet_lines,
-)
+from p2pgin.ui.ordering import SORTS, arrangement_groups, hand_groups, hand_order
+from p2pgin.ui.overlays import sheet_lines
+from p2pgin.ui.panels.seats import seat_sentence
+from p2pgin.ui.screen import UiState
 from p2pgin.ui.style import card_label, card_labels_in
 
 __all__ = ["Console", "Hinter"]
@@ -896,7 +891,7 @@ class Console:
 
     def read_out(self, what: str) -> list[str]:
         """Sentences for a screen reader: status, hand, score or the recent log."""
-        from p2pgin.ui.render import status_text
+        from p2pgin.ui.panels.status import status_text
 
         t = self.table
         if what == "status":

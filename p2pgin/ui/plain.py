@@ -27,7 +27,8 @@ from typing import Any, Final
 
 from p2pgin.ui.commands import CommandError, command_help, parse_command
 from p2pgin.ui.controller import Console, Hinter
-from p2pgin.ui.render import parts_text, status_text
+from p2pgin.ui.frags import parts_text
+from p2pgin.ui.panels.status import status_text
 from p2pgin.ui.style import asciify, fingerprint_text
 
 __all__ = ["INPUT_ENDED", "PlainConsole", "TypedLines", "run_plain"]

@@ -25,7 +25,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.rummy_hand import RummyHand
-from p2pgin.ui.render import ScrollCursor
+from p2pgin.ui.frags import ScrollCursor
 from p2pgin.ui.style import (
     ESCAPE_WAIT,
     asciify,

@@ -31,7 +31,7 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 from p2pgin.cli import main
 from p2pgin.engine.cards import Card
 from p2pgin.session.events import MoveMade
-from p2pgin.ui.render import plain_text
+from p2pgin.ui.frags import plain_text
 from p2pgin.ui.replay import ReplayViewer, replay_lines
 from p2pgin.verify.steps import Story, table_scores, tell
 from tests.session.table_harness import Router, finisher, gin_table
