@@ -22,9 +22,11 @@ NAMES_ALLOWED_UNDER = ("games/", "engine/")
 
 # -------------------------------------------------------------- today's ratchet tables
 NAME_COMPARISONS_TODAY: dict[str, int] = {
-    "ui/tables.py": 20, "ui/adapter.py": 14, "ui/history.py": 13, "ui/controller.py": 11,
+    "ui/tables.py": 20, "ui/adapter.py": 14, "ui/history.py": 13, "ui/actions/declare.py": 5,
+    "ui/actions/commands.py": 4, "ui/actions/choose.py": 1, "ui/actions/play.py": 1,
     "ui/panels/status.py": 3, "ui/overlays.py": 2, "ui/panels/hand.py": 2,
-    "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1, "stats.py": 5, "verify/games.py": 5, "verify/report.py": 4,
+    "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1,
+    "stats.py": 5, "verify/games.py": 5, "verify/report.py": 4,
     "cli.py": 3, "agents.py": 1, "rulesets.py": 1, "ui/arrange.py": 1,
     "ui/lobby_screen.py": 1, "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
@@ -32,7 +34,8 @@ NAME_COMPARISONS_TODAY: dict[str, int] = {
 #: most 10 in all.
 UI_GETATTR_TODAY: dict[str, int] = {
     "ui/history.py": 41, "ui/adapter.py": 40, "ui/tables.py": 40, "ui/lobby.py": 13,
-    "ui/lobby_screen.py": 13, "ui/controller.py": 10, "ui/rummy.py": 6, "ui/trust.py": 3,
+    "ui/lobby_screen.py": 13, "ui/actions/base.py": 8, "ui/actions/common.py": 2,
+    "ui/rummy.py": 6, "ui/trust.py": 3,
     "ui/replay.py": 2, "ui/__init__.py": 1, "ui/app.py": 1, "ui/plain.py": 1,
     "ui/style.py": 1, "ui/terminal.py": 1,
 }
@@ -43,7 +46,6 @@ ENGINE_LIMIT, LIMIT = 1000, 800
 OVERSIZE_SLACK = 40
 OVERSIZE_TODAY: dict[str, int] = {
     "cli.py": 1673, "session/session.py": 1428,
-    "ui/controller.py": 937,
 }
 CIRCLES_TODAY: set[frozenset[str]] = {
     frozenset({"cli", "localbot", "rulesets"}),
