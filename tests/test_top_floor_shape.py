@@ -30,14 +30,12 @@ NAME_COMPARISONS_TODAY: dict[str, int] = {
     "cli.py": 3, "agents.py": 1, "rulesets.py": 1, "ui/arrange.py": 1,
     "ui/lobby_screen.py": 1, "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
-#: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all); the redesign ends with at
-#: most 10 in all.
+#: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all at E1, 151 since the
+#: seam); the redesign ends with at most 10 in all.
 UI_GETATTR_TODAY: dict[str, int] = {
     "ui/history.py": 41, "ui/adapter.py": 40, "ui/tables.py": 40, "ui/lobby.py": 13,
-    "ui/lobby_screen.py": 13, "ui/actions/base.py": 8, "ui/actions/common.py": 2,
-    "ui/rummy.py": 6, "ui/trust.py": 3,
-    "ui/replay.py": 2, "ui/__init__.py": 1, "ui/app.py": 1, "ui/plain.py": 1,
-    "ui/style.py": 1, "ui/terminal.py": 1,
+    "ui/rummy.py": 6, "ui/actions/base.py": 3, "ui/trust.py": 3,
+    "ui/replay.py": 2, "ui/__init__.py": 1, "ui/style.py": 1, "ui/terminal.py": 1,
 }
 #: Lines a module may have: the engine's 1,000, every other one 800.
 ENGINE_LIMIT, LIMIT = 1000, 800

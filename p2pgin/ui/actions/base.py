@@ -12,6 +12,7 @@ from p2pgin.ui import adapter
 from p2pgin.ui.model import LogLine, Table
 from p2pgin.ui.ordering import arrangement_groups, hand_order
 from p2pgin.ui.screen import UiState
+from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import card_label, card_labels_in
 
 __all__ = ["ConsoleBase", "Hinter"]
@@ -24,7 +25,7 @@ class ConsoleBase:
     """The console's state: its handle, its screen model refreshed from the view, its
     messages, and the one path by which a move is sent."""
 
-    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+    def __init__(self, handle: SeatHandle, *, ascii: bool = False, hinter: Hinter | None = None,
                  lobby: Sequence[str] = (),
                  match_notes: Callable[[], Sequence[str]] | None = None,
                  notices: Sequence[str] = ()) -> None:
@@ -76,18 +77,19 @@ class ConsoleBase:
                 "rematch offered"):
             self.say("")  # NB: the rematch began; the wait it announced is over
         before = self.table if hasattr(self, "table") else None
-        peers = getattr(self.handle, "peers", None)
+        handle = self.handle
         self.table = adapter.build_table(
             view,
-            link=str(getattr(self.handle, "link", "connected")),
-            peer_info=getattr(self.handle, "peer_info", None),
-            peers=peers if isinstance(peers, dict) else None,
+            link=str(handle.link),
+            peer_info=handle.peer_info,
+            peers=dict(handle.peers),
             history=self.history,
             can_undo=self._can_undo(),
             can_hint=self.hinter is not None or adapter.hints_available(),
             lobby=self.lobby,
-            evidence=list(getattr(self.handle, "evidence", ()) or ()),
-            overdue=getattr(self.handle, "overdue", None),
+            # NB: no seat offers ``evidence`` yet (issue 25: it comes with the view's Ending)
+            evidence=list(getattr(handle, "evidence", ()) or ()),
+            overdue=handle.overdue,
         )
         if self.table.match_end is not None and self.match_notes is not None and (
             before is None or before.match_end is None
@@ -154,13 +156,10 @@ class ConsoleBase:
             self.ui.selected = 0
 
     def _can_undo(self) -> bool:
-        check = getattr(self.handle, "can_take_back", None)
-        if callable(check):
-            try:
-                return bool(check())
-            except Exception:  # the handle may refuse for a reason we show on use
-                return False
-        return bool(check) if check is not None else False
+        try:
+            return bool(self.handle.can_take_back)
+        except Exception:  # the handle may refuse for a reason we show on use
+            return False
 
     def _hinter(self) -> Hinter | None:
         if self.hinter is None:

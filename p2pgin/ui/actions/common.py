@@ -103,17 +103,16 @@ class CommonActions(ConsoleBase):
 
     def undo(self) -> None:
         """``u``: ask the computer opponent to take back our last move."""
-        take_back = getattr(self.handle, "take_back", None)
-        if take_back is None or not self.table.can_undo:
+        if not self.table.can_undo:
             opp = next((s for s in self.table.seat_lines if s.seat == self.table.opp), None)
-            if take_back is None or (opp is not None and not opp.bot):
+            if opp is not None and not opp.bot:
                 self.say("no take-back here: only a computer opponent grants one", error=True)
             else:
                 self.say("no take-back now: never across a stock draw or a card you were "
                          "shown", error=True)
             return
         try:
-            take_back()
+            self.handle.take_back()
         except Exception as exc:
             self.say(f"take-back refused: {str(exc).removeprefix('take-back: ')}", error=True)
             return
@@ -185,8 +184,8 @@ class CommonActions(ConsoleBase):
 
     def _end_silent(self) -> None:
         note = self.table.overdue
-        end = getattr(self.handle, "end_silent", None)
-        if note is None or not callable(end):
+        end = self.handle.end_silent
+        if note is None:
             self.say("this game cannot be ended for silence here", error=True)
             return
         from p2pgin.ui.trust import owed_words
