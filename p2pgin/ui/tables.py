@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_common import SeatedGin, SingleGameHand
+from p2pgin.engine.gin_team import TeamHand
 from p2pgin.engine.melds import best_melds
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.model import GameLine, MatchEnd, Reveal, RevealGame, SeatLine, SheetRow, TeamLine
@@ -79,24 +81,19 @@ def team_name(names: Sequence[str], team: int) -> str:
     return f"{names[team]} & {names[team + 2]}"
 
 
-def gin_games(hand: Any) -> tuple[Any, ...]:
-    """The two-handed gin games of a gin-family hand (``SeatedGin`` values)."""
-    if hand is None:
-        return ()
-    games = getattr(hand, "games", None)
-    if games is not None:
-        return tuple(games)
-    game = getattr(hand, "game", None)
-    return () if game is None else (game,)
+def gin_games(hand: object) -> tuple[SeatedGin, ...]:
+    """The two-handed gin games of a gin-family hand (none for any other hand)."""
+    if isinstance(hand, (SingleGameHand, TeamHand)):
+        return tuple(hand.games)
+    return ()
 
 
-def hand_turn(hand: Any, index: int) -> bool:
+def hand_turn(hand: object, index: int) -> bool:
     """Whether the table's turn is game ``index``'s (team gin's hand says which)."""
-    turn = getattr(hand, "turn", index)
-    return turn == index
+    return hand.turn == index if isinstance(hand, TeamHand) else True
 
 
-def game_of_seat(hand: Any, seat: int | None) -> Any | None:
+def game_of_seat(hand: object, seat: int | None) -> SeatedGin | None:
     """The gin game ``seat`` plays in ``hand`` (None: it sits out, or no hand)."""
     if seat is None:
         return None
