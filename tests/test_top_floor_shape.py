@@ -22,13 +22,13 @@ NAMES_ALLOWED_UNDER = ("games/", "engine/")
 
 # -------------------------------------------------------------- today's ratchet tables
 NAME_COMPARISONS_TODAY: dict[str, int] = {
-    "ui/tables.py": 20, "ui/adapter.py": 14, "ui/history.py": 13, "ui/actions/declare.py": 5,
+    "ui/tables.py": 19, "ui/adapter.py": 14, "ui/history.py": 13, "ui/actions/declare.py": 5,
     "ui/actions/commands.py": 4, "ui/actions/choose.py": 1, "ui/actions/play.py": 1,
     "ui/panels/status.py": 3, "ui/overlays.py": 2, "ui/panels/hand.py": 2,
     "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1,
     "stats.py": 5, "verify/games.py": 5, "verify/report.py": 4,
     "cli.py": 3, "agents.py": 1, "rulesets.py": 1, "ui/arrange.py": 1,
-    "ui/lobby_screen.py": 1, "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
+    "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
 #: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all at E1, 151 since the
 #: seam, 74 since the view and the hand are read typed); the redesign ends with at most 10 in all.

@@ -29,7 +29,7 @@ from p2pgin.ui.adapter import rules_text
 from p2pgin.ui.lobby import join_advice
 from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, terminal_is_utf8
-from p2pgin.ui.tables import GAME_TITLES
+from p2pgin.ui.tables import title_of
 
 __all__ = ["LobbyScreen", "run_lobby_screen"]
 
@@ -96,9 +96,7 @@ class LobbyScreen:
         view = self.view
         seats = view.seats
         game = view.game
-        title = GAME_TITLES.get(game, game) if game else "a table"
-        if game == "rummy" and seats:
-            title = f"Rummy for {seats}"
+        title = title_of(game, seats) if game else "a table"
         out: list[tuple[str, str]] = []
         spinner = "|/-\\" if self.ascii else "◐◓◑◒"
         self.frame += 1

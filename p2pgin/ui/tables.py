@@ -19,11 +19,11 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.gin_common import SeatedGin, SingleGameHand
 from p2pgin.engine.gin_team import TeamHand
 from p2pgin.engine.melds import best_melds
+from p2pgin.games import UnknownGame, find_game
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.model import GameLine, MatchEnd, Reveal, RevealGame, SeatLine, SheetRow, TeamLine
 
 __all__ = [
-    "GAME_TITLES",
     "GIN_FAMILY",
     "game_of_seat",
     "game_title",
@@ -39,26 +39,29 @@ __all__ = [
     "seat_names",
     "team_lines",
     "team_name",
+    "title_of",
 ]
 
 GIN_FAMILY: Final = frozenset({"gin", "gin3", "team_gin"})
 """Games whose hands are two-handed gin games (each seat plays one, or sits out)."""
 
-GAME_TITLES: Final = {
-    "gin": "gin",
-    "gin3": "three-player gin",
-    "team_gin": "team gin",
-    "rummy": "Rummy",
-}
+def title_of(game: str, seats: int = 0) -> str:
+    """A game in words, as the registry says it: at a table of ``seats`` its table title
+    (``Rummy for 4``), with no size known its title; a name it does not know as it is."""
+    try:
+        spec = find_game(game)
+    except UnknownGame:
+        return game
+    return spec.words.table(seats) if seats else spec.title
 
 
 def game_title(view: PlayerView) -> str:
     """The game in words for the title (``three-player gin``, ``Rummy for 4``)."""
     game = view.game or "gin"
-    title = GAME_TITLES.get(game, game)
-    if game == "rummy":
-        return f"{title} for {view.seats}"
-    return title
+    try:
+        return find_game(game).words.table(view.seats)
+    except UnknownGame:
+        return game
 
 
 def seat_names(view: PlayerView) -> tuple[str, ...]:
