@@ -22,6 +22,7 @@ from typing import Any
 from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds, discard_options
 from p2pgin.engine.rules import Rules
+from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
 from p2pgin.ui import rummy
 from p2pgin.ui.history import History, event_line, inner_move, move_kind
@@ -374,8 +375,8 @@ def build_table(
     view: Any,
     *,
     link: str = "connected",
-    peer_info: Any = None,
-    peers: Mapping[int, Any] | None = None,
+    peer_info: PeerCheck | None = None,
+    peers: Mapping[int, PeerCheck] | None = None,
     history: History | None = None,
     can_undo: bool = False,
     can_hint: bool = False,
@@ -436,12 +437,11 @@ def build_table(
     opp_fp = ""
     status = ""
     if len(names) == 2 and opp is not None:
-        opp_fp = getattr(peer_info, "fingerprint", "") or (
+        opp_fp = (peer_info.fingerprint if peer_info is not None else "") or (
             fingerprints[opp] if opp < len(fingerprints) else "")
-        status = _status_text(getattr(peer_info, "status", ""))
+        status = "" if peer_info is None else peer_info.status.value
     changed = [names[s] for s, check in (peers or {}).items()
-               if _status_text(getattr(check, "status", "")).upper() == "CHANGED"
-               and s < len(names)]
+               if check.status is PeerStatus.CHANGED and s < len(names)]
     if changed and not status:
         status = "CHANGED"
     if len(names) > 2 and opp is not None and opp < len(fingerprints):
@@ -489,12 +489,6 @@ def build_table(
         changed_keys=tuple(changed),
         **fields,
     )
-
-
-def _status_text(status: Any) -> str:
-    """A known-peer status (str or enum) as ``new`` / ``known`` / ``CHANGED``."""
-    value = getattr(status, "value", status)
-    return str(value or "")
 
 
 def cards_of(view: Any, melds: Iterable[Iterable[int]]) -> tuple[tuple[Card, ...], ...]:
