@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_team import TeamMove
+from p2pgin.engine.moves import Move
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -61,16 +63,15 @@ _SESSION_ACTIONS = {
 
 def inner_move(move: Any) -> Any:
     """The game's own move inside a table move (team gin wraps each game's gin move)."""
-    inner = getattr(move, "move", None)
-    return inner if inner is not None and hasattr(inner, "kind") else move
+    return move.move if isinstance(move, TeamMove) else move
 
 
-def move_kind(move: Any) -> str:
+def move_kind(move: object) -> str:
     """An engine move's wire kind (a team move's: its gin move's), or the console name
     of a session choice."""
-    kind = getattr(inner_move(move), "kind", "")
-    if kind:
-        return str(kind)
+    inner = inner_move(move)
+    if isinstance(inner, Move) and inner.kind:
+        return inner.kind
     return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
 
 
@@ -156,7 +157,7 @@ class History:
         key = found[0] if found is not None else -1
         index = self._moves.get(key, 0)
         self._moves[key] = index + 1
-        deck = getattr(event.move, "deck", None) or 0
+        deck = (event.move.deck if isinstance(event.move, TeamMove) else None) or 0
         offset = 52 * deck
         card: Any = None
         cards: tuple[Card, ...] = ()
