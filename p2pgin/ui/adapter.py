@@ -21,11 +21,12 @@ from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds, discard_options
+from p2pgin.engine.moves import LayOff
 from p2pgin.engine.rules import Rules
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
 from p2pgin.ui import rummy
-from p2pgin.ui.history import History, event_line, inner_move, move_kind
+from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
     GIN_FAMILY,
@@ -90,7 +91,7 @@ def find_move(view: AnyView | None, kind: str, position: int | None = None) -> A
     for move in view.legal_moves:
         if move_kind(move) != kind:
             continue
-        if position is not None and getattr(move, "position", None) != position:
+        if position is not None and move_position(move) != position:
             continue
         return move
     return None
@@ -569,7 +570,7 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
 
     kind = move_kind(move)
     move = inner_move(move)
-    position = getattr(move, "position", None)
+    position = move_position(move)
     card = None
     if position is not None:
         card = next((c for c, p in table.positions.items() if p == position), None)
@@ -583,12 +584,12 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
             command = "meld " + " ".join(str(c).lower() for c in cards)
             card = cards[0] if cards else None
             return f"meld {words} ({'type ' + command if typed else 'm'})", card
+        meld = move.meld + 1 if isinstance(move, LayOff) else 1
         rummy_advice = {
             "draw_stock": ("draw from the stock", "s", "s"),
             "draw_discard": (f"take {top} from the discard pile", "t", "take"),
             "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-            "lay_off": (f"lay off {label} on meld {getattr(move, 'meld', 0) + 1}", "a",
-                        f"layoff {typed_card} {getattr(move, 'meld', 0) + 1}"),
+            "lay_off": (f"lay off {label} on meld {meld}", "a", f"layoff {typed_card} {meld}"),
         }
         if kind not in rummy_advice:
             return kind, card

@@ -13,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_moves import Defence, Knock
 from p2pgin.engine.gin_team import TeamMove
-from p2pgin.engine.moves import Move
+from p2pgin.engine.moves import Discard, LayOff, Move
+from p2pgin.engine.rummy_moves import Meld
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -48,7 +50,7 @@ from p2pgin.ui.tables import (
 )
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
-__all__ = ["History", "event_line", "inner_move", "move_kind"]
+__all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
 
 # Session-level choices by class name (the session owns these classes).
 _SESSION_ACTIONS = {
@@ -64,6 +66,12 @@ _SESSION_ACTIONS = {
 def inner_move(move: Any) -> Any:
     """The game's own move inside a table move (team gin wraps each game's gin move)."""
     return move.move if isinstance(move, TeamMove) else move
+
+
+def move_position(move: object) -> int | None:
+    """The hand position ``move`` plays (a discard's, a knock's, a lay-off's), else None
+    (a team move is unwrapped first by :func:`inner_move`, where the caller wants it)."""
+    return move.position if isinstance(move, (Discard, Knock, LayOff)) else None
 
 
 def move_kind(move: object) -> str:
@@ -162,12 +170,12 @@ class History:
         card: Any = None
         cards: tuple[Card, ...] = ()
         if kind == "meld":
-            positions = tuple(getattr(move, "positions", ()))
+            positions = tuple(move.positions) if isinstance(move, Meld) else ()
             cards = meld_order(c for c in (event.opened.get(p) or (
                 view.hand.known(p) if same else None) for p in positions) if c is not None)
         elif kind == "show":
             cards = tuple(c for c in event.opened.values() if c is not None)
-        position = getattr(move, "position", None)
+        position = move_position(move)
         if position is not None and kind != "knock":
             card = event.opened.get(offset + position)
             if card is None and same:
@@ -368,7 +376,7 @@ def _move_line(event: _Moved, view: PlayerView) -> LogLine:
         if card is not None:
             parts += [" ", card] if kind == "lay_off" else [": ", card]
         if kind == "lay_off":
-            parts.append(f" on meld {getattr(move, 'meld', 0) + 1}")
+            parts.append(f" on meld {move.meld + 1 if isinstance(move, LayOff) else 1}")
         return LogLine(parts=tuple(parts), player=player)
     third, second = _GIN_VERBS.get(kind, (kind, kind))
     game = game_of_seat(view.hand, player)
@@ -376,7 +384,7 @@ def _move_line(event: _Moved, view: PlayerView) -> LogLine:
         state = game.state
         if state.knocker == game.seats.index(player) and state.knock_kind == "gin":
             third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
-    laid = len(getattr(move, "layoffs", ())) if kind == "lay_off" else 0
+    laid = len(move.layoffs) if isinstance(move, Defence) else 0
     if laid:
         cards = "a card" if laid == 1 else f"{laid} cards"
         third, second = (f"shows melds, lays off {cards}", f"show your melds, lay off {cards}")
