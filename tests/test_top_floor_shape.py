@@ -22,18 +22,21 @@ NAMES_ALLOWED_UNDER = ("games/", "engine/")
 
 # -------------------------------------------------------------- today's ratchet tables
 NAME_COMPARISONS_TODAY: dict[str, int] = {
-    "ui/tables.py": 20, "ui/adapter.py": 14, "ui/history.py": 13, "ui/controller.py": 11,
-    "ui/render.py": 10, "records/stats.py": 5, "records/saved.py": 5, "records/report.py": 4,
+    "ui/tables.py": 19, "ui/adapter.py": 14, "ui/history.py": 13, "ui/actions/declare.py": 5,
+    "ui/actions/commands.py": 4, "ui/actions/choose.py": 1, "ui/actions/play.py": 1,
+    "ui/panels/status.py": 3, "ui/overlays.py": 2, "ui/panels/hand.py": 2,
+    "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1,
+    "records/stats.py": 5, "records/saved.py": 5, "records/report.py": 4,
     "cli/options.py": 3, "cli/rulesets.py": 1, "ui/arrange.py": 1,
-    "ui/lobby_screen.py": 1, "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
+    "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
-#: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all); the redesign ends with at
-#: most 10 in all.
+#: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all at E1, 151 since the
+#: seam, 52 since the view, the hand and the moves are read typed); the redesign ends
+#: with at most 10 in all.
 UI_GETATTR_TODAY: dict[str, int] = {
-    "ui/history.py": 41, "ui/adapter.py": 40, "ui/tables.py": 40, "ui/lobby.py": 13,
-    "ui/lobby_screen.py": 13, "ui/controller.py": 10, "ui/rummy.py": 6, "ui/trust.py": 3,
-    "ui/replay.py": 2, "ui/__init__.py": 1, "ui/app.py": 1, "ui/plain.py": 1,
-    "ui/style.py": 1, "ui/terminal.py": 1,
+    "ui/history.py": 6, "ui/adapter.py": 7, "ui/tables.py": 15, "ui/lobby.py": 13,
+    "ui/actions/base.py": 3, "ui/trust.py": 3,
+    "ui/replay.py": 2, "ui/__init__.py": 1, "ui/style.py": 1, "ui/terminal.py": 1,
 }
 #: Lines a module may have: the engine's 1,000, every other one 800.
 ENGINE_LIMIT, LIMIT = 1000, 800
@@ -41,8 +44,7 @@ ENGINE_LIMIT, LIMIT = 1000, 800
 #: changed (bug fixes landing in these files meanwhile add or remove a few lines).
 OVERSIZE_SLACK = 40
 OVERSIZE_TODAY: dict[str, int] = {
-    "ui/render.py": 1506, "session/session.py": 1428,
-    "ui/controller.py": 937,
+    "session/session.py": 1428,
 }
 CIRCLES_TODAY: set[frozenset[str]] = {
     frozenset({"session.judge", "session.machine"}),

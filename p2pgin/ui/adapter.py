@@ -21,9 +21,12 @@ from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds, discard_options
+from p2pgin.engine.moves import LayOff
 from p2pgin.engine.rules import Rules
+from p2pgin.log.identity import PeerCheck, PeerStatus
+from p2pgin.session.view import PlayerView
 from p2pgin.ui import rummy
-from p2pgin.ui.history import History, event_line, inner_move, move_kind
+from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
     GIN_FAMILY,
@@ -81,14 +84,14 @@ def action_of(kind: str, game: str = "gin") -> str:
     return _ACTION_OF.get(kind, kind)
 
 
-def find_move(view: Any, kind: str, position: int | None = None) -> Any | None:
+def find_move(view: AnyView | None, kind: str, position: int | None = None) -> Any | None:
     """The legal move of ``kind`` (and ``position`` if given) in ``view``, else None."""
-    if view is None or (not getattr(view, "my_turn", False) and kind not in ("next", "rematch")):
+    if view is None or (not view.my_turn and kind not in ("next", "rematch")):
         return None
-    for move in getattr(view, "legal_moves", ()):
+    for move in view.legal_moves:
         if move_kind(move) != kind:
             continue
-        if position is not None and getattr(move, "position", None) != position:
+        if position is not None and move_position(move) != position:
             continue
         return move
     return None
@@ -114,8 +117,8 @@ def default_hinter() -> Any | None:
     if hint is None:
         return None
 
-    def hinter(view: Any) -> Any:
-        if getattr(view, "game", "gin") == "rummy":
+    def hinter(view: PlayerView) -> Any:
+        if view.game == "rummy":
             if rummy_hint is None:
                 raise ValueError("no hint for Rummy")
             return rummy_hint(view.hand.view_for(view.me))
@@ -171,8 +174,12 @@ class GinSeatView:
         return move
 
 
-def _rules(view: Any) -> Rules:
-    raw = getattr(view, "rules", None)
+AnyView = PlayerView | GinSeatView
+"""A view the console reads: the session's, or my own gin game's made from it."""
+
+
+def _rules(view: AnyView) -> Rules:
+    raw = view.rules
     if isinstance(raw, Rules):
         return raw
     try:
@@ -181,20 +188,20 @@ def _rules(view: Any) -> Rules:
         return Rules()
 
 
-def gin_view(view: Any) -> Any:
+def gin_view(view: AnyView) -> AnyView:
     """The console's view of a session view: at a gin table where I hold a seat, my own
     game as a :class:`GinSeatView`; any other view (Rummy, a lobby, a spectator, a shim
     already) as it is."""
     if isinstance(view, GinSeatView):
         return view
-    game = getattr(view, "game", "gin") or "gin"
-    me = getattr(view, "me", None)
-    if game not in GIN_FAMILY or me is None or getattr(view, "stage", "") == "lobby":
+    game = view.game or "gin"
+    me = view.me
+    if game not in GIN_FAMILY or me is None or view.stage == "lobby":
         return view
-    hand = getattr(view, "hand", None)
+    hand = view.hand
     mine = game_of_seat(hand, me)
     names = seat_names(view)
-    match = getattr(view, "match", None)
+    match = view.match
     match = getattr(match, "state", match)
     if mine is not None:
         player = mine.seats.index(me)
@@ -214,21 +221,21 @@ def gin_view(view: Any) -> Any:
         rules=_rules(view), match=match, hand=state, hand_no=view.hand_no,
         stage=view.stage, my_turn=bool(view.my_turn and (state is not None or moves)),
         legal_moves=moves, last_result=view.last_result, waiting_for=view.waiting_for,
-        dealer=dealer, session_id=getattr(view, "session_id", ""), game=game,
-        ending=getattr(view, "ending", None), due=getattr(view, "due", None), team=team,
+        dealer=dealer, session_id=view.session_id, game=game,
+        ending=view.ending, due=view.due, team=team,
         deck=deck, table=view)
 
 
-def rules_text(view: Any) -> str:
+def rules_text(view: AnyView) -> str:
     """The game's rules in one line (the host's, in the lobby)."""
-    if getattr(view, "game", "") == "rummy":
+    if view.game == "rummy":
         return "; ".join(rummy.rules_of(view).describe())
     rules = _rules(view)
-    return "; ".join(rules.describe()) if hasattr(rules, "describe") else ""
+    return "; ".join(rules.describe())
 
 
-def _target(view: Any) -> int:
-    raw = getattr(view, "rules", None)
+def _target(view: AnyView) -> int:
+    raw = view.rules
     if isinstance(raw, dict) and isinstance(raw.get("target"), int):
         return int(raw["target"])
     return int(getattr(raw, "target", 100) or 100)
@@ -314,15 +321,15 @@ def _gin_actions(gv: GinSeatView, fields: dict[str, Any]) -> dict[str, Any]:
             "gin_cards": frozenset(gin_cards), "big_gin": big_gin}
 
 
-def _gin_table(view: Any, names: Sequence[str]) -> dict[str, Any]:
+def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     """The fields of a gin-family table: my game, and the games seen from outside."""
     gv = gin_view(view)
-    me = getattr(view, "me", None)
-    hand = getattr(view, "hand", None)
-    game = getattr(view, "game", "gin")
+    me = view.me
+    hand = view.hand
+    game = view.game
     fields: dict[str, Any] = {}
     mine = isinstance(gv, GinSeatView) and gv.hand is not None
-    if mine:
+    if isinstance(gv, GinSeatView) and mine:
         fields.update(_my_gin_game(gv))
         fields.update(_gin_actions(gv, fields))
     elif me is not None and game == "gin":
@@ -369,8 +376,8 @@ def build_table(
     view: Any,
     *,
     link: str = "connected",
-    peer_info: Any = None,
-    peers: Mapping[int, Any] | None = None,
+    peer_info: PeerCheck | None = None,
+    peers: Mapping[int, PeerCheck] | None = None,
     history: History | None = None,
     can_undo: bool = False,
     can_hint: bool = False,
@@ -389,10 +396,10 @@ def build_table(
     if isinstance(view, GinSeatView):
         view = view.table
     names = seat_names(view)
-    game = getattr(view, "game", "") or "gin"
-    me = getattr(view, "me", None)
-    stage = getattr(view, "stage", "play")
-    fingerprints = tuple(getattr(view, "fingerprints", ()) or ())
+    game = view.game or "gin"
+    me = view.me
+    stage = view.stage
+    fingerprints = view.fingerprints
     if game == "rummy" and stage != "lobby":
         fields = _rummy_table(view, names)
     elif stage != "lobby":
@@ -405,7 +412,7 @@ def build_table(
         actions.add("hint")
     if can_undo:
         actions.add("undo")
-    for move in getattr(view, "legal_moves", ()):
+    for move in view.legal_moves:
         kind = move_kind(move)
         if kind in _SESSION_KINDS:
             actions.add(kind)
@@ -431,12 +438,11 @@ def build_table(
     opp_fp = ""
     status = ""
     if len(names) == 2 and opp is not None:
-        opp_fp = getattr(peer_info, "fingerprint", "") or (
+        opp_fp = (peer_info.fingerprint if peer_info is not None else "") or (
             fingerprints[opp] if opp < len(fingerprints) else "")
-        status = _status_text(getattr(peer_info, "status", ""))
+        status = "" if peer_info is None else peer_info.status.value
     changed = [names[s] for s, check in (peers or {}).items()
-               if _status_text(getattr(check, "status", "")).upper() == "CHANGED"
-               and s < len(names)]
+               if check.status is PeerStatus.CHANGED and s < len(names)]
     if changed and not status:
         status = "CHANGED"
     if len(names) > 2 and opp is not None and opp < len(fingerprints):
@@ -459,7 +465,7 @@ def build_table(
         link=link,
         link_problem=problem,
         stage=stage,
-        hand_no=int(getattr(view, "hand_no", 0) or 0),
+        hand_no=view.hand_no,
         my_turn=bool(view.my_turn),
         scores=scores,
         boxes=boxes,
@@ -468,7 +474,7 @@ def build_table(
         log=tuple(history.log),
         audits=tuple(history.audits[k] for k in sorted(history.audits)),
         cheat=cheat,
-        waiting_for=str(getattr(view, "waiting_for", "") or ""),
+        waiting_for=view.waiting_for,
         reveal=history.reveal,  # NB: kept into the next hand so ``e`` can show it again
         match_end=history.match_end,
         can_undo=can_undo,
@@ -484,12 +490,6 @@ def build_table(
         changed_keys=tuple(changed),
         **fields,
     )
-
-
-def _status_text(status: Any) -> str:
-    """A known-peer status (str or enum) as ``new`` / ``known`` / ``CHANGED``."""
-    value = getattr(status, "value", status)
-    return str(value or "")
 
 
 def cards_of(view: Any, melds: Iterable[Iterable[int]]) -> tuple[tuple[Card, ...], ...]:
@@ -570,7 +570,7 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
 
     kind = move_kind(move)
     move = inner_move(move)
-    position = getattr(move, "position", None)
+    position = move_position(move)
     card = None
     if position is not None:
         card = next((c for c, p in table.positions.items() if p == position), None)
@@ -584,12 +584,12 @@ def describe_move(table: Table, move: Any, *, ascii: bool = False,
             command = "meld " + " ".join(str(c).lower() for c in cards)
             card = cards[0] if cards else None
             return f"meld {words} ({'type ' + command if typed else 'm'})", card
+        meld = move.meld + 1 if isinstance(move, LayOff) else 1
         rummy_advice = {
             "draw_stock": ("draw from the stock", "s", "s"),
             "draw_discard": (f"take {top} from the discard pile", "t", "take"),
             "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-            "lay_off": (f"lay off {label} on meld {getattr(move, 'meld', 0) + 1}", "a",
-                        f"layoff {typed_card} {getattr(move, 'meld', 0) + 1}"),
+            "lay_off": (f"lay off {label} on meld {meld}", "a", f"layoff {typed_card} {meld}"),
         }
         if kind not in rummy_advice:
             return kind, card

@@ -17,6 +17,7 @@ from prompt_toolkit.buffer import Buffer
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.keys import build_key_bindings
 from p2pgin.ui.layout import ConsoleLayout, build_layout
+from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import ESCAPE_WAIT, build_style, terminal_is_utf8
 
 __all__ = ["LAYOFF_STEP", "ConsoleApp", "create_console_app", "run_console"]
@@ -35,7 +36,7 @@ class ConsoleApp:
 
 
 def create_console_app(
-    handle: Any,
+    handle: SeatHandle,
     *,
     ascii: bool = False,
     four_colour: bool = False,
@@ -131,14 +132,12 @@ def create_console_app(
         console.ui.layoffs_shown = None
         app.invalidate()
 
-    on_change = getattr(handle, "on_change", None)
-    if callable(on_change):
-        on_change(changed)
+    handle.on_change(changed)
     return ConsoleApp(app, console, parts)
 
 
 async def run_console(
-    handle: Any,
+    handle: SeatHandle,
     *,
     ascii: bool | None = None,
     four_colour: bool = False,

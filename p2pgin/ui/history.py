@@ -13,6 +13,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_moves import Defence, Knock
+from p2pgin.engine.gin_team import TeamMove
+from p2pgin.engine.moves import Discard, LayOff, Move
+from p2pgin.engine.rummy_moves import Meld
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -32,6 +36,7 @@ from p2pgin.session.events import (
     TableFormed,
     TakeBackDone,
 )
+from p2pgin.session.view import PlayerView
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
 from p2pgin.ui.rummy import meld_order
 from p2pgin.ui.style import fingerprint_text
@@ -45,7 +50,7 @@ from p2pgin.ui.tables import (
 )
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
-__all__ = ["History", "event_line", "inner_move", "move_kind"]
+__all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
 
 # Session-level choices by class name (the session owns these classes).
 _SESSION_ACTIONS = {
@@ -60,16 +65,21 @@ _SESSION_ACTIONS = {
 
 def inner_move(move: Any) -> Any:
     """The game's own move inside a table move (team gin wraps each game's gin move)."""
-    inner = getattr(move, "move", None)
-    return inner if inner is not None and hasattr(inner, "kind") else move
+    return move.move if isinstance(move, TeamMove) else move
 
 
-def move_kind(move: Any) -> str:
+def move_position(move: object) -> int | None:
+    """The hand position ``move`` plays (a discard's, a knock's, a lay-off's), else None
+    (a team move is unwrapped first by :func:`inner_move`, where the caller wants it)."""
+    return move.position if isinstance(move, (Discard, Knock, LayOff)) else None
+
+
+def move_kind(move: object) -> str:
     """An engine move's wire kind (a team move's: its gin move's), or the console name
     of a session choice."""
-    kind = getattr(inner_move(move), "kind", "")
-    if kind:
-        return str(kind)
+    inner = inner_move(move)
+    if isinstance(inner, Move) and inner.kind:
+        return inner.kind
     return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
 
 
@@ -83,24 +93,24 @@ class _Moved:
         self.player, self.move, self.card, self.cards = player, move, card, cards
 
 
-def _hand_word(view: Any) -> str:
-    return "Round" if getattr(view, "game", "") == "rummy" else "Hand"
+def _hand_word(view: PlayerView) -> str:
+    return "Round" if view.game == "rummy" else "Hand"
 
 
-def _names(view: Any) -> tuple[str, ...]:
+def _names(view: PlayerView) -> tuple[str, ...]:
     return seat_names(view)
 
 
-def _who(view: Any, seat: int | None) -> str:
+def _who(view: PlayerView, seat: int | None) -> str:
     if seat is None:
         return "nobody"
-    if seat == getattr(view, "me", None):
+    if seat == view.me:
         return "You"
     names = _names(view)
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _whom(view: Any, seat: int | None) -> str:
+def _whom(view: PlayerView, seat: int | None) -> str:
     """A seat as the object of a sentence (``you`` for mine)."""
     who = _who(view, seat)
     return "you" if who == "You" else who
@@ -132,40 +142,40 @@ class History:
 
     # ------------------------------------------------------------------ cards
 
-    def _game(self, view: Any, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:
+    def _game(self, view: PlayerView, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:
         """(key, public history, position offset, knowledge) of the game ``seat``
         plays in the view's hand."""
-        hand = getattr(view, "hand", None)
+        hand = view.hand
         if hand is None:
             return None
-        if getattr(view, "game", "") == "rummy":
+        if view.game == "rummy":
             return 0, hand.history, 0, hand
         game = game_of_seat(hand, seat)
         if game is None:
             return None
         return game.deck, game.state.history, game.offset, hand
 
-    def _with_card(self, event: MoveMade, view: Any) -> _Moved:
+    def _with_card(self, event: MoveMade, view: PlayerView) -> _Moved:
         """The move with the card the log shows: what it opened, or (the same hand
         still in view) what the view knows of the position it moved."""
         move = inner_move(event.move)
         kind = move_kind(move)
-        same = getattr(view, "hand_no", 0) == self.hand_no and view.hand is not None
+        same = view.hand_no == self.hand_no and view.hand is not None
         found = self._game(view, event.seat) if same else None
         key = found[0] if found is not None else -1
         index = self._moves.get(key, 0)
         self._moves[key] = index + 1
-        deck = getattr(event.move, "deck", None) or 0
+        deck = (event.move.deck if isinstance(event.move, TeamMove) else None) or 0
         offset = 52 * deck
         card: Any = None
         cards: tuple[Card, ...] = ()
         if kind == "meld":
-            positions = tuple(getattr(move, "positions", ()))
+            positions = tuple(move.positions) if isinstance(move, Meld) else ()
             cards = meld_order(c for c in (event.opened.get(p) or (
                 view.hand.known(p) if same else None) for p in positions) if c is not None)
         elif kind == "show":
             cards = tuple(c for c in event.opened.values() if c is not None)
-        position = getattr(move, "position", None)
+        position = move_position(move)
         if position is not None and kind != "knock":
             card = event.opened.get(offset + position)
             if card is None and same:
@@ -184,13 +194,13 @@ class History:
 
     # ------------------------------------------------------------------ events
 
-    def absorb(self, events: Iterable[Any], view: Any, *, replaying: bool = False) -> None:
+    def absorb(self, events: Iterable[Any], view: PlayerView, *, replaying: bool = False) -> None:
         """Fold new events in (oldest first); ``view`` (the session's) gives the names,
         the seats and the hand. ``replaying``: events a resume made again, read with the
         view of now (a card another seat drew from the stock is not named, though it may
         be known by now: nobody saw it drawn)."""
         names = _names(view)
-        me = getattr(view, "me", None)
+        me = view.me
         events = list(events)
         for index, event in enumerate(events):
             line: LogLine | None
@@ -284,17 +294,17 @@ class History:
         if len(self.log) > 500:
             del self.log[:-500]
 
-    def _my_cards(self, view: Any) -> tuple[Card, ...]:
+    def _my_cards(self, view: PlayerView) -> tuple[Card, ...]:
         """My cards in the view's hand (a void gin hand shows the player's own)."""
-        hand = getattr(view, "hand", None)
-        me = getattr(view, "me", None)
-        game = game_of_seat(hand, me) if getattr(view, "game", "") != "rummy" else None
+        hand = view.hand
+        me = view.me
+        game = game_of_seat(hand, me) if view.game != "rummy" else None
         if game is None or me is None:
             return ()
         player = game.seats.index(me)
         return tuple(c for c in game.state.hand_cards(player) if c is not None)
 
-    def _shuffled(self, event: ShuffleProven, view: Any) -> LogLine | None:
+    def _shuffled(self, event: ShuffleProven, view: PlayerView) -> LogLine | None:
         """One line per deck of a hand, naming each seat as its shuffle is proven."""
         key = (event.hand_no, event.deck)
         if self._shuffle is not None and self._shuffle[0] == key:
@@ -311,9 +321,9 @@ class History:
         return line
 
 
-def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: Any) -> LogLine:
+def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: PlayerView) -> LogLine:
     word = _hand_word(view)
-    game = getattr(view, "game", "")
+    game = view.game
     deck = ""
     if event.deck and game == "team_gin":
         deck = f", game {event.deck + 1}'s deck"
@@ -344,15 +354,15 @@ _RUMMY_VERBS = {
 }
 
 
-def _move_line(event: _Moved, view: Any) -> LogLine:
+def _move_line(event: _Moved, view: PlayerView) -> LogLine:
     player = event.player
-    mine = player == getattr(view, "me", None)
+    mine = player == view.me
     who = _who(view, player)
     move = inner_move(event.move)
     kind = move_kind(move)
     card = event.card if isinstance(event.card, Card) else None
     parts: list[Part]
-    if getattr(view, "game", "") == "rummy":
+    if view.game == "rummy":
         third, second = _RUMMY_VERBS.get(kind, (kind, kind))
         parts = [f"{who} {second if mine else third}"]
         if kind in ("meld", "show"):
@@ -366,15 +376,15 @@ def _move_line(event: _Moved, view: Any) -> LogLine:
         if card is not None:
             parts += [" ", card] if kind == "lay_off" else [": ", card]
         if kind == "lay_off":
-            parts.append(f" on meld {getattr(move, 'meld', 0) + 1}")
+            parts.append(f" on meld {move.meld + 1 if isinstance(move, LayOff) else 1}")
         return LogLine(parts=tuple(parts), player=player)
     third, second = _GIN_VERBS.get(kind, (kind, kind))
-    game = game_of_seat(getattr(view, "hand", None), player)
+    game = game_of_seat(view.hand, player)
     if kind == "knock" and game is not None:
         state = game.state
         if state.knocker == game.seats.index(player) and state.knock_kind == "gin":
             third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
-    laid = len(getattr(move, "layoffs", ())) if kind == "lay_off" else 0
+    laid = len(move.layoffs) if isinstance(move, Defence) else 0
     if laid:
         cards = "a card" if laid == 1 else f"{laid} cards"
         third, second = (f"shows melds, lays off {cards}", f"show your melds, lay off {cards}")
@@ -384,19 +394,19 @@ def _move_line(event: _Moved, view: Any) -> LogLine:
     return LogLine(parts=tuple(parts), player=player)
 
 
-def _hand_started(event: HandStarted, view: Any) -> str:
+def _hand_started(event: HandStarted, view: PlayerView) -> str:
     word, n = _hand_word(view), event.hand_no
-    game = getattr(view, "game", "gin")
-    hand = getattr(view, "hand", None)
-    same = getattr(view, "hand_no", 0) == n and hand is not None
+    game = view.game
+    hand = view.hand
+    same = view.hand_no == n and hand is not None
     names = _names(view)
     if game == "gin3":
         out = [s for s in range(3) if s not in event.players]
         if out and len(event.players) == 2:
             a, b = event.players
-            deals = "deal and sit out" if out[0] == getattr(view, "me", None) else (
+            deals = "deal and sit out" if out[0] == view.me else (
                 "deals and sits out")
-            plays = ("play" if a == getattr(view, "me", None) else "plays")
+            plays = ("play" if a == view.me else "plays")
             return (f"{word} {n}: {_who(view, out[0])} {deals}; {_whom(view, a)} {plays} "
                     f"{_whom(view, b)}; every card proven.")
     if game == "team_gin" and same and len(names) == 4:
@@ -414,9 +424,9 @@ def _hand_started(event: HandStarted, view: Any) -> str:
     return f"{word} {n}:{who} every card proven."
 
 
-def _hand_ended(event: HandEnded, view: Any, *, match_over: bool = False) -> str:
+def _hand_ended(event: HandEnded, view: PlayerView, *, match_over: bool = False) -> str:
     word, n, result = _hand_word(view), event.hand_no, event.result
-    game = getattr(view, "game", "gin")
+    game = view.game
     names = _names(view)
     if game == "rummy":
         if result.winner is None:
@@ -437,28 +447,28 @@ def _hand_ended(event: HandEnded, view: Any, *, match_over: bool = False) -> str
             f"({getattr(inner, 'kind', '')}).")
     loser = getattr(result, "loser", None)
     if game == "gin3" and loser is not None and not match_over:
-        deals = "deal next and sit out" if loser == getattr(view, "me", None) else (
+        deals = "deal next and sit out" if loser == view.me else (
             "deals next and sits out")
         text = text[:-1] + f"; {_whom(view, loser)} {deals}."  # NB: mid-sentence: you
     return text
 
 
-def _match_ended(event: MatchEnded, view: Any) -> str:
+def _match_ended(event: MatchEnded, view: PlayerView) -> str:
     winners = tuple(getattr(event.result, "winners", ()) or ())
     names = _names(view)
     if not winners:
         return "Match over: nobody won."
-    if getattr(view, "game", "") == "team_gin":
+    if view.game == "team_gin":
         return f"Match over: {team_name(names, winners[0] % 2)} won."
     if len(winners) > 1:
         return f"Match over: {_and([_who(view, w) for w in winners])} share the win."
     return f"Match over: {_who(view, winners[0])} won."
 
 
-def _ended_line(ending: Any, view: Any) -> str:
+def _ended_line(ending: Any, view: PlayerView) -> str:
     """The ending's headline with my seat as ``You``, and the reason given, if any."""
     names = list(_names(view))
-    me = getattr(view, "me", None)
+    me = view.me
     if me is not None and 0 <= me < len(names):
         names[me] = "You"
     text = ending_headline(ending, names).replace("(caught by You)", "(caught by you)")
@@ -468,13 +478,13 @@ def _ended_line(ending: Any, view: Any) -> str:
     return text
 
 
-def _link_name(view: Any, seat: int | None) -> str:
+def _link_name(view: PlayerView, seat: int | None) -> str:
     if seat is None:
         return ""
-    return f" to {_who(view, seat)}" if seat != getattr(view, "me", None) else ""
+    return f" to {_who(view, seat)}" if seat != view.me else ""
 
 
-def event_line(event: Any, view: Any) -> LogLine | None:
+def event_line(event: Any, view: PlayerView) -> LogLine | None:
     """One log line for an event (None for events the log does not show)."""
     match event:
         case _Moved():
@@ -500,18 +510,18 @@ def event_line(event: Any, view: Any) -> LogLine | None:
         case Ended():
             return LogLine(parts=(_ended_line(event.ending, view),))
         case TableFormed():
-            me = getattr(view, "me", None)
-            names = seat_names(view) if len(getattr(view, "names", ())) == len(
+            me = view.me
+            names = seat_names(view) if len(view.names) == len(
                 event.names) else event.names
             others = [f"{names[s]} (key {fingerprint_text(f)})"
                       for s, f in enumerate(event.fingerprints) if s != me]
             return LogLine(parts=(f"At the table: {', '.join(others)}.",))
         case RematchOffered():
-            offers = "offer" if event.seat == getattr(view, "me", None) else "offers"
+            offers = "offer" if event.seat == view.me else "offers"
             return LogLine(parts=(f"{_who(view, event.seat)} {offers} a rematch.",))
         case RematchAnswered():
             answer = "accepts" if event.accept else "declines"
-            if event.seat == getattr(view, "me", None):
+            if event.seat == view.me:
                 answer = "accept" if event.accept else "decline"
             return LogLine(parts=(f"{_who(view, event.seat)} {answer} the rematch.",))
         case LinkDown():

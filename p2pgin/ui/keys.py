@@ -31,7 +31,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from p2pgin.ui.controller import Console
-from p2pgin.ui.render import PICK_KEYS
+from p2pgin.ui.ordering import PICK_KEYS
 
 __all__ = ["build_key_bindings"]
 

@@ -14,7 +14,7 @@ Layout (80x24)::
     key strip
 
 Overlays (help, discard pile, hand result, match result) float over the middle.
-Below :data:`~p2pgin.ui.render.MIN_COLUMNS` x :data:`~p2pgin.ui.render.MIN_ROWS`
+Below :data:`~p2pgin.ui.frags.MIN_COLUMNS` x :data:`~p2pgin.ui.frags.MIN_ROWS`
 the whole screen is one "terminal too small" message. Frames are drawn with
 ``-``/``|`` in ASCII mode, so nothing needs UTF-8 then.
 """
@@ -41,10 +41,29 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer, DynamicContainer
 from prompt_toolkit.layout.controls import BufferControl
 
-from p2pgin.ui import render
 from p2pgin.ui.controller import Console
 from p2pgin.ui.fit import fit_lines
+from p2pgin.ui.frags import MIN_COLUMNS, MIN_ROWS, ScrollCursor, plain_text
 from p2pgin.ui.model import Table
+from p2pgin.ui.overlays import (
+    render_choices,
+    render_commands,
+    render_ending,
+    render_help,
+    render_match_end,
+    render_melds,
+    render_pile,
+    render_reveal,
+    render_seat_list,
+    render_sheet,
+    render_too_small,
+)
+from p2pgin.ui.panels.hand import render_hand
+from p2pgin.ui.panels.log import render_log
+from p2pgin.ui.panels.seats import render_scores, seats_panel_rows
+from p2pgin.ui.panels.status import render_keys, render_message, render_status
+from p2pgin.ui.panels.table import render_other_games, render_table
+from p2pgin.ui.panels.title import render_banner, render_title
 from p2pgin.ui.style import asciify
 
 __all__ = ["ConsoleLayout", "build_layout", "panel_room", "side_width", "terminal_size"]
@@ -123,13 +142,13 @@ class ConsoleLayout:
 
         # NB: the hand window takes the focus, so mouse clicks reach the table (a hidden
         # focused command line would make prompt_toolkit ignore clicks elsewhere).
-        hand_control = text(lambda: render.render_hand(t(), ui, console.click,
+        hand_control = text(lambda: render_hand(t(), ui, console.click,
                                                          panel_room(columns())), columns)
         hand_control.focusable = to_filter(True)
         self.hand_window = Window(hand_control, height=Dimension(min=4, preferred=5, max=5))
         self.body = HSplit(
             [
-                Window(text(lambda: render.render_title(t(), ui, panel_room(columns())),
+                Window(text(lambda: render_title(t(), ui, panel_room(columns())),
                             columns), height=1),
                 ConditionalContainer(
                     Window(text(self._banner, columns),
@@ -140,7 +159,7 @@ class ConsoleLayout:
                     [
                         HSplit([
                             title_bar("Table"),
-                            Window(text(lambda: render.render_table(
+                            Window(text(lambda: render_table(
                                 t(), ui, console.click, panel_room(main())), main),
                                    height=self._band),
                         ]),
@@ -148,7 +167,7 @@ class ConsoleLayout:
                         HSplit([
                             DynamicContainer(lambda: title_bar(
                                 "Score" if t().two_seats else "Seats")),
-                            Window(text(lambda: render.render_scores(
+                            Window(text(lambda: render_scores(
                                 t(), ui, panel_room(side())), side), height=self._band),
                         ], width=lambda: Dimension.exact(side())),
                     ],
@@ -157,7 +176,7 @@ class ConsoleLayout:
                 ConditionalContainer(
                     HSplit([
                         title_bar("Other game (your partner's)"),
-                        Window(text(lambda: render.render_other_games(
+                        Window(text(lambda: render_other_games(
                             t(), ui, panel_room(columns())), columns),
                                height=lambda: Dimension.exact(self.other_rows() - 1)),
                     ]),
@@ -168,12 +187,12 @@ class ConsoleLayout:
                 title_bar("Log"),
                 Window(text(self._log, columns), height=Dimension(min=1, weight=1)),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_message(ui, panel_room(columns())),
+                    Window(text(lambda: render_message(ui, panel_room(columns())),
                                 columns),
                            height=lambda: Dimension.exact(max(1, self.message_rows()))),
                     filter=Condition(lambda: bool(ui.message)),
                 ),
-                Window(text(lambda: render.render_status(t(), ui), columns), height=1,
+                Window(text(lambda: render_status(t(), ui), columns), height=1,
                        style="class:status"),
                 ConditionalContainer(
                     VSplit([
@@ -183,14 +202,14 @@ class ConsoleLayout:
                     filter=Condition(lambda: self.command_active),
                 ),
                 ConditionalContainer(
-                    Window(text(lambda: render.render_keys(t(), ui, panel_room(columns())),
+                    Window(text(lambda: render_keys(t(), ui, panel_room(columns())),
                                 columns), height=1, style="class:keys"),
                     filter=Condition(lambda: not self.command_active),
                 ),
             ]
         )
         #: The overlay line kept in view after PgUp/PgDn, for the overlay open.
-        self._overlay_cursor = render.ScrollCursor()
+        self._overlay_cursor = ScrollCursor()
         self.overlay_window = Window(
             text(self._overlay_text, columns),
             style="class:overlay",
@@ -219,7 +238,7 @@ class ConsoleLayout:
         self.root = DynamicContainer(self._pick_root)
 
     def _banner(self) -> StyleAndTextTuples:
-        return render.render_banner(self.console.table, self.console.ui,
+        return render_banner(self.console.table, self.console.ui,
                                     panel_room(terminal_size()[0]))
 
     def banner_rows(self) -> int:
@@ -228,19 +247,19 @@ class ConsoleLayout:
         frags = self._banner()
         if not frags:
             return 0
-        return render.plain_text(frags).count("\n") + 1
+        return plain_text(frags).count("\n") + 1
 
     def message_rows(self) -> int:
         """Rows of the feedback line (0 without one; a long one wraps to two)."""
         ui = self.console.ui
         if not ui.message:
             return 0
-        frags = render.render_message(ui, panel_room(terminal_size()[0]))
-        return render.plain_text(frags).count("\n") + 1
+        frags = render_message(ui, panel_room(terminal_size()[0]))
+        return plain_text(frags).count("\n") + 1
 
     def band_rows(self) -> int:
         """Rows of the table and seats panels (five; more for a table of five or six)."""
-        return render.seats_panel_rows(self.console.table)
+        return seats_panel_rows(self.console.table)
 
     def _band(self) -> Dimension:
         rows = self.band_rows()
@@ -256,7 +275,7 @@ class ConsoleLayout:
     def table_shown(self) -> bool:
         """False while the terminal is below the minimum size (the table is not drawn)."""
         columns, rows = terminal_size()
-        return columns >= render.MIN_COLUMNS and rows >= render.MIN_ROWS
+        return columns >= MIN_COLUMNS and rows >= MIN_ROWS
 
     def _pick_root(self) -> AnyContainer:
         return self.table_screen if self.table_shown() else self.too_small
@@ -264,7 +283,7 @@ class ConsoleLayout:
     def _too_small(self) -> StyleAndTextTuples:
         columns, rows = terminal_size()
         ui = self.console.ui
-        return render.render_too_small(columns, rows,
+        return render_too_small(columns, rows,
                                        ui.confirm if self.console.asking_quit else "",
                                        width=panel_room(columns))
 
@@ -274,7 +293,7 @@ class ConsoleLayout:
         fixed = 17 + self.banner_rows()
         fixed += self.band_rows() - 5 + self.other_rows()
         fixed += self.message_rows()
-        return render.render_log(self.console.table, self.console.ui, max(1, rows - fixed))
+        return render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 
     def _overlay_text(self) -> StyleAndTextTuples:
         console = self.console
@@ -282,27 +301,27 @@ class ConsoleLayout:
         width = panel_room(terminal_size()[0])
         body: StyleAndTextTuples
         if ui.overlay == "help":
-            body = render.render_help(ui)
+            body = render_help(ui)
         elif ui.overlay == "commands":
-            body = render.render_commands(ui)
+            body = render_commands(ui)
         elif ui.overlay == "pile":
-            body = render.render_pile(table, ui)
+            body = render_pile(table, ui)
         elif ui.overlay == "reveal":
-            body = render.render_reveal(table, ui, width)
+            body = render_reveal(table, ui, width)
         elif ui.overlay == "sheet":
-            body = render.render_sheet(table, ui, width)
+            body = render_sheet(table, ui, width)
         elif ui.overlay == "choose":
-            body = render.render_choices(ui)
+            body = render_choices(ui)
         elif ui.overlay == "ending":
-            body = render.render_ending(table, ui, width)
+            body = render_ending(table, ui, width)
         elif ui.overlay == "melds":
-            body = render.render_melds(table, ui)
+            body = render_melds(table, ui)
         elif ui.overlay == "seats":
-            body = render.render_seat_list(table, ui, width)
+            body = render_seat_list(table, ui, width)
         elif ui.overlay == "match":
-            body = render.render_match_end(table, ui, width)
+            body = render_match_end(table, ui, width)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)
-                body = [*body, ("", "\n"), *render.render_reveal(table, ui, width)]
+                body = [*body, ("", "\n"), *render_reveal(table, ui, width)]
         else:
             body = []
         close = " Esc: cancel" if ui.overlay == "choose" else " Esc or Enter: close"

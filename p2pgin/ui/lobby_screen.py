@@ -18,17 +18,18 @@ import asyncio
 import contextlib
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
+from p2pgin.session.view import PlayerView
 from p2pgin.ui.adapter import rules_text
 from p2pgin.ui.lobby import join_advice
+from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, terminal_is_utf8
-from p2pgin.ui.tables import GAME_TITLES
+from p2pgin.ui.tables import title_of
 
 __all__ = ["LobbyScreen", "run_lobby_screen"]
 
@@ -38,7 +39,7 @@ Lines = Sequence[str] | Callable[[], Sequence[str]]
 class LobbyScreen:
     """One lobby over a handle (``view``, ``act``): what it shows, what the keys do."""
 
-    def __init__(self, handle: Any, lines: Lines = (), *, ascii: bool = False,
+    def __init__(self, handle: SeatHandle, lines: Lines = (), *, ascii: bool = False,
                  title: str = "", announced: bool = True, width: int = 80) -> None:
         self.handle = handle
         self.lines = lines
@@ -52,7 +53,7 @@ class LobbyScreen:
     # ------------------------------------------------------------------ state
 
     @property
-    def view(self) -> Any:
+    def view(self) -> PlayerView:
         return self.handle.view
 
     def asks(self) -> bool:
@@ -65,7 +66,7 @@ class LobbyScreen:
 
     def closed(self) -> bool:
         """True when the lobby ended without a table (declined, or the host went away)."""
-        return self.view.stage == "closed" or bool(getattr(self.handle, "done", False))
+        return self.view.stage == "closed" or self.handle.done
 
     def accept(self) -> None:
         """``a``: take the seat on the host's game and rules."""
@@ -93,15 +94,13 @@ class LobbyScreen:
     def text_lines(self) -> list[tuple[str, str]]:
         """The screen as ``(style, line)`` pairs (no trailing newline)."""
         view = self.view
-        seats = int(getattr(view, "seats", 0) or 0)
-        game = str(getattr(view, "game", "") or "")
-        title = GAME_TITLES.get(game, game) if game else "a table"
-        if game == "rummy" and seats:
-            title = f"Rummy for {seats}"
+        seats = view.seats
+        game = view.game
+        title = title_of(game, seats) if game else "a table"
         out: list[tuple[str, str]] = []
         spinner = "|/-\\" if self.ascii else "◐◓◑◒"
         self.frame += 1
-        me = getattr(view, "me", None)
+        me = view.me
         asks = self.asks()
         host = me == 0
         if self.title:
@@ -122,13 +121,13 @@ class LobbyScreen:
         if game:
             size = f", {seats} seats" if seats else ""
             out.append(("class:value", f"   Game: {title}{size}"))
-        rules = rules_text(view) if getattr(view, "rules", None) else ""
+        rules = rules_text(view) if view.rules else ""
         if rules:
             for part in textwrap.wrap(f"Rules: {rules}", width=self.width - 6,
                                       subsequent_indent="  "):
                 out.append(("class:label", f"   {part}"))
-        seated = tuple(getattr(view, "seated", ()) or ())
-        bots = tuple(getattr(view, "bots", ()) or ())
+        seated = view.seated
+        bots = view.bots
         if seated:
             taken = sum(1 for name in seated if name)
             out.append(("", ""))
@@ -154,7 +153,7 @@ class LobbyScreen:
                 advice += ";\n   on the same LAN `p2pgin join` finds this table by itself"
             out.extend(("class:label", part) for part in (advice + ".").split("\n"))
             out.append(("class:label", "   The match starts when every seat is taken."))
-            news = str(getattr(view, "lobby_news", "") or "")
+            news = view.lobby_news
             if news:  # NB: words a newcomer sent: printable only
                 news = "".join(c if c.isprintable() else "?" for c in news)
                 out.append(("", ""))
@@ -162,13 +161,13 @@ class LobbyScreen:
                                           width=self.width - 6):
                     out.append(("class:hint", f"   {part}"))
         else:
-            waiting = str(getattr(view, "waiting_for", "") or "the host")
+            waiting = view.waiting_for or "the host"
             out.append(("class:label", f"   Waiting for {waiting}."))
         if self.message:
             out.append(("", ""))
             out.append(("class:hint", f"   {self.message}"))
         out.append(("", ""))
-        problem = str(getattr(self.handle, "link_problem", "") or "")
+        problem = self.handle.link_problem
         if problem and not host:
             out.append(("class:hint", f" {problem}; trying again (q: stop)"))
         out.append(("keys", self._keys(asks, host)))
@@ -203,7 +202,7 @@ class LobbyScreen:
         return lines
 
 
-async def run_lobby_screen(handle: Any, lines: Lines = (), *, ascii: bool | None = None,
+async def run_lobby_screen(handle: SeatHandle, lines: Lines = (), *, ascii: bool | None = None,
                            title: str = "", announced: bool = True,
                            plain: bool = False) -> bool:
     """Show the lobby of ``handle`` (a node, or any handle with ``view``, ``act``,
@@ -267,26 +266,16 @@ async def run_lobby_screen(handle: Any, lines: Lines = (), *, ascii: bool | None
             else:
                 app.invalidate()
 
-    on_change = getattr(handle, "on_change", None)
-    if callable(on_change):
-        on_change(changed)
-    ended = _ended(handle)
-    if ended is not None:
-        ended.add_done_callback(lambda _: changed())
+    handle.on_change(changed)
+    # NB: the table closing while the lobby shows ends the lobby
+    ended = asyncio.ensure_future(handle.closed())
+    ended.add_done_callback(lambda _: changed())
     try:
         result = await app.run_async()
     finally:
-        if ended is not None and not ended.done():
+        if not ended.done():
             ended.cancel()
     return bool(result) and screen.formed()
-
-
-def _ended(handle: Any) -> asyncio.Future[Any] | None:
-    closed = getattr(handle, "closed", None)
-    if not callable(closed):
-        return None
-    waiter = closed()
-    return asyncio.ensure_future(waiter) if asyncio.iscoroutine(waiter) else None
 
 
 async def _run_plain(screen: LobbyScreen) -> bool:
@@ -302,9 +291,7 @@ async def _run_plain(screen: LobbyScreen) -> bool:
                 print(line.strip())
 
     show()
-    on_change = getattr(screen.handle, "on_change", None)
-    if callable(on_change):
-        on_change(show)
+    screen.handle.on_change(show)
     lines = TypedLines()  # NB: from a pipe, no prompt_toolkit warning about the terminal
     prompt: asyncio.Task[str] | None = None
     with lines.printing():

@@ -27,7 +27,9 @@ from typing import Any, Final
 
 from p2pgin.ui.commands import CommandError, command_help, parse_command
 from p2pgin.ui.controller import Console, Hinter
-from p2pgin.ui.render import parts_text, status_text
+from p2pgin.ui.frags import parts_text
+from p2pgin.ui.panels.status import status_text
+from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import asciify, fingerprint_text
 
 __all__ = ["INPUT_ENDED", "PlainConsole", "TypedLines", "run_plain"]
@@ -43,7 +45,7 @@ INPUT_ENDED_LINE: Final = ("Your input ended: you leave the table without abando
 class PlainConsole:
     """Turns a console's changes into new text lines and typed lines into actions."""
 
-    def __init__(self, handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+    def __init__(self, handle: SeatHandle, *, ascii: bool = False, hinter: Hinter | None = None,
                  match_notes: Callable[[], Sequence[str]] | None = None,
                  notices: Sequence[str] = ()) -> None:
         self.console = Console(handle, ascii=ascii, hinter=hinter, match_notes=match_notes,
@@ -339,7 +341,7 @@ def _stdin() -> _StdinLines:
     return _STDIN[0]
 
 
-async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None = None,
+async def run_plain(handle: SeatHandle, *, ascii: bool = False, hinter: Hinter | None = None,
                     match_notes: Callable[[], Sequence[str]] | None = None,
                     notices: Sequence[str] = ()) -> str:
     """Play in plain text on stdin/stdout until the player quits.
@@ -356,9 +358,7 @@ async def run_plain(handle: Any, *, ascii: bool = False, hinter: Hinter | None =
         for line in plain.updates():
             print(line)
 
-    on_change = getattr(handle, "on_change", None)
-    if callable(on_change):
-        on_change(changed)
+    handle.on_change(changed)
     lines = TypedLines()
     with lines.printing():
         while not plain.done:

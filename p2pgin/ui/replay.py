@@ -27,7 +27,7 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.rummy_hand import RummyHand
 from p2pgin.records.report import explain, game_title, printable
 from p2pgin.records.steps import ShowRow, Step, Story, showdown
-from p2pgin.ui.render import ScrollCursor
+from p2pgin.ui.frags import ScrollCursor
 from p2pgin.ui.style import (
     ESCAPE_WAIT,
     asciify,

@@ -15,7 +15,10 @@ from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds
+from p2pgin.engine.moves import DrawDiscard, DrawStock, LayOff
+from p2pgin.engine.rummy_moves import Meld
 from p2pgin.engine.rummy_rules import RulesError, RummyRules
+from p2pgin.session.view import PlayerView
 from p2pgin.ui.model import TableMeldLine
 
 __all__ = [
@@ -76,12 +79,12 @@ def table_melds(hand: Any, names: Sequence[str]) -> tuple[TableMeldLine, ...]:
     return tuple(out)
 
 
-def hand_fields(view: Any) -> dict[str, Any]:
+def hand_fields(view: PlayerView) -> dict[str, Any]:
     """The :class:`~p2pgin.ui.model.Table` fields of a Rummy view: my hand grouped in
     the melds it holds, the pile, the stock, the phase, the card just drawn or taken."""
     hand = view.hand
     me = view.me
-    fields: dict[str, Any] = {"phase": str(getattr(hand, "phase", "")) if hand else ""}
+    fields: dict[str, Any] = {"phase": str(hand.phase) if hand else ""}
     if hand is None:
         return fields
     fields["stock"] = hand.stock_count
@@ -104,7 +107,7 @@ def hand_fields(view: Any) -> dict[str, Any]:
     drawn = None
     for played in reversed(hand.history):
         if played.seat == me:
-            if getattr(played.move, "kind", "") in ("draw_stock", "draw_discard"):
+            if isinstance(played.move, (DrawStock, DrawDiscard)):
                 drawn = played.position
             break
     if drawn is not None and drawn in positions:
@@ -115,12 +118,12 @@ def hand_fields(view: Any) -> dict[str, Any]:
     return fields
 
 
-def meld_choices(view: Any, first: Card | None = None) -> list[MeldChoice]:
+def meld_choices(view: PlayerView, first: Card | None = None) -> list[MeldChoice]:
     """The melds the engine lets me lay down now, those holding ``first`` first."""
     hand = view.hand
     out = []
-    for move in getattr(view, "legal_moves", ()):
-        if getattr(move, "kind", "") != "meld":
+    for move in view.legal_moves:
+        if not isinstance(move, Meld):
             continue
         cards = meld_order(c for c in (hand.known(p) for p in move.positions) if c is not None)
         out.append(MeldChoice(label=" ".join(c.unicode for c in cards), cards=cards,
@@ -129,12 +132,12 @@ def meld_choices(view: Any, first: Card | None = None) -> list[MeldChoice]:
     return out
 
 
-def layoff_choices(view: Any, card: Card | None) -> list[MeldChoice]:
+def layoff_choices(view: PlayerView, card: Card | None) -> list[MeldChoice]:
     """The lay-offs the engine lets me make now with ``card`` (any card when None)."""
     hand = view.hand
     out = []
-    for move in getattr(view, "legal_moves", ()):
-        if getattr(move, "kind", "") != "lay_off":
+    for move in view.legal_moves:
+        if not isinstance(move, LayOff):
             continue
         laid = hand.known(move.position)
         if laid is None or (card is not None and laid != card):

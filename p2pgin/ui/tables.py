@@ -16,11 +16,14 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.gin_common import SeatedGin, SingleGameHand
+from p2pgin.engine.gin_team import TeamHand
 from p2pgin.engine.melds import best_melds
+from p2pgin.games import UnknownGame, find_game
+from p2pgin.session.view import PlayerView
 from p2pgin.ui.model import GameLine, MatchEnd, Reveal, RevealGame, SeatLine, SheetRow, TeamLine
 
 __all__ = [
-    "GAME_TITLES",
     "GIN_FAMILY",
     "game_of_seat",
     "game_title",
@@ -36,35 +39,38 @@ __all__ = [
     "seat_names",
     "team_lines",
     "team_name",
+    "title_of",
 ]
 
 GIN_FAMILY: Final = frozenset({"gin", "gin3", "team_gin"})
 """Games whose hands are two-handed gin games (each seat plays one, or sits out)."""
 
-GAME_TITLES: Final = {
-    "gin": "gin",
-    "gin3": "three-player gin",
-    "team_gin": "team gin",
-    "rummy": "Rummy",
-}
+def title_of(game: str, seats: int = 0) -> str:
+    """A game in words, as the registry says it: at a table of ``seats`` its table title
+    (``Rummy for 4``), with no size known its title; a name it does not know as it is."""
+    try:
+        spec = find_game(game)
+    except UnknownGame:
+        return game
+    return spec.words.table(seats) if seats else spec.title
 
 
-def game_title(view: Any) -> str:
+def game_title(view: PlayerView) -> str:
     """The game in words for the title (``three-player gin``, ``Rummy for 4``)."""
-    game = str(getattr(view, "game", "") or "gin")
-    title = GAME_TITLES.get(game, game)
-    if game == "rummy":
-        return f"{title} for {view.seats}"
-    return title
+    game = view.game or "gin"
+    try:
+        return find_game(game).words.table(view.seats)
+    except UnknownGame:
+        return game
 
 
-def seat_names(view: Any) -> tuple[str, ...]:
+def seat_names(view: PlayerView) -> tuple[str, ...]:
     """Every seat's name as the console shows it. Names the players chose are kept;
     an empty one (a seat not known yet) is ``Player N``; two seats of one name (two
     logins that kept their user name) are told apart: at two seats by host and joiner,
     else by seat number."""
-    names = tuple(getattr(view, "names", ()) or ())
-    seats = max(len(names), int(getattr(view, "seats", 0) or 0), 2)
+    names = tuple(view.names)
+    seats = max(len(names), view.seats, 2)
     names = tuple(names[s] if s < len(names) and names[s] else f"Player {s}"
                   for s in range(seats))
     if seats == 2 and names[0] == names[1]:
@@ -78,24 +84,19 @@ def team_name(names: Sequence[str], team: int) -> str:
     return f"{names[team]} & {names[team + 2]}"
 
 
-def gin_games(hand: Any) -> tuple[Any, ...]:
-    """The two-handed gin games of a gin-family hand (``SeatedGin`` values)."""
-    if hand is None:
-        return ()
-    games = getattr(hand, "games", None)
-    if games is not None:
-        return tuple(games)
-    game = getattr(hand, "game", None)
-    return () if game is None else (game,)
+def gin_games(hand: object) -> tuple[SeatedGin, ...]:
+    """The two-handed gin games of a gin-family hand (none for any other hand)."""
+    if isinstance(hand, (SingleGameHand, TeamHand)):
+        return tuple(hand.games)
+    return ()
 
 
-def hand_turn(hand: Any, index: int) -> bool:
+def hand_turn(hand: object, index: int) -> bool:
     """Whether the table's turn is game ``index``'s (team gin's hand says which)."""
-    turn = getattr(hand, "turn", index)
-    return turn == index
+    return hand.turn == index if isinstance(hand, TeamHand) else True
 
 
-def game_of_seat(hand: Any, seat: int | None) -> Any | None:
+def game_of_seat(hand: object, seat: int | None) -> SeatedGin | None:
     """The gin game ``seat`` plays in ``hand`` (None: it sits out, or no hand)."""
     if seat is None:
         return None
@@ -105,15 +106,15 @@ def game_of_seat(hand: Any, seat: int | None) -> Any | None:
     return None
 
 
-def _match_state(view: Any) -> Any:
-    match = getattr(view, "match", None)
+def _match_state(view: PlayerView) -> Any:
+    match = view.match
     return getattr(match, "state", match)
 
 
-def match_points(view: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def match_points(view: PlayerView) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(points, boxes)`` per seat so far (team gin: each seat its team's)."""
-    seats = max(int(getattr(view, "seats", 2) or 2), 2)
-    game = getattr(view, "game", "gin")
+    seats = max(view.seats, 2)
+    game = view.game
     match = _match_state(view)
     if match is None:
         return (0,) * seats, (0,) * seats
@@ -131,21 +132,21 @@ def match_points(view: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(match.scores), tuple(match.hands_won)
 
 
-def team_lines(view: Any, names: Sequence[str]) -> tuple[TeamLine, ...]:
+def team_lines(view: PlayerView, names: Sequence[str]) -> tuple[TeamLine, ...]:
     """Team gin's two teams with their points and boxes (empty for other games)."""
-    if getattr(view, "game", "") != "team_gin" or len(names) < 4:
+    if view.game != "team_gin" or len(names) < 4:
         return ()
     points, boxes = match_points(view)
-    me = getattr(view, "me", None)
+    me = view.me
     return tuple(TeamLine(name=team_name(names, t), seats=(t, t + 2), points=points[t],
                           boxes=boxes[t], mine=me is not None and me % 2 == t)
                  for t in (0, 1))
 
 
-def _roles(view: Any, names: Sequence[str]) -> dict[int, str]:
+def _roles(view: PlayerView, names: Sequence[str]) -> dict[int, str]:
     """What each seat does this hand (or next), in a word or two."""
-    game = getattr(view, "game", "gin")
-    hand = getattr(view, "hand", None)
+    game = view.game
+    hand = view.hand
     roles: dict[int, str] = {}
     if game == "rummy":
         if hand is not None:
@@ -171,11 +172,11 @@ def _roles(view: Any, names: Sequence[str]) -> dict[int, str]:
     return roles
 
 
-def _cards_held(view: Any) -> dict[int, int]:
-    hand = getattr(view, "hand", None)
+def _cards_held(view: PlayerView) -> dict[int, int]:
+    hand = view.hand
     if hand is None:
         return {}
-    if getattr(view, "game", "") == "rummy":
+    if view.game == "rummy":
         return {s: hand.hand_size(s) for s in range(hand.seats)}
     held: dict[int, int] = {}
     for game in gin_games(hand):
@@ -186,20 +187,20 @@ def _cards_held(view: Any) -> dict[int, int]:
     return held
 
 
-def seat_lines(view: Any, names: Sequence[str], *,
+def seat_lines(view: PlayerView, names: Sequence[str], *,
                links_down: frozenset[int] = frozenset(),
                fingerprints: Sequence[str] = ()) -> tuple[SeatLine, ...]:
     """Every seat: name, whether it is mine or a computer's, its role this hand, whether
     it owes the next step, its cards and points."""
-    me = getattr(view, "me", None)
-    bots = tuple(getattr(view, "bots", ()) or ())
+    me = view.me
+    bots = view.bots
     points, boxes = match_points(view)
     roles = _roles(view, names)
     held = _cards_held(view)
-    due = getattr(view, "due", None)
-    turn = getattr(due, "seat", None) if getattr(view, "stage", "") not in (
+    due = view.due
+    turn = due.seat if due is not None and view.stage not in (
         "match_over", "closed") else None
-    game = getattr(view, "game", "gin")
+    game = view.game
     return tuple(
         SeatLine(seat=s, name=names[s], you=s == me, bot=s < len(bots) and bots[s],
                  role=roles.get(s, ""), turn=s == turn, cards=held.get(s),
@@ -290,14 +291,14 @@ def _explain(result: Any, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(getattr(result, "explanation", ()))
 
 
-def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
+def make_reveal(hand_no: int, result: Any, view: PlayerView, names: Sequence[str],
                 mine: Sequence[Card] = (), *, match_over: bool = False) -> Reveal:
     """The end-of-hand picture from any game's hand result. ``match_over``: it was the
     match's last hand (three-player gin then says nothing of who deals the next)."""
     from p2pgin.engine.explain import explain_hand
 
-    game = getattr(view, "game", "gin")
-    me = getattr(view, "me", None)
+    game = view.game
+    me = view.me
     if game == "rummy":
         left = tuple((s, tuple(result.hands[s]), int(result.counts[s]), int(result.points[s]))
                      for s in result.show_order)
@@ -341,9 +342,9 @@ def make_reveal(hand_no: int, result: Any, view: Any, names: Sequence[str],
                   points=tuple(points), explanation=tuple(explanation))
 
 
-def make_match_end(result: Any, view: Any, names: Sequence[str]) -> MatchEnd:
+def make_match_end(result: Any, view: PlayerView, names: Sequence[str]) -> MatchEnd:
     """The itemised match total from any game's match result."""
-    game = getattr(view, "game", "gin")
+    game = view.game
     if game == "team_gin":
         lines = _explain(result, names)
     elif game == "gin":
@@ -366,11 +367,12 @@ def _sheet_kind(result: Any, game: str) -> str:
     return str(_hand_result(result).kind)
 
 
-def score_sheet(view: Any, names: Sequence[str]) -> tuple[tuple[str, ...], tuple[SheetRow, ...]]:
+def score_sheet(view: PlayerView, names: Sequence[str]
+                ) -> tuple[tuple[str, ...], tuple[SheetRow, ...]]:
     """``(columns, rows)``: the score sheet of the match so far. Columns are the seats
     (team gin: the teams); each row says what the hand was, which column scored how much,
     and every column's running points."""
-    game = getattr(view, "game", "gin")
+    game = view.game
     match = _match_state(view)
     if game == "team_gin":
         columns: tuple[str, ...] = (team_name(names, 0), team_name(names, 1))

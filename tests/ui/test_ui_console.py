@@ -183,7 +183,7 @@ def test_digits_pick_cards_as_numbered() -> None:
     game = LocalGame(5)
     with console_session(game) as (built, _inp, _out):
         shown = built.console.table
-        from p2pgin.ui.render import hand_order
+        from p2pgin.ui.ordering import hand_order
 
         order = hand_order(shown, "melds")
         press(built, "3")
@@ -510,7 +510,7 @@ def test_out_of_turn_keys_say_why_and_send_nothing() -> None:
 
 
 def hand_order_index(built: object, card: str) -> int:
-    from p2pgin.ui.render import hand_order
+    from p2pgin.ui.ordering import hand_order
 
     console = built.console  # type: ignore[attr-defined]
     return hand_order(console.table, console.ui.sort).index(parse_card(card))
@@ -522,7 +522,7 @@ def test_cannot_discard_the_card_just_taken_from_the_pile() -> None:
         before = built.console.cursor
         press(built, "t")  # take the upcard K♠: the cursor does not jump onto it
         assert built.console.cursor == before != parse_card("KS")
-        from p2pgin.ui.render import PICK_KEYS
+        from p2pgin.ui.ordering import PICK_KEYS
 
         press(built, PICK_KEYS[hand_order_index(built, "KS")])
         assert built.console.cursor == parse_card("KS")
@@ -813,7 +813,7 @@ def test_running_app_lays_off_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch
 
     import p2pgin.ui.app as app_module
     from p2pgin.engine import PassUpcard, legal_moves
-    from p2pgin.ui.render import render_reveal
+    from p2pgin.ui.overlays import render_reveal
 
     monkeypatch.setattr(app_module, "LAYOFF_STEP", 0.2)
     deck = deck_for(KNOCKER, "3H 3S 9H TH JH QC KD 5C 9C 2H", "KS", "2C")
@@ -842,7 +842,7 @@ def test_running_app_lays_off_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch
             await asyncio.wait_for(task, 5)
 
     def plain_reveal(frags: object) -> str:
-        from p2pgin.ui.render import plain_text
+        from p2pgin.ui.frags import plain_text
 
         return plain_text(frags)  # type: ignore[arg-type]
 
@@ -898,7 +898,8 @@ def test_a_defender_laying_off_says_how_many() -> None:
 
 
 def test_while_layoffs_are_laid_the_defenders_total_already_matches_the_scoring() -> None:
-    from p2pgin.ui.render import plain_text, render_reveal
+    from p2pgin.ui.frags import plain_text
+    from p2pgin.ui.overlays import render_reveal
 
     game = defender_game()
     with console_session(game) as (built, _inp, _out):

@@ -9,8 +9,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from ui_screens import SizedOutput, console_session, screen_text
 
+from p2pgin.ui.frags import plain_text
 from p2pgin.ui.lobby import WaitingScreen, run_waiting_screen
-from p2pgin.ui.render import plain_text
 
 
 def run_with_keys(coro_fn, keys: str, delay: float = 0.05,  # type: ignore[no-untyped-def]

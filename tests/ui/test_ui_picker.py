@@ -14,8 +14,8 @@ from prompt_toolkit.utils import get_cwidth
 from test_ui_lobby import run_with_keys
 
 from p2pgin.net.discovery import BY_BEACON, BY_DNS_SD, Beacon, DiscoveredGame, TableFacts
+from p2pgin.ui.frags import plain_text
 from p2pgin.ui.lobby import SIDE_BY_SIDE, GamePicker, pick_game, refusal, table_line
-from p2pgin.ui.render import plain_text
 
 
 def table(name: str, n: int, *, game: str = "gin", rules: str = "standard, to 100",

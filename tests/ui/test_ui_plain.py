@@ -53,14 +53,12 @@ def test_before_the_hello_the_intro_and_title_say_the_opponent_is_awaited() -> N
 
 
 def test_a_joiner_waiting_for_the_hosts_hello_sees_what_it_waits_for() -> None:
+    from p2pgin.ui.frags import plain_text
     from p2pgin.ui.model import Table
-    from p2pgin.ui.render import (
-        UiState,
-        plain_text,
-        render_hand,
-        render_scores,
-        render_table,
-    )
+    from p2pgin.ui.panels.hand import render_hand
+    from p2pgin.ui.panels.seats import render_scores
+    from p2pgin.ui.panels.table import render_table
+    from p2pgin.ui.screen import UiState
 
     table = Table(me=1, names=("", "Bob"), stage="handshake", link="connecting",
                   waiting_for="the peer's hello", rules_text="knock limit 10; match to 100")
@@ -103,7 +101,8 @@ def test_a_hint_in_plain_mode_names_the_command_and_typing_it_plays_it() -> None
 
 def test_plain_mode_advice_names_commands_never_keys() -> None:
     from p2pgin.ui.model import MatchEnd, Reveal, Table
-    from p2pgin.ui.render import UiState, status_text
+    from p2pgin.ui.panels.status import status_text
+    from p2pgin.ui.screen import UiState
 
     ui = UiState(typed=True)
     base = {"me": 0, "names": ("Alice", "Bob"), "opp_fingerprint": "f"}

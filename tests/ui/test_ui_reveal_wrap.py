@@ -6,7 +6,8 @@ from ui_harness import LocalGame, deck_for
 from ui_screens import console_session, press
 
 from p2pgin.engine import PassUpcard, legal_moves
-from p2pgin.ui.render import MIN_COLUMNS, plain_text, render_reveal
+from p2pgin.ui.frags import MIN_COLUMNS, plain_text
+from p2pgin.ui.overlays import render_reveal
 
 KNOCKER = "4H 5H 6H 7C 7D 7S 8C 8D 8S AC"
 

@@ -106,6 +106,7 @@ def test_a_computer_seat_is_marked_in_the_lobby() -> None:
 
     handle = Still()
     handle.view = view  # type: ignore[attr-defined]
+    handle.link_problem = ""  # type: ignore[attr-defined]  # the seam's members it reads
     text = _text(LobbyScreen(handle))
     assert "2. bot-easy (computer)" in text and "1. ann (you, host)" in text
 

@@ -15,6 +15,7 @@ secrets decide in a real match. Real sessions and nodes drive the console in
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
@@ -90,7 +91,10 @@ class LocalGame:
         self.opponent = opponent or self._simple_opponent
         self.autoplay = autoplay
         self.link = "connected"
+        self.link_problem = ""
         self.peer_info: Any = None
+        self.peers: dict[int, Any] = {}
+        self.overdue: Any = None
         #: The players' key fingerprints; ("", "") plays a session before the hellos.
         self.fingerprints = ("a1b2c3d4e5f60718", "0f1e2d3c4b5a6978")
         self._events: list[Any] = []
@@ -176,17 +180,30 @@ class LocalGame:
         self._opponent_turns()
         self._changed()
 
+    @property
     def can_take_back(self) -> bool:
         """Like a bot peer: only my own last move, and never a stock draw (seen card)."""
         return (self.offers_take_back and bool(self._undo)
                 and self._undo[-1][2].kind != "draw_stock" and self.stage == "play")
 
     def take_back(self) -> None:
-        if not self.can_take_back():
+        if not self.can_take_back:
             raise ValueError("nothing to take back")
         self.full, self.mine, move = self._undo.pop()
         self.sent.append(("take_back", move))
         self._changed()
+
+    @property
+    def done(self) -> bool:
+        """A game in memory stops when its stage says so."""
+        return self.stage == "closed"
+
+    def end_silent(self, reason: str = "") -> None:
+        raise ValueError("nobody is silent in a game in memory")
+
+    async def closed(self) -> None:
+        """A game in memory ends when the test stops it: never by itself."""
+        await asyncio.Event().wait()
 
     def drain_events(self) -> list[Any]:
         events, self._events = self._events, []

@@ -13,6 +13,7 @@ stable screen.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -92,6 +93,7 @@ class TableGame:
             s: RandomPlayer(random.Random(seed * 100 + s)) for s in range(seats)}
         self.choosers.update(choosers or {})
         self.link = "connected"
+        self.link_problem = ""
         self.peer_info: Any = None
         self.peers: dict[int, Any] = {}
         self.overdue: Any = None
@@ -219,6 +221,10 @@ class TableGame:
     def done(self) -> bool:
         return bool(self.session.closed)
 
+    async def closed(self) -> None:
+        """A table in memory ends when the test stops it: never by itself."""
+        await asyncio.Event().wait()
+
     @property
     def finished(self) -> bool:
         return bool(self.session.finished)
@@ -231,8 +237,13 @@ class SeatHandle:
     def __init__(self, router: Router, name: str) -> None:
         self.router = router
         self.name = name
+        self.link_problem = ""
         self.sent: list[Any] = []
         self._callbacks: list[Callable[[], None]] = []
+
+    async def closed(self) -> None:
+        """A table in memory ends when the test stops it: never by itself."""
+        await asyncio.Event().wait()
 
     @property
     def session(self) -> Session:

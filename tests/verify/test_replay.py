@@ -32,7 +32,7 @@ from p2pgin.cli import main
 from p2pgin.engine.cards import Card
 from p2pgin.records.steps import Story, table_scores, tell
 from p2pgin.session.events import MoveMade
-from p2pgin.ui.render import plain_text
+from p2pgin.ui.frags import plain_text
 from p2pgin.ui.replay import ReplayViewer, replay_lines
 from tests.session.table_harness import Router, finisher, gin_table
 from tests.verify.helpers import abandoned_table, transcript, two_seats

@@ -1,0 +1,30 @@
+"""What only this console knows about its screen (cursor, sort, overlay, prompts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pgin.ui.arrange import Arrangement
+
+__all__ = [
+    "UiState",
+]
+
+
+@dataclass(slots=True)
+class UiState:
+    """What only this console knows: cursor, sort, overlays, prompts and messages."""
+
+    ascii: bool = False
+    sort: str = "melds"
+    selected: int = 0
+    overlay: str = ""  # "" | "help" | "pile" | "reveal" | "match"
+    confirm: str = ""  # the question while a confirmation is pending
+    message: str = ""  # feedback for the last key (errors included)
+    error: bool = False
+    hint: str = ""
+    layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
+    typed: bool = False  # the player types commands (--plain): advice names them, not keys
+    closed_why: str = ""  # why the game closed, when this console knows (it declined)
+    arrange: Arrangement | None = None  # a declaration being arranged (k, g, a layoff)
+    choices: tuple[str, ...] = ()  # a question and its numbered answers (Rummy melds)
