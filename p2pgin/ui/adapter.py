@@ -26,7 +26,9 @@ from p2pgin.engine.rules import Rules
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
 from p2pgin.ui import rummy
+from p2pgin.ui.bonuses import sheet_totals
 from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
+from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
     GIN_FAMILY,
@@ -332,6 +334,7 @@ def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     if isinstance(gv, GinSeatView) and mine:
         fields.update(_my_gin_game(gv))
         fields.update(_gin_actions(gv, fields))
+        fields.update(memory_fields(gv.hand, gv.seats, gv.me, names, knocks=True))
     elif me is not None and game == "gin":
         fields["opp_seat"] = 1 - me
     if me is None:
@@ -360,6 +363,9 @@ def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
 def _rummy_table(view: Any, names: Sequence[str]) -> dict[str, Any]:
     fields = rummy.hand_fields(view)
     fields["table_melds"] = rummy.table_melds(view.hand, names)
+    if view.me is not None and view.hand is not None:
+        fields.update(memory_fields(view.hand, range(len(names)), view.me, names,
+                                    knocks=False))
     if view.me is None:
         fields["watching"] = "spectator"
     actions: set[str] = set()
@@ -455,6 +461,7 @@ def build_table(
         down = [names[s] for s in sorted(history.links_down) if s < len(names) and s != me]
         if down and len(names) > 2:
             problem = f"Link to {', '.join(down)} lost; trying again"
+    before = hands_before(view)
     return Table(
         me=me,
         names=names,
@@ -465,14 +472,14 @@ def build_table(
         link=link,
         link_problem=problem,
         stage=stage,
-        hand_no=view.hand_no,
+        hand_no=in_match(view.hand_no, before),
         my_turn=bool(view.my_turn),
         scores=scores,
         boxes=boxes,
         target=_target(view),
         actions=frozenset(actions),
         log=tuple(history.log),
-        audits=tuple(history.audits[k] for k in sorted(history.audits)),
+        audits=match_audits(history.audits, before),
         cheat=cheat,
         waiting_for=view.waiting_for,
         reveal=history.reveal,  # NB: kept into the next hand so ``e`` can show it again
@@ -481,6 +488,7 @@ def build_table(
         lobby=tuple(lobby),
         sheet=sheet,
         sheet_columns=columns,
+        sheet_totals=sheet_totals(view.match) if stage != "lobby" else (),
         seat_lines=seat_lines(view, names, links_down=frozenset(history.links_down),
                               fingerprints=fingerprints) if stage != "lobby" else (),
         teams=team_lines(view, names),

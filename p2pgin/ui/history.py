@@ -37,6 +37,7 @@ from p2pgin.session.events import (
     TakeBackDone,
 )
 from p2pgin.session.view import PlayerView
+from p2pgin.ui.memory import hands_before, in_match
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
 from p2pgin.ui.rummy import meld_order
 from p2pgin.ui.style import fingerprint_text
@@ -132,6 +133,8 @@ class History:
         self.ending: EndingNote | None = None
         self.overdue: OverdueNote | None = None
         self.hand_no = 0
+        #: The session's hands before this match (a rematch's hands count from 1 again).
+        self.before = 0
         #: Why the link is not up, while the peer keeps trying ("" once it is up).
         self.link_problem = ""
         #: Seats whose link is down now (this seat dials them again, or waits).
@@ -202,6 +205,9 @@ class History:
         names = _names(view)
         me = view.me
         events = list(events)
+        now = hands_before(view)
+        # NB: the events before a rematch began count in the match before it
+        before = self.before if any(isinstance(e, MatchStarted) for e in events) else now
         for index, event in enumerate(events):
             line: LogLine | None
             match event:
@@ -226,29 +232,33 @@ class History:
                     line = event_line(self._last_move, view)
                 case ShuffleProven():
                     self.overdue = None
-                    line = self._shuffled(event, view)
+                    line = self._shuffled(event, view, in_match(event.hand_no, before))
                 case HandStarted():
                     self.hand_no = event.hand_no
                     self._moves = {}
                     self.overdue = None
                     self.audits[event.hand_no] = AuditLine(
                         hand_no=event.hand_no, ok=True, detail="every shuffle proven")
-                    line = event_line(event, view)
+                    line = LogLine(parts=(_hand_started(
+                        event, view, in_match(event.hand_no, before)),))
                 case MatchStarted():
+                    before = now
                     self.match_end = None  # a rematch began: a clean slate
                     self.reveal = None
                     line = event_line(event, view)
                 case HandEnded():
                     # NB: the match's last hand says nothing of a next one
                     over = any(isinstance(e, MatchEnded) for e in events[index + 1:])
-                    self.reveal = make_reveal(event.hand_no, event.result, view, names,
+                    self.reveal = make_reveal(in_match(event.hand_no, before), event.result,
+                                              view, names,
                                               self._my_cards(view), match_over=over)
                     if not self.cheat:
                         # NB: every step of the hand was proven as it arrived (protocol v2
                         # has no audit after it), the start of it seen here or not
                         self.audits.setdefault(event.hand_no, AuditLine(
                             hand_no=event.hand_no, ok=True, detail="every card proven"))
-                    line = LogLine(parts=(_hand_ended(event, view, match_over=over),))
+                    line = LogLine(parts=(_hand_ended(event, view, match_over=over,
+                                                      number=in_match(event.hand_no, before)),))
                 case MatchEnded():
                     self.match_end = make_match_end(event.result, view, names)
                     line = event_line(event, view)
@@ -291,6 +301,7 @@ class History:
                     line = event_line(event, view)
             if line is not None:
                 self.log.append(line)
+        self.before = now
         if len(self.log) > 500:
             del self.log[:-500]
 
@@ -304,24 +315,26 @@ class History:
         player = game.seats.index(me)
         return tuple(c for c in game.state.hand_cards(player) if c is not None)
 
-    def _shuffled(self, event: ShuffleProven, view: PlayerView) -> LogLine | None:
+    def _shuffled(self, event: ShuffleProven, view: PlayerView, number: int
+                  ) -> LogLine | None:
         """One line per deck of a hand, naming each seat as its shuffle is proven."""
         key = (event.hand_no, event.deck)
         if self._shuffle is not None and self._shuffle[0] == key:
             _, seats, old = self._shuffle
             seats.append(event.seat)
-            line = _shuffle_line(event, seats, view)
+            line = _shuffle_line(event, seats, view, number)
             for i in range(len(self.log) - 1, -1, -1):
                 if self.log[i] is old:
                     self.log[i] = line
                     self._shuffle = (key, seats, line)
                     return None
-        line = _shuffle_line(event, [event.seat], view)
+        line = _shuffle_line(event, [event.seat], view, number)
         self._shuffle = (key, [event.seat], line)
         return line
 
 
-def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: PlayerView) -> LogLine:
+def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: PlayerView,
+                  number: int | None = None) -> LogLine:
     word = _hand_word(view)
     game = view.game
     deck = ""
@@ -330,7 +343,8 @@ def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: PlayerView) 
     elif event.deck:
         deck = ", the new stock"
     who = _and([_whom(view, s) for s in seats])
-    return LogLine(parts=(f"{word} {event.hand_no}{deck}: shuffled by {who}; "
+    n = event.hand_no if number is None else number
+    return LogLine(parts=(f"{word} {n}{deck}: shuffled by {who}; "
                           f"{'each' if len(seats) > 1 else 'the'} shuffle proven.",))
 
 
@@ -394,11 +408,11 @@ def _move_line(event: _Moved, view: PlayerView) -> LogLine:
     return LogLine(parts=tuple(parts), player=player)
 
 
-def _hand_started(event: HandStarted, view: PlayerView) -> str:
-    word, n = _hand_word(view), event.hand_no
+def _hand_started(event: HandStarted, view: PlayerView, number: int | None = None) -> str:
+    word, n = _hand_word(view), event.hand_no if number is None else number
     game = view.game
     hand = view.hand
-    same = view.hand_no == n and hand is not None
+    same = view.hand_no == event.hand_no and hand is not None
     names = _names(view)
     if game == "gin3":
         out = [s for s in range(3) if s not in event.players]
@@ -424,8 +438,10 @@ def _hand_started(event: HandStarted, view: PlayerView) -> str:
     return f"{word} {n}:{who} every card proven."
 
 
-def _hand_ended(event: HandEnded, view: PlayerView, *, match_over: bool = False) -> str:
-    word, n, result = _hand_word(view), event.hand_no, event.result
+def _hand_ended(event: HandEnded, view: PlayerView, *, match_over: bool = False,
+                number: int | None = None) -> str:
+    word, result = _hand_word(view), event.result
+    n = event.hand_no if number is None else number
     game = view.game
     names = _names(view)
     if game == "rummy":

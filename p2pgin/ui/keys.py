@@ -13,8 +13,8 @@ melds and deadwood; ``1``..``9``, ``0``, ``-`` pick card 1..11; ``s`` stock, ``t
 take the discard pile's top (or the upcard), ``p`` pass, ``d`` or Enter discard (Enter
 also lays off after a knock and closes an overlay), ``k`` knock, ``g`` gin, ``m`` meld
 (Rummy: lay one down; declaring: move a card), ``a`` Rummy's lay off (before the deal:
-accept the rules), ``x`` decline, ``h`` hint, ``o`` sort, ``v`` the discard pile (Rummy:
-and the melds), ``e`` last hand's result, ``n`` next hand, ``r`` rematch, ``u``
+accept the rules), ``x`` decline, ``h`` hint, ``o`` sort, ``M`` card memory, ``v`` the
+discard pile (Rummy: and the melds), ``e`` last hand's result, ``n`` next hand, ``r`` rematch, ``u``
 take-back, ``i`` seats, ``w``/``E`` a silent seat, ``:`` command line, ``?`` help,
 ``q`` quit. A key that does nothing in this game says so.
 
@@ -100,6 +100,7 @@ def build_key_bindings(
     bind("b")(lambda: console.say("b is for declaring melds: the best declaration again"))
     bind("h")(console.hint)
     bind("o")(console.cycle_sort)
+    bind("M")(console.toggle_memory)
     bind("v")(lambda: console.toggle_overlay("pile"))
     bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))

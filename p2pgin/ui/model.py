@@ -20,12 +20,14 @@ __all__ = [
     "GameLine",
     "LogLine",
     "MatchEnd",
+    "MemoryLine",
     "OverdueNote",
     "Part",
     "Reveal",
     "RevealGame",
     "SeatLine",
     "SheetRow",
+    "SheetTotal",
     "Table",
     "TableMeldLine",
     "TeamLine",
@@ -131,6 +133,26 @@ class SheetRow:
     winner: int | None
     points: int
     running: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryLine:
+    """One opponent as the card memory shows it: ``held``, the cards it took from the
+    discard pile and still holds (oldest first); ``discarded``, its discards this hand."""
+
+    seat: int
+    name: str
+    held: tuple[Card, ...] = ()
+    discarded: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetTotal:
+    """A line of the score sheet's foot: hand points, boxes, game bonus, shutout or the
+    total, one value per column of :attr:`Table.sheet_columns`."""
+
+    label: str
+    values: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -292,6 +314,10 @@ class Table:
     lobby: tuple[str, ...] = ()  # host: address, port, join code while nobody has joined
     sheet: tuple[SheetRow, ...] = ()  # every hand of the match so far, in order
     sheet_columns: tuple[str, ...] = ()  # the sheet's score columns (seats or teams)
+    sheet_totals: tuple[SheetTotal, ...] = ()  # its foot: points, boxes, bonuses, total
+    memory: tuple[MemoryLine, ...] = ()  # card memory: a line per opponent (public)
+    unseen: int | None = None  # cards of my game's deck I have not seen (None: no hand)
+    knocker_deadwood: tuple[tuple[Card, ...], int] | None = None  # at a knock
     seat_lines: tuple[SeatLine, ...] = ()  # every seat of the table
     teams: tuple[TeamLine, ...] = ()  # team gin
     games: tuple[GameLine, ...] = ()  # games shown from outside (team gin's other one)

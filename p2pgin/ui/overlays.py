@@ -58,7 +58,7 @@ HELP_KEYS = (
     ("n / r", "next hand / rematch"),
     ("u", "take back your last move (computer opponent only)"),
     ("w / E", "a seat is silent past its deadline: wait / end the match"),
-    ("i", "every seat: name, role, cards, points, key"),
+    ("i / M", "every seat: name, role, cards, points / card memory on, off"),
     (":", "a typed command: :d 7h :knock (letters as the keys)"),
     ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
     ("q", "quit (asks first)"),
@@ -251,11 +251,20 @@ def sheet_lines(table: Table, width: int = MIN_COLUMNS - 1) -> list[str]:
         lines.append(f" {row.hand_no:>4}  {fit_text(result, 26):<26}{running}")
     if not table.sheet:
         lines.append("       no hand has ended yet")
+    for foot in table.sheet_totals[:-1]:
+        values = "".join(f"{foot.values[c] if c < len(foot.values) else 0:>{wide}}"
+                         for c in order)
+        lines.append(f" {'':>4}  {fit_text(foot.label, 26):<26}{values}")
     totals = table.scores
-    if table.teams:
+    if table.sheet_totals:
+        totals = table.sheet_totals[-1].values
+    elif table.teams:
         totals = tuple(t.points for t in table.teams)
+    label = f"target {table.target}"
+    if table.sheet_totals:
+        label = f"{table.sheet_totals[-1].label} (target {table.target})"
     end = "".join(f"{totals[c] if c < len(totals) else 0:>{wide}}" for c in order)
-    lines.append(f" {'':>4}  {'target ' + str(table.target):<26}{end}")
+    lines.append(f" {'':>4}  {fit_text(label, 26):<26}{end}")
     return lines
 
 

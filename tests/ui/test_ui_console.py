@@ -676,7 +676,7 @@ def test_defender_sees_the_knockers_melds_and_lays_off_with_enter() -> None:
         bob_knocks(built, game)
         rows = screen_text(built)
         screen = text(rows)
-        assert "Bob knocked with these melds:" in screen and "[4♥ 5♥ 6♥]" in screen
+        assert "Bob knocked, deadwood 2♣ = 2; melds:" in screen and "[4♥ 5♥ 6♥]" in screen
         assert "Enter lay off" in rows[-1]
         assert "Bob knocked: Enter shows your melds" in screen
         rows = press(built, "\r")  # the engine's best declaration, shown first

@@ -56,6 +56,12 @@ class CommonActions(ConsoleBase):
         """Melds first -> by rank -> by suit; the cursor stays on its card."""
         self.set_sort(SORTS[(SORTS.index(self.ui.sort) + 1) % len(SORTS)])
 
+    def toggle_memory(self) -> None:
+        """``M``: hide (or show again) the card memory row, for those who remember."""
+        self.ui.memory_hidden = not self.ui.memory_hidden
+        self.say("card memory hidden (M shows it)" if self.ui.memory_hidden
+                 else "card memory shown (M hides it)")
+
     def set_sort(self, sort: str) -> None:
         self.ui.sort = sort
         self._sync_selected()

@@ -16,6 +16,7 @@ from p2pgin.ui.model import (
     MatchEnd,
     Table,
 )
+from p2pgin.ui.panels.memory import memory_row, with_deadwood
 from p2pgin.ui.screen import UiState
 from p2pgin.ui.style import (
     card_label,
@@ -61,8 +62,10 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     opp_knocked = table.knocker == table.opp and bool(table.knocker_melds)
     if opp_knocked:
         # NB: the knocker's cards are face up now: its melds replace the card backs.
-        out.add(f" {fit_name(opp, 14, ascii=ui.ascii)} {_knocked(table.knock_kind)} with "
-                "these melds:", "class:value").nl()
+        out.add(f" {fit_name(opp, 14, ascii=ui.ascii)} {_knocked(table.knock_kind)}",
+                "class:value")
+        shown = with_deadwood(out, table, ui)
+        out.add("; melds:" if shown else " with these melds:", "class:value").nl()
         _knocked_melds(out, table.knocker_melds, ui.ascii, " ", width)
     else:
         name = f" {fit_name(opp, 14, ascii=ui.ascii)}: "
@@ -92,6 +95,8 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
         out.add("(empty)", "class:label")
     out.nl()
     _knock_limit_line(out, table, ui)
+    if table.knocker is None and not table.doubled:
+        memory_row(out, table, ui, width)
     return out.frags
 
 
