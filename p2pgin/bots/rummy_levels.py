@@ -14,7 +14,8 @@ count: the levels play for speed, keeping the cards most likely to become melds
   pair with, then the highest), counting every unseen card as still to come (once a
   whole stock has gone round with nothing laid down, only the cards that went round: it
   then stops waiting for cards that other players hold, and takes a discard that makes
-  a pair).
+  a pair; after two such stocks in a row it takes the hands for deadlocked and throws
+  any card it may half the time).
 * **Hard** counts cards: a card an opponent took from the pile stays in that hand, a
   card buried in the pile comes back with the next stock, a turned-over stock is known
   card by card and in order (so Hard knows which of its cards come to it), and an unseen
@@ -130,6 +131,8 @@ class NormalRummy(RummyStrategy):
     quiet_weight: ClassVar[float] = 0.05  # a card that did not go round with the stock
     take_pair: ClassVar[float] = 19.0  # a pile card worth this much (a good pair) ...
     throw_below: ClassVar[float] = 6.0  # ... is taken while I hold a card worth less
+    stuck: ClassVar[int] = 2  # quiet stocks after which the hands are taken as deadlocked
+    shake: ClassVar[float] = 0.5  # ... and a discard is then this often any card at all
 
     def weights(self, sv: SeatView) -> Sequence[float] | None:
         """Per card, how likely it is to come (``None``: every unseen card alike). Once a
@@ -156,8 +159,17 @@ class NormalRummy(RummyStrategy):
         return keep_scores(hand, live=_ALL & ~sv.hand & ~sv.table_cards, takes=takes,
                            aces_high=sv.rules.aces_high_or_low, weight=self.weights(sv))
 
-    def best_discard(self, sv: SeatView) -> RummyMove:
+    def best_discard(self, sv: SeatView, rng: random.Random) -> RummyMove:
+        """The card least worth keeping; once :attr:`stuck` whole stocks in a row went
+        round with nothing laid down, :attr:`shake` of the time any card it may throw.
+
+        NB: a round that quiet is a deadlock: each hand holds what another waits for, and
+        sound play keeps it so (with a turned-over stock the same cards come round in
+        the same order); a card thrown at random breaks the cycle and costs little, the
+        hand having waited two stocks for its cards in vain."""
         allowed = self.live_discards(sv, self.allowed_discards(sv))
+        if sv.quiet >= self.stuck and rng.random() < self.shake:
+            return self.discard_move(sv, rng.choice(cards_of(allowed)))
         # NB: a loose card the table takes is still in hand at the discard only when
         # laying it off would leave no way out: it is priced like any other
         scores = self.scores(sv, sv.hand, 0)
@@ -177,7 +189,7 @@ class NormalRummy(RummyStrategy):
         move = self.sound_play(sv, view, lay_down=True)
         if move is not None:
             return move
-        return self.best_discard(sv)
+        return self.best_discard(sv, rng)
 
 
 class HardRummy(NormalRummy):
@@ -302,4 +314,4 @@ class HardRummy(NormalRummy):
         move = self.sound_play(sv, view, lay_down=lay_down)
         if move is not None:
             return move
-        return self.best_discard(sv)
+        return self.best_discard(sv, rng)

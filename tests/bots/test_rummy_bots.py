@@ -150,8 +150,8 @@ def _seat_view(hand: str, sizes: tuple[int, ...], *, table: tuple[str, ...] = ()
     return SeatView(**fields)  # type: ignore[arg-type]
 
 
-def _thrown(bot: NormalRummy, sv: SeatView) -> str:
-    move = bot.best_discard(sv)
+def _thrown(bot: NormalRummy, sv: SeatView, seed: int = 1) -> str:
+    move = bot.best_discard(sv, random.Random(seed))
     card = next(c for c, pos in sv.where.items() if pos == move.position)  # type: ignore[union-attr]
     return str(CARDS[card])
 
@@ -230,3 +230,13 @@ def test_rummy_hint_is_hards_move_and_shows_are_forced() -> None:
         state = state.apply(move)
     assert state.forced_move() == Show()
     assert make_rummy_bot("easy").choose(state.view_for(1), random.Random(0)) == Show()
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_round_quiet_for_two_stocks_makes_normal_and_hard_throw_other_cards_too(
+        level: str) -> None:
+    bot = make_rummy_bot(level)
+    assert isinstance(bot, NormalRummy)
+    sv = _seat_view("4H 5H 9C 9D KS 2D", (6, 7, 7))
+    assert {_thrown(bot, sv, s) for s in range(50)} == {"KS"}
+    assert len({_thrown(bot, replace(sv, quiet=2), s) for s in range(50)}) >= 3
