@@ -17,6 +17,7 @@ from p2pgin.games.registry import (
     all_games,
     find_game,
     game_for_players,
+    known_game,
     make_game,
     registered,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "all_games",
     "find_game",
     "game_for_players",
+    "known_game",
     "make_game",
     "registered",
 ]

@@ -16,7 +16,8 @@ from p2pgin.games.gin import GIN, GIN3, TEAM_GIN
 from p2pgin.games.rummy import RUMMY
 from p2pgin.games.spec import GameSpec, GameSpecError, UnknownGame
 
-__all__ = ["GAMES", "all_games", "find_game", "game_for_players", "make_game", "registered"]
+__all__ = ["GAMES", "all_games", "find_game", "game_for_players", "known_game", "make_game",
+           "registered"]
 
 GAMES: Final[tuple[GameSpec, ...]] = (GIN, GIN3, TEAM_GIN, RUMMY)
 """The games p2pgin ships, in the order people are offered them."""
@@ -41,6 +42,12 @@ def find_game(name: str) -> GameSpec:
             return spec
     known = ", ".join(sorted(spec.name for spec in games))
     raise UnknownGame(f"unknown game {name!r} (known: {known})")
+
+
+def known_game(name: str) -> GameSpec | None:
+    """The game whose wire name is ``name``, or ``None`` (a record of a game this p2pgin
+    does not know, which the records still list and verify as far as they can)."""
+    return next((spec for spec in all_games() if spec.name == name), None)
 
 
 def game_for_players(n: int) -> GameSpec:

@@ -185,6 +185,8 @@ class GameSpec:
             refuses.
         words: its titles and the words of the records.
         bots: its computer players (``bots.levels``, ``bots.make(level)``, ``bots.hint``).
+        teams: four seats play as two teams, partners opposite (seat ``s`` plays for
+            team ``s % 2``): the records count a team's result as each partner's.
     """
 
     name: str
@@ -195,6 +197,7 @@ class GameSpec:
     new_game: Callable[[GameRules, int], Game]
     words: GameWords
     bots: BotFactory
+    teams: bool = False
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):
@@ -205,6 +208,13 @@ class GameSpec:
         if not set(self.default_for) <= set(self.seats):
             raise GameSpecError(f"{self.name} is the default at sizes it is not played at: "
                                 f"{self.default_for!r}")
+        if self.teams and self.seats != (4,):
+            raise GameSpecError(f"{self.name}: two teams of partners opposite are four "
+                                f"seats, got {self.seats!r}")
+
+    def in_teams(self, seats: int) -> bool:
+        """The table of ``seats`` plays as two teams (a record of another size: not)."""
+        return self.teams and seats in self.seats
 
     @property
     def fixed_seats(self) -> int | None:

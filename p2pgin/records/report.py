@@ -191,68 +191,32 @@ def rules_text(rules: Mapping[str, Any]) -> str:
                      for key, value in sorted(rules.items()))
 
 
-#: Each game's name for people (``{n}``: the number of seats).
-_GAME_TITLES: Final = {
-    "gin": "gin for two players",
-    "gin3": "three-player gin (cutthroat: the dealer sits each hand out)",
-    "team_gin": "four-player team gin (two teams, partners opposite)",
-    "rummy": "Rummy for {n} players",
-}
-#: What ``winner_deals`` means at a table of teams, and where it does not apply.
-_TEAM_DEALS: Final = {"winner of a hand deals next": "the team that wins a hand deals the next",
-                      "loser deals next": "the team that loses a hand deals the next"}
-_CUTTHROAT_DEALS: Final = "the loser of a hand deals the next one and sits it out"
-
-
 def game_title(game: str, seats: int) -> str:
-    """The game of a table for people: ``three-player gin (cutthroat: ...)``."""
-    title = _GAME_TITLES.get(game)
-    return game.replace("_", " ") if title is None else title.format(n=seats)
+    """The game of a table for people, as its spec says it (``three-player gin
+    (cutthroat: ...)``); a game this p2pgin does not know: its name in words."""
+    from p2pgin.games import UnknownGame, find_game
 
-
-def _preset(rules: Any, presets: Mapping[str, Any], loose: Sequence[str]) -> str:
-    """The preset ``rules`` are, in words: ``standard rules``, or the nearest one with
-    how many options differ (``oklahoma rules with 1 change``). Options in ``loose`` are
-    not counted (the command line sets them apart from the preset)."""
-    mine = rules.to_dict()
-
-    def changes(preset: Any) -> int:
-        theirs = preset.to_dict()
-        return sum(1 for k, v in mine.items() if k not in loose and theirs.get(k) != v)
-
-    name, preset = min(presets.items(), key=lambda item: changes(item[1]))
-    n = changes(preset)
-    return f"{name} rules" + (f" with {n} change{'s' if n > 1 else ''}" if n else "")
+    try:
+        return find_game(game).words.report(seats)
+    except UnknownGame:
+        return game.replace("_", " ")
 
 
 def rules_lines(game: str, rules: Mapping[str, Any], seats: int = 2) -> tuple[str, ...]:
-    """A table's game and rules in words: the game and its preset, then one line per
-    group of options as the rule book says them (never a field name or a Python
-    boolean). A game or rules this p2pgin does not read fall back to
-    :func:`rules_text`."""
-    from p2pgin.engine.rules import PRESETS, Rules, RulesError
-    from p2pgin.engine.rummy_rules import RummyRules
+    """A table's game and rules in words, as its spec's codec says them: the game and
+    its preset, then one line per group of options as the rule book says them (never a
+    field name or a Python boolean). A game or rules this p2pgin does not read fall back
+    to :func:`rules_text`."""
+    from p2pgin.engine.rules import RulesError
+    from p2pgin.games import UnknownGame, find_game
 
     title = game_title(game, seats)
     try:
-        if game == "rummy":
-            rummy = RummyRules.from_dict(dict(rules))
-            variations = [k for k in RummyRules.variation_names() if rules.get(k)]
-            preset = "basic rules" + (f" with {len(variations)} variation"
-                                      f"{'s' if len(variations) > 1 else ''}"
-                                      if variations else "")
-            return (f"{title}, {preset}", *rummy.describe())
-        if game in ("gin", "gin3", "team_gin"):
-            gin = Rules.from_dict(dict(rules))
-            preset = _preset(gin, PRESETS, ("target", "big_gin", "big_gin_bonus"))
-            described = list(gin.describe())
-            if game == "gin3":
-                described[-1] = _CUTTHROAT_DEALS
-            elif game == "team_gin":
-                described[-1] = _TEAM_DEALS.get(described[-1], described[-1])
-            return (f"{title}, {preset}", *described)
-    except (RulesError, TypeError, ValueError):
-        pass  # NB: rules the game refuses: say them as they are
+        codec = find_game(game).rules
+        first, *described = codec.words(codec.from_wire(dict(rules)))
+        return (f"{title}, {first}", *described)
+    except (UnknownGame, RulesError, TypeError, ValueError):
+        pass  # NB: a game it does not know, or rules the game refuses: say them as they are
     return (title, rules_text(rules)) if rules else (title,)
 
 

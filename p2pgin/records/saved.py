@@ -26,8 +26,22 @@ from typing import Any, Final
 __all__ = ["GameLine", "describe_ending", "local_time", "my_key", "read_games"]
 
 _ORDINAL: Final = {1: "1st", 2: "2nd", 3: "3rd"}
-_GAME_WORDS: Final = {"gin": "gin", "gin3": "gin 3p", "team_gin": "team gin",
-                      "rummy": "rummy"}
+
+
+def _game_word(game: str) -> str:
+    """The game's short word in the list (its spec's), or its name in words."""
+    from p2pgin.games import known_game  # NB: the registry loads the engine's games
+
+    spec = known_game(game)
+    return game.replace("_", " ") if spec is None else spec.words.list_word
+
+
+def _teams(game: str, seats: int | None = None) -> bool:
+    """The game is played by two teams, partners opposite (at ``seats``, if given)."""
+    from p2pgin.games import known_game
+
+    spec = known_game(game)
+    return spec is not None and (spec.teams if seats is None else spec.in_teams(seats))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,7 +67,7 @@ class GameLine:
         names = [str(p["name"]) for p in self.players]
         if self.me is None or not 0 <= self.me < len(names):
             return " vs ".join(names)
-        if self.game == "team_gin" and len(names) == 4:
+        if _teams(self.game, len(names)):
             partner = names[(self.me + 2) % 4]
             others = [names[s] for s in range(4) if s % 2 != self.me % 2]
             return f"with {partner} vs {', '.join(others)}"
@@ -69,7 +83,7 @@ class GameLine:
             return "-".join(str(t) for t in totals)
         if len(totals) == 2:
             return f"{totals[me]}-{totals[1 - me]}"
-        if self.game == "team_gin" and len(totals) == 4:
+        if _teams(self.game, len(totals)):
             return f"{totals[me]}-{totals[1 - me % 2]}"
         names = [str(p["name"]) for p in self.players]
         return ", ".join(f"{'you' if s == me else names[s]} {t}"
@@ -85,7 +99,7 @@ class GameLine:
     def _text(self) -> str:
         if self.error:
             return f"{'?':<16}  unreadable: {self.error}  {self.file}"
-        game = _GAME_WORDS.get(self.game, self.game.replace("_", " "))
+        game = _game_word(self.game)
         result = self.result
         score = self.score()
         if score:
@@ -106,7 +120,7 @@ class GameLine:
             "players": [dict(p) for p in self.players],
             "opponents": [p["name"] for s, p in enumerate(self.players)
                           if me is None or (s != me and not (
-                              self.game == "team_gin" and s % 2 == me % 2))],
+                              _teams(self.game) and s % 2 == me % 2))],
             "status": self.status, "result": self.result,
             "totals": list(self.totals) or None, "ending": self.ending,
             "resumable": self.resume is not None,
@@ -196,9 +210,9 @@ def _my_result(outcome: dict[str, Any], game: str, me: int | None, names: Sequen
         won = " and ".join(names[w] for w in winners if 0 <= w < len(names))
         return f"{won} won" if won else "finished"
     if me in winners:
-        return "won" if len(winners) == 1 or game == "team_gin" else "shared the win"
+        return "won" if len(winners) == 1 or _teams(game) else "shared the win"
     totals = outcome.get("totals")
-    if (game == "team_gin" or len(names) == 2 or not isinstance(totals, list)
+    if (_teams(game) or len(names) == 2 or not isinstance(totals, list)
             or len(totals) != len(names)):
         return "lost"
     return _place(me, totals, bool(outcome.get("reverse")))

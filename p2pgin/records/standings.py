@@ -30,9 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from p2pgin.records.rating import START, Rating, rate_pair
-from p2pgin.records.stats import (
-    _GIN_GAMES,  # NB: tests/games/test_registry.py holds it to the registry
-)
+from p2pgin.records.stats import knocks
 
 if TYPE_CHECKING:
     from p2pgin.records.stats import MatchSummary
@@ -167,7 +165,7 @@ class Group:
         if m.key in self._seen:
             return
         self._seen.add(m.key)
-        if m.game in _GIN_GAMES:
+        if knocks(m.game):
             self.gin_hands += m.hands
             self.gins += m.gins
             self.undercuts += m.undercuts

@@ -66,7 +66,8 @@ STATS_VERSION: Final = 2
 #: The names ``p2pgin bot`` and ``p2pgin play`` give their bots (a version-1 summary
 #: has no bot flag: these names stand for it).
 _BOT_NAMES: Final = frozenset({"bot-easy", "bot-normal", "bot-hard"})
-_GIN_GAMES: Final = frozenset({"gin", "gin3", "team_gin"})
+#: A hand won by going gin (the gin games' ``kind``).
+_GIN_KINDS: Final = frozenset({"gin", "big_gin"})
 _ORDINAL: Final = {2: "2nd", 3: "3rd"}
 #: A summary's tuple fields (JSON lists in the file); the last two are absent in a
 #: summary stored before they were kept.
@@ -139,7 +140,7 @@ class MatchSummary:
 
     def opponents(self) -> tuple[int, ...]:
         """The seats playing against ``me`` (team gin: the other team)."""
-        if self.game == "team_gin" and self.seats == 4:
+        if in_teams(self.game, self.seats):
             return tuple(s for s in range(4) if s % 2 != self.me % 2)
         return tuple(s for s in range(self.seats) if s != self.me)
 
@@ -219,8 +220,25 @@ def _hand_players(result: Any, seats: int) -> tuple[int, ...]:
     return tuple(players) if players is not None else tuple(range(seats))
 
 
+def knocks(game: str) -> bool:
+    """Hands of ``game`` end by a knock (its spec's words say so), so gins, undercuts
+    and knocks are counted; a game this p2pgin does not know: no."""
+    from p2pgin.games import known_game  # NB: the registry loads the engine's games
+
+    spec = known_game(game)
+    return spec is not None and spec.words.knocks
+
+
+def in_teams(game: str, seats: int | None = None) -> bool:
+    """``game`` is played by two teams, partners opposite (at ``seats``, if given)."""
+    from p2pgin.games import known_game
+
+    spec = known_game(game)
+    return spec is not None and (spec.teams if seats is None else spec.in_teams(seats))
+
+
 def _hand_won(result: Any, me: int, game: str) -> bool:
-    if game == "team_gin":
+    if in_teams(game):
         return getattr(result, "team", None) == me % 2
     return getattr(result, "winner", None) == me
 
@@ -295,7 +313,7 @@ def summarize(report: Report, me: int, *, date: str = "",
                 if me not in seated.seats:
                     continue
                 r, mine = seated.hand, seated.seats.index(me)
-                counts["gins"] += r.winner == mine and r.kind in ("gin", "big_gin")
+                counts["gins"] += r.winner == mine and r.kind in _GIN_KINDS
                 counts["undercuts"] += r.winner == mine and r.kind == "undercut"
                 counts["undercut"] += r.knocker == mine and r.kind == "undercut"
                 if r.knocker == mine and r.kind in ("knock", "undercut"):
@@ -308,7 +326,7 @@ def summarize(report: Report, me: int, *, date: str = "",
             won = me in winners
             low_wins = bool(getattr(outcome, "reverse", False))
             # NB: a place says more than won/lost only at a table of three or more
-            place = (None if seats == 2 or game == "team_gin" else
+            place = (None if seats == 2 or in_teams(game) else
                      1 if won else max(2, _place(me, totals, low_wins)))
             out.append(MatchSummary(**base, match_no=match.match_no,
                                     result="won" if won else "lost", place=place,
@@ -610,7 +628,7 @@ class Totals:
                 self.places[m.place] = self.places.get(m.place, 0) + 1
         self.hands += m.hands
         self.hands_won += m.hands_won
-        self.gin_matches += m.game in _GIN_GAMES
+        self.gin_matches += knocks(m.game)
         self.gins += m.gins
         self.undercuts += m.undercuts
         self.undercut += m.undercut
@@ -727,7 +745,7 @@ def opponent_lines(transcript: Transcript, me: int | str, home: Path | None = No
     hellos = transcript.hellos
     keys = []
     for s, player in enumerate(transcript.players):
-        if s == seat or (transcript.game == "team_gin" and s % 2 == seat % 2):
+        if s == seat or (in_teams(transcript.game) and s % 2 == seat % 2):
             continue
         bot = s < len(hellos) and hellos[s].body.get("bot") is True
         keys.append(opponent_key(player.fingerprint, player.name, bot))

@@ -1,7 +1,8 @@
-"""A made-up game through the registry alone (issue 25 §2), played engine-only by the one
-referee over the game contract; the same referee plays every game p2pgin ships.
-
-(Its match over real nodes, verified from the records, comes with package D.)
+"""A made-up game through the registry alone (issue 25 §2): played engine-only by the one
+referee over the game contract (the same referee plays every game p2pgin ships), and a
+whole match over the real match machine (two real sessions, their frames carried in
+memory), saved as a transcript file and verified by the records, which speak of it in
+the words of its spec.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import ast
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,10 @@ from p2pgin.engine.referee import Chooser, Referee
 from p2pgin.engine.rules import Rules
 from p2pgin.engine.rummy_rules import RummyRules
 from p2pgin.games import GAMES, GameSpec, UnknownGame, find_game, make_game, registered
+from p2pgin.log.transcript import write_transcript
+from p2pgin.records import Status, transcript_of, verify_file
+from p2pgin.records.saved import read_games
+from testkit.memtable import Router, Seat, table
 from tests.games.two_card import TWO_CARD
 from tests.games.two_card.engine import Swap, TwoCardGame, TwoCardHand, TwoCardMatch
 
@@ -58,6 +64,75 @@ def test_a_made_up_game_plays_whole_matches_through_the_registry_and_the_contrac
     assert moves["swap"] and moves["stand"] and moves["show"] == moves["swap"] + moves["stand"]
     with pytest.raises(UnknownGame):
         make_game("two_card", {"target": 3}, 2)
+
+
+def _bot_player(rng: random.Random) -> Callable[[Seat], Move]:
+    """The made-up game's own bot, found through the registry, choosing each seat's move
+    from what its session's view shows that seat."""
+    bot = find_game("two_card").bots.make("normal")
+
+    def choose(seat: Seat) -> Move:
+        view = seat.session.view
+        assert view.me is not None and isinstance(view.hand, TwoCardHand)
+        assert view.hand.card_of(1 - view.me) is None  # the other card stays hidden
+        return bot.choose(SeatView(hand=view.hand, seat=view.me), rng)
+
+    return choose
+
+
+def _play_match(seed: int) -> Router:
+    router = table("two_card", 2, rules={"target": 3}, seed=seed)
+    made = router.play(rng=random.Random(seed), choose=_bot_player(random.Random(seed)))
+    assert made >= 6  # three hands at least, two choices each (the shows are forced)
+    return router
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_made_up_game_plays_a_whole_match_over_the_real_machine_and_verifies(
+        seed: int, tmp_path: Path) -> None:
+    with registered(TWO_CARD):
+        router = _play_match(seed)
+        matches = []
+        for name, seat in router.seats.items():
+            session = seat.session
+            assert session.finished and session.view.stage == "match_over", name
+            machine = session.machine
+            assert machine is not None and isinstance(machine.state.match, TwoCardMatch)
+            matches.append(machine.state.match)
+            path = tmp_path / f"{name}.jsonl"
+            write_transcript(path, transcript_of(machine, seat.key,
+                                                 meta={"saved": "2026-12-01T00:00:00Z"}))
+        assert matches[0] == matches[1] and matches[0].over  # both seats agree
+        score = matches[0].result()
+        (winner,) = score.winners
+        for path in sorted(tmp_path.glob("*.jsonl")):
+            report = verify_file(path)
+            assert report.ok and report.status is Status.FINISHED, report.lines()
+            data = report.to_dict()
+            assert data["game"] == "two_card" and data["rules"] == {"target": 3}
+            outcome = data["matches"][-1]["outcome"]
+            assert outcome["winners"] == [winner] and outcome["totals"] == list(score.totals)
+            hands = data["matches"][-1]["hands"]
+            assert len(hands) == matches[0].hands and all(h["counts"] for h in hands)
+            # the records' words are the spec's: its title and its rules in words
+            assert data["rules_text"] == [f"{TWO_CARD.words.report(2)}, standard rules",
+                                          *TWO_CARD.rules.words(TWO_CARD.rules.from_wire(
+                                              {"target": 3}))[1:]]
+        lines = list(read_games(_home(tmp_path)))
+        assert {line.game for line in lines} == {"two_card"}
+        for line in lines:
+            assert line.status == "finished" and line.totals == score.totals
+            assert line.result == ("won" if line.me == winner else "lost")
+            assert f"  {TWO_CARD.words.list_word}  " in line.text()
+
+
+def _home(tmp_path: Path) -> Path:
+    """A data directory holding the transcripts in ``tmp_path`` (``p2pgin games``)."""
+    home = tmp_path / "home"
+    (home / "transcripts").mkdir(parents=True)
+    for path in tmp_path.glob("*.jsonl"):
+        path.rename(home / "transcripts" / path.name)
+    return home
 
 
 def test_the_made_up_game_imports_only_public_faces() -> None:

@@ -103,4 +103,4 @@ GIN3: Final = GameSpec(
 TEAM_GIN: Final = GameSpec(
     name="team_gin", title="team gin", seats=(4,), default_for=(4,),
     rules=GinRulesCodec(TEAM_DEALS), new_game=_at(TeamGin),
-    words=TEAM_GIN_WORDS, bots=GIN_BOTS)
+    words=TEAM_GIN_WORDS, bots=GIN_BOTS, teams=True)
