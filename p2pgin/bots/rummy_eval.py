@@ -188,15 +188,34 @@ def can_still_go_out(hand: int, table: Sequence[int], live: int, *, aces_high: b
     """Whether ``hand`` (held at the end of a turn) can still be emptied, with the cards
     ``live`` still to come and the melds ``table``.
 
-    A hand can build a new meld when it holds two cards (three with "discard final card",
-    which keeps one back for the discard) and some meld is made of its and the live
-    cards. A smaller hand needs the table: a card of it the table takes, or two live
-    cards it takes (NB: two, not one: another player may lay off the one, and a table
-    that takes nothing leaves every small hand stranded for good).
+    The hand's own melds count as laid down (holding a meld back does not make a way
+    out that laying it down would not: it has to go down some time). The rest can build
+    a new meld when it holds two cards (three with "discard final card", which keeps one
+    back for the discard) and some meld is made of its and the live cards. Otherwise
+    every card of it must leave by a lay-off (the final discard only makes up for the
+    last draw): the cards of it the table takes (laid off in turn, so that a run grows
+    card by card) and, for the others, live cards the table takes, one more than it
+    needs (NB: another player may lay off the one; a table that takes nothing leaves
+    every small hand stranded for good).
     """
     if not hand:
         return True
-    takes = table_takes(table, aces_high)
-    if hand.bit_count() >= (3 if discard_final else 2) and all_melds(hand | live, aces_high):
+    _, melded = arrange(hand, aces_high)
+    melds = [*table, *melds_of(melded, aces_high)]
+    rest = hand & ~melded
+    if not rest:
         return True
-    return bool(takes & hand) or (takes & live).bit_count() >= 2
+    if rest.bit_count() >= (3 if discard_final else 2) and all_melds(rest | live, aces_high):
+        return True
+    while True:
+        for index, meld in enumerate(melds):
+            fits = accepts(meld, aces_high) & rest
+            if fits:
+                low = fits & -fits
+                melds[index] = meld | low
+                rest ^= low
+                break
+        else:
+            break
+    need = rest.bit_count()
+    return not need or (table_takes(melds, aces_high) & live).bit_count() > need

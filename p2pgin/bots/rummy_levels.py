@@ -99,11 +99,11 @@ class EasyRummy(RummyStrategy):
         if sv.melds_allowed:
             for meld in all_melds(sv.hand, aces):
                 move = self.meld_move(sv, meld)
-                if move in legal and self.keeps_a_way_out(sv, sv.hand & ~meld, (meld,)):
+                if move in legal and self.may_lay_down(sv, sv.hand & ~meld, (meld,)):
                     return move
         for card in cards_of(sv.hand & sv.takes):
             layoff = self.layoff_move(sv, card)
-            if layoff is not None and layoff in legal and self.keeps_a_way_out(
+            if layoff is not None and layoff in legal and self.may_lay_down(
                     sv, sv.hand & ~(1 << card), laid=card):
                 return layoff
         allowed = self.live_discards(sv, self.allowed_discards(sv))

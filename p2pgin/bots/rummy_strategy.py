@@ -108,6 +108,17 @@ class RummyStrategy:
         return any(can_still_go_out(rest & ~(1 << c), table, live, aces_high=aces,
                                     discard_final=final) for c in cards_of(may_go))
 
+    def may_lay_down(self, sv: SeatView, rest: int, melds: tuple[int, ...] = (),
+                     laid: int | None = None) -> bool:
+        """Whether to lay down ``melds`` or lay off ``laid``, leaving ``rest`` in hand: when
+        that keeps a way out, or when holding the cards back keeps none either.
+
+        NB: a move that puts cards on the table for good is refused only for a way out it
+        loses; refusing it when no way is left anyhow stalls the round (a hand of one card
+        and a table that takes one card still to come: whoever draws it must lay it off)."""
+        return self.keeps_a_way_out(sv, rest, melds, laid) or not self.keeps_a_way_out(
+            sv, sv.hand)
+
     def live_discards(self, sv: SeatView, allowed: int) -> int:
         """The discards among ``allowed`` that leave my hand a way out (all of them, if
         none does)."""
@@ -157,12 +168,12 @@ class RummyStrategy:
         if lay_down and sv.melds_allowed:
             for meld in melds_of(melded, aces):
                 move = self.meld_move(sv, meld)
-                if move in legal and self.keeps_a_way_out(sv, sv.hand & ~meld, (meld,)):
+                if move in legal and self.may_lay_down(sv, sv.hand & ~meld, (meld,)):
                     return move
         loose = sv.hand & ~melded & sv.takes
         for card in sorted(cards_of(loose), key=lambda c: -VALUES[c]):
             layoff = self.layoff_move(sv, card)
-            if layoff is not None and layoff in legal and self.keeps_a_way_out(
+            if layoff is not None and layoff in legal and self.may_lay_down(
                     sv, sv.hand & ~(1 << card), laid=card):
                 return layoff
         return None

@@ -212,11 +212,43 @@ def test_no_level_lays_off_into_a_hand_that_can_no_longer_go_out(level: str) -> 
                     rules=rules)
     bot = make_rummy_bot(level)
     assert not bot.keeps_a_way_out(sv, sv.hand & ~_mask("KH"), laid=parse_card("KH"))
-    assert bot.keeps_a_way_out(sv, sv.hand & ~_mask("4C"))
+    assert not bot.may_lay_down(sv, sv.hand & ~_mask("KH"), laid=parse_card("KH"))
+    assert bot.keeps_a_way_out(sv, sv.hand)  # KH held, a discard keeps three to build on
     # and no discard strands it when another does not
     assert bot.live_discards(_seat_view("KH 3D", (2, 5), table=("9H TH JH QH",
                                                                "8C 8D 8H 8S"),
                                         rules=rules), _mask("KH 3D")) == _mask("3D")
+
+
+def test_with_discard_final_card_every_card_of_a_small_hand_needs_its_own_lay_off() -> None:
+    # the stall of issue 23: the set takes 8S only, the run nothing; a hand of 8S and 5C
+    # lays off 8S and is left with 5C, which no card still to come lets out
+    table = (_mask("8C 8D 8H"), _mask("9H TH JH QH KH"))
+    live = ~_mask("8C 8D 8H 9H TH JH QH KH 8S 5C JD") & ((1 << 52) - 1)
+    final = dict(aces_high=False, discard_final=True)
+    assert not can_still_go_out(_mask("8S 5C"), table, live, **final)
+    assert can_still_go_out(_mask("8S"), table, live, **final)
+    assert not can_still_go_out(_mask("5C"), table, live, **final)
+    # a run grows card by card: once 8H is laid off it takes 9H too
+    run = (_mask("5H 6H 7H"),)
+    others = ~_mask("5H 6H 7H 8H 2C") & ((1 << 52) - 1)
+    assert not can_still_go_out(_mask("8H 2C"), run, others & ~_mask("4H"), **final)
+    assert can_still_go_out(_mask("8H 2C"), run, others, **final)  # 4H and 9H to come
+    # a meld held back gives no way out that laying it down would not
+    assert not can_still_go_out(_mask("TC TD TH 4S"), table, live & ~_mask("TS 4S"),
+                                **final)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_lay_off_is_made_when_holding_the_card_back_keeps_no_way_out_either(
+        level: str) -> None:
+    rules = RummyRules(discard_final_card=True)
+    sv = _seat_view("8S 5C JD", (3, 3, 3, 1), table=("8C 8D 8H", "9H TH JH QH KH"),
+                    rules=rules)
+    bot = make_rummy_bot(level)
+    eight = parse_card("8S")
+    assert not bot.keeps_a_way_out(sv, sv.hand)  # 8S held: still two cards, one spot
+    assert bot.may_lay_down(sv, sv.hand & ~(1 << eight), laid=eight)
 
 
 def test_rummy_hint_is_hards_move_and_shows_are_forced() -> None:
