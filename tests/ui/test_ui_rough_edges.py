@@ -8,27 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from screen_check import layout_faults
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_keys, press, screen_text
 from ui_sessions import SessionGame
 from ui_tables import TableGame
 
 from p2pgin.engine.rules import Rules
-
-
-def play_keys(built: Any) -> str:
-    """The next keys a simple player presses, from what the key strip offers."""
-    acts = built.console.table.actions
-    if "pass" in acts:
-        return "p"
-    if "stock" in acts:
-        return "s"
-    if "gin" in acts:
-        return "gy"
-    if "knock" in acts:
-        return "ky"
-    if "layoff" in acts or "discard" in acts:
-        return "\r"
-    return ""
 
 
 def log_lines(built: Any) -> list[str]:

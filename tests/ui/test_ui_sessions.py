@@ -3,27 +3,10 @@ shuffles and deal, signed log), the other seat a bot."""
 
 from __future__ import annotations
 
-from ui_screens import console_session, press, screen_text
+from ui_screens import console_session, play_keys, press, screen_text
 from ui_sessions import JOIN, SessionGame
 
 from p2pgin.engine.rules import Rules
-
-
-def play_keys(built: object) -> str:
-    """The next keys a simple player presses, from what the key strip offers."""
-    table = built.console.table  # type: ignore[attr-defined]
-    acts = table.actions
-    if "pass" in acts:
-        return "p"
-    if "stock" in acts:
-        return "s"
-    if "gin" in acts:
-        return "gy"
-    if "knock" in acts:
-        return "ky"
-    if "layoff" in acts or "discard" in acts:
-        return "\r"
-    return ""
 
 
 def test_joiner_accepts_the_hosts_rules_with_a_key() -> None:

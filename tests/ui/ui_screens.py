@@ -25,8 +25,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pgin.ui.app import ConsoleApp, create_console_app
 
-__all__ = ["SizedOutput", "click_text", "console_session", "live_screen_text", "play_until",
-           "press", "screen_text"]
+__all__ = ["SizedOutput", "click_text", "console_session", "live_screen_text", "play_keys",
+           "play_until", "press", "screen_text"]
 
 
 class SizedOutput(DummyOutput):
@@ -165,3 +165,20 @@ def play_until(built: ConsoleApp, game: Any, done: Any, limit: int = 600) -> Non
         else:
             press(built, "h\r")
     raise AssertionError("it never happened")
+
+
+def play_keys(built: object) -> str:
+    """The next keys a simple player presses, from what the key strip offers."""
+    table = built.console.table  # type: ignore[attr-defined]
+    acts = table.actions
+    if "pass" in acts:
+        return "p"
+    if "stock" in acts:
+        return "s"
+    if "gin" in acts:
+        return "gy"
+    if "knock" in acts:
+        return "ky"
+    if "layoff" in acts or "discard" in acts:
+        return "\r"
+    return ""
