@@ -78,10 +78,12 @@ def test_plain_mode_whose_input_ends_leaves_without_signing_anything(tmp_path: P
                             env=env, cwd=ROOT)
     assert proc.stdout is not None and proc.stdin is not None
     seen = []
+    interrupted = False
     for line in proc.stdout:  # NB: Ctrl-C once the cards are dealt, then the input ends
         seen.append(line)
-        if line.startswith("Your turn") or line.startswith("bot-normal "):
+        if not interrupted and (line.startswith("Your turn") or line.startswith("bot-normal ")):
             proc.send_signal(signal.SIGINT)  # Ctrl-C at a terminal that is not stdin
+            interrupted = True  # once: each Ctrl-C asks again, and lines come in bursts
         if line.startswith("Quit the game? The match will be abandoned. Type y or n."):
             break
     proc.stdin.close()
