@@ -25,21 +25,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
+from p2pgin.log.chain import Chain
 from p2pgin.log.entry import Entry
 from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, Rule
 from p2pgin.session.events import Ended, Event
 from p2pgin.session.messages import UNLOGGED, End, EndKind
-from p2pgin.session.state import IN_HAND, LIVE, Due, Stage, TableState
+from p2pgin.session.state import IN_HAND, LIVE, Due, Stage, Step, TableState
 
-if TYPE_CHECKING:
-    from p2pgin.session.machine import Machine
-
-__all__ = ["Assessed", "assess", "equivocation", "evidence_of", "judge_conflict",
+__all__ = ["Assessed", "Judged", "assess", "equivocation", "evidence_of", "judge_conflict",
            "judge_end"]
+
+
+class Judged(Protocol):
+    """What judging an ending needs of the match machine (:class:`~p2pgin.session.machine.
+    Machine` is one): its log, its stage, the state before a position, and the machine's
+    own judgement of an entry in a state (evidence is judged by the very same rules)."""
+
+    @property
+    def chain(self) -> Chain: ...
+
+    @property
+    def stage(self) -> Stage: ...
+
+    def state_before(self, seq: int) -> TableState: ...
+
+    def judge(self, entry: Entry, state: TableState, *, depth: int = 0) -> Step: ...
 
 #: Accusations nested in accusations (each evidence re-judged) deeper than this are
 #: refused: an honest seat's evidence is at most a few levels deep.
@@ -75,7 +89,7 @@ def _ending(entry: Entry, msg: End, state: TableState, due: Due | None, *,
                   seq=entry.seq, crossed=crossed, reason=msg.reason)
 
 
-def judge_end(machine: Machine, entry: Entry, msg: End, state: TableState,
+def judge_end(machine: Judged, entry: Entry, msg: End, state: TableState,
               due: Due | None, depth: int) -> tuple[TableState, tuple[Event, ...]]:
     """What an ``end`` entry does, its claim checked against the log (PROTOCOL.md §5).
 
@@ -132,7 +146,7 @@ def _evidence(entry: Entry, msg: End) -> list[Entry]:
     return out
 
 
-def assess(machine: Machine, entry: Entry, *, limit: int | None = None,
+def assess(machine: Judged, entry: Entry, *, limit: int | None = None,
            depth: int = 0) -> Assessed | None:
     """What an authentic entry of this table proves at the position it claims, against
     the first ``limit`` entries of this log (default: all of it).
@@ -167,7 +181,7 @@ def assess(machine: Machine, entry: Entry, *, limit: int | None = None,
     return Assessed(held=True, ending=ending)
 
 
-def _check_accusation(machine: Machine, entry: Entry, msg: End, state: TableState,
+def _check_accusation(machine: Judged, entry: Entry, msg: End, state: TableState,
                       depth: int) -> tuple[int, str]:
     """The accused seat and the rule its evidence breaks; raises the accuser's
     :class:`Fault` (a false claim) when the evidence does not hold."""
@@ -216,7 +230,7 @@ def _check_accusation(machine: Machine, entry: Entry, msg: End, state: TableStat
     return accused, verdict.fault.code
 
 
-def _check_crossing(machine: Machine, entry: Entry, msg: End, depth: int
+def _check_crossing(machine: Judged, entry: Entry, msg: End, depth: int
                     ) -> tuple[Entry, Ending]:
     """The other seat's ending a crossing carries, and what it establishes; raises the
     author's :class:`Fault` when it is not another seat's ending that holds where it
@@ -262,7 +276,7 @@ def evidence_of(entry: Entry) -> Iterator[Entry]:
             stack.append(found)
 
 
-def equivocation(machine: Machine, entries: Iterator[Entry] | list[Entry]
+def equivocation(machine: Judged, entries: Iterator[Entry] | list[Entry]
                  ) -> tuple[Entry, Entry] | None:
     """The first of ``entries`` (authentic ones) that its signer signed at a position
     where this log holds another entry of the same signer: (this log's, the other)."""
@@ -275,7 +289,7 @@ def equivocation(machine: Machine, entries: Iterator[Entry] | list[Entry]
     return None
 
 
-def judge_conflict(machine: Machine, other: Entry) -> End | None:
+def judge_conflict(machine: Judged, other: Entry) -> End | None:
     """The ending this seat writes on learning of ``other``: an authentic entry at an
     earlier position that this log filled differently (``Chain.place`` says
     ``CONFLICT``). None when the match is no longer live.

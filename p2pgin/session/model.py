@@ -7,9 +7,18 @@ policy, given when the session is built.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
-__all__ = ["DEFAULT_POLICY", "TablePolicy"]
+__all__ = ["DEFAULT_POLICY", "Role", "TablePolicy"]
+
+
+class Role(StrEnum):
+    """What this peer is at the table."""
+
+    HOST = "host"
+    JOINER = "joiner"
+    SPECTATOR = "spectator"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

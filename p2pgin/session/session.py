@@ -106,7 +106,7 @@ from p2pgin.session.messages import (
     TossReveal,
     parse_body,
 )
-from p2pgin.session.model import DEFAULT_POLICY, TablePolicy
+from p2pgin.session.model import DEFAULT_POLICY, Role, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
@@ -144,14 +144,6 @@ _FORK_LIMIT: Final = 256
 _FORKS: Final = 8
 #: How every canonical entry frame begins ("body" sorts first of its seven keys).
 _ENTRY_START: Final = b'{"body":'
-
-
-class Role(StrEnum):
-    """What this peer is at the table."""
-
-    HOST = "host"
-    JOINER = "joiner"
-    SPECTATOR = "spectator"
 
 
 @dataclass(frozen=True, slots=True)

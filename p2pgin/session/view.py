@@ -9,12 +9,14 @@ no seat (``me`` is None) and only public cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-if TYPE_CHECKING:
-    from p2pgin.session.session import Session
+from p2pgin.log.entry import Entry
+from p2pgin.session.lobby import Lobby
+from p2pgin.session.machine import Machine
+from p2pgin.session.model import Role
 
-__all__ = ["STAGES", "PlayerView", "build_view"]
+__all__ = ["STAGES", "PlayerView", "ViewSource", "build_view"]
 
 #: The coarse stages an agent sees, in match order.
 STAGES: Final = ("lobby", "handshake", "shuffle", "deal", "play", "match_over", "closed")
@@ -75,9 +77,35 @@ class PlayerView:
     bots: tuple[bool, ...] = ()
 
 
-def _lobby_view(session: Session) -> PlayerView:
+class ViewSource(Protocol):
+    """What a view is built from: the session's role, lobby, machine and take-back
+    flags (:class:`~p2pgin.session.session.Session` is one; the view module imports
+    no session)."""
+
+    @property
+    def role(self) -> Role: ...
+
+    @property
+    def lobby(self) -> Lobby | None: ...
+
+    @property
+    def machine(self) -> Machine | None: ...
+
+    @property
+    def my_hello(self) -> Entry | None: ...
+
+    @property
+    def me(self) -> int | None: ...
+
+    @property
+    def takeback_request(self) -> int | None: ...
+
+    @property
+    def takeback_pending(self) -> bool: ...
+
+
+def _lobby_view(session: ViewSource) -> PlayerView:
     from p2pgin.session.actions import AcceptRules, DeclineRules
-    from p2pgin.session.session import Role
 
     lobby = session.lobby
     host = None if lobby is None else lobby.host_hello
@@ -108,7 +136,7 @@ def _lobby_view(session: Session) -> PlayerView:
         last_result=None, due=None, waiting_for=waiting, seated=seated, lobby_news=news)
 
 
-def build_view(session: Session) -> PlayerView:
+def build_view(session: ViewSource) -> PlayerView:
     """The view of ``session`` now (the session caches it until the next change)."""
     from p2pgin.session.actions import (
         AcceptRematch,
