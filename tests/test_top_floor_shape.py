@@ -42,9 +42,7 @@ ENGINE_LIMIT, LIMIT = 1000, 800
 #: How far an oversize module's length may drift from its row before the row must be
 #: changed (bug fixes landing in these files meanwhile add or remove a few lines).
 OVERSIZE_SLACK = 40
-OVERSIZE_TODAY: dict[str, int] = {
-    "session/session.py": 1428,
-}
+OVERSIZE_TODAY: dict[str, int] = {}
 CIRCLES_TODAY: set[frozenset[str]] = set()
 
 

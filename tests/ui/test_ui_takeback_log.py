@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ui_sessions import SessionGame
 
-from p2pgin.session.session import TakeBackDone
+from p2pgin.session.events import TakeBackDone
 from p2pgin.ui.adapter import event_line
 
 
