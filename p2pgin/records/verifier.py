@@ -76,6 +76,7 @@ from p2pgin.session.events import (
 )
 from p2pgin.session.machine import Machine, Stage, TableState
 from p2pgin.session.messages import End
+from p2pgin.session.model import LogRecord
 from p2pgin.session.verdict import Record, reconcile
 
 __all__ = [
@@ -142,37 +143,44 @@ def _refuted_result(state: TableState, refuted: Refuted) -> dict[str, JsonValue]
                       "rule": refuted.rule}}
 
 
-def proven_result(machine: Machine) -> dict[str, JsonValue]:
-    """The ``result`` a transcript header must claim for the machine's log: the last
-    match's outcome once it finished, or the ending that ended it (with the number of
-    the match it was in).
+def proven_result(source: Machine | LogRecord) -> dict[str, JsonValue]:
+    """The ``result`` a transcript header must claim for the machine's log (or a
+    session's :class:`~p2pgin.session.model.LogRecord`): the last match's outcome once
+    it finished, or the ending that ended it (with the number of the match it was in).
 
     Raises:
         NotOver: the match is still going.
     """
-    result = _result_of(machine.state)
+    state = source.state
+    result = _result_of(state)
     if result is None:
-        raise NotOver(f"the match is not over (stage {machine.stage.value}): its game file "
+        raise NotOver(f"the match is not over (stage {state.stage.value}): its game file "
                       "is the record")
     return result
 
 
-def transcript_of(machine: Machine, key: SigningKey, *,
+def transcript_of(source: Machine | LogRecord, key: SigningKey, *,
                   meta: Mapping[str, JsonValue] | None = None) -> Transcript:
     """The sealed transcript of a finished or ended match, written by the seat whose
     identity key is ``key``: what a peer saves when its match is over (write it with
-    :func:`p2pgin.log.transcript.write_transcript`).
+    :func:`p2pgin.log.transcript.write_transcript`). ``source``: the match machine, or
+    what a session tells of its log (``Session.log()``).
 
     Raises:
         NotOver: the match is still going.
         TranscriptError: ``key`` is not a seat's identity key.
     """
-    table = machine.seating
-    rules = table.hellos[0].body.get("rules")
-    assert isinstance(rules, dict)
-    return Transcript.build(table.hellos, machine.chain.entries, key=key, names=table.names,
-                            game=table.game.name, rules=rules, result=proven_result(machine),
-                            meta=meta)
+    if isinstance(source, Machine):
+        table = source.seating
+        rules = table.hellos[0].body.get("rules")
+        assert isinstance(rules, dict)
+        hellos, entries, names, game = (table.hellos, source.chain.entries, table.names,
+                                        table.game.name)
+    else:
+        hellos, entries, names, game = source.hellos, source.entries, source.names, source.game
+        rules = dict(source.rules)
+    return Transcript.build(hellos, entries, key=key, names=names, game=game, rules=rules,
+                            result=proven_result(source), meta=meta)
 
 
 # --------------------------------------------------------------------------- the walk

@@ -15,13 +15,13 @@ from typing import Any, Final
 
 from nacl.signing import SigningKey
 
-from p2pgin.log.entry import Entry
+from p2pgin.log.entry import Entry, hello_key
 from p2pgin.session.control import Head, LobbyOffer, TableFrame
 from p2pgin.session.endings import Ending
 from p2pgin.session.events import Event, LinkRefused
 from p2pgin.session.lobby import AcceptPolicy, HostCheck, Lobby
 from p2pgin.session.machine import Due, Machine, Stage
-from p2pgin.session.model import DEFAULT_POLICY, Role, TablePolicy
+from p2pgin.session.model import DEFAULT_POLICY, LogRecord, Role, SeatInfo, TableModel, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.verdict import Verdict
 from p2pgin.session.view import PlayerView, build_view
@@ -138,6 +138,8 @@ class SessionCore:
         self._told_final: int | None = None
         self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
         self._view: PlayerView | None = None
+        self._model: TableModel | None = None
+        self._seat_infos: tuple[SeatInfo, ...] = ()
         self._out = _Builder()
         self._policy = policy
         self._port: int | None = None
@@ -202,6 +204,49 @@ class SessionCore:
         return self._view
 
     @property
+    def model(self) -> TableModel:
+        """The table as an adapter may read it (rebuilt after each change)."""
+        if self._model is None:
+            self._model = self._build_model()
+        return self._model
+
+    def _build_model(self) -> TableModel:
+        machine = self.machine
+        links = tuple((link, info.seat) for link, info in self._links.items())
+        if machine is None:
+            lobby = self.lobby
+            why = ("" if lobby is None or not (lobby.declined or lobby.refused) else
+                   lobby.refused or f"declined: {lobby.declined}")
+            return TableModel(role=self.role, me=self.me, formed=False, closed=self.closed,
+                              links=links, policy=self._policy, lobby_closed=why)
+        if not self._seat_infos:
+            table = machine.seating
+            self._seat_infos = tuple(
+                SeatInfo(seat=s, name=table.names[s], key=bytes(hello_key(table.hellos[s])),
+                         fingerprint=table.fingerprints[s], bot=table.bots[s],
+                         port=table.ports[s])
+                for s in range(table.seats))
+        state, chain = machine.state, machine.chain
+        return TableModel(
+            role=self.role, me=self.me, formed=True, session_id=machine.session_id,
+            seats=self._seat_infos, stage=state.stage, match_no=state.match_no,
+            hand_no=state.hand_no, results=state.results, match=state.match,
+            ending=state.ending, log_length=len(chain), head=chain.head,
+            finished=self.finished, closed=self.closed, links=links, policy=self._policy)
+
+    def log(self) -> LogRecord | None:
+        """The table's signed record as it stands (None before the table forms)."""
+        machine = self.machine
+        if machine is None:
+            return None
+        table = machine.seating
+        rules = table.hellos[0].body.get("rules")
+        assert isinstance(rules, dict)  # NB: the hellos were checked when the table formed
+        return LogRecord(session_id=machine.session_id, hellos=table.hellos,
+                         entries=machine.chain.entries, names=table.names,
+                         game=table.game.name, rules=rules, state=machine.state)
+
+    @property
     def my_turn(self) -> bool:
         """``view.my_turn``, cheaply."""
         return self.view.my_turn
@@ -229,7 +274,7 @@ class SessionCore:
                     self._send_head(link)
         out, self._out = self._out, _Builder()
         secrets = None if self._secrets is None else self._secrets.changed()
-        self._view = None
+        self._view = self._model = None
         forks = None
         if self._forks_changed:
             self._forks_changed = False
