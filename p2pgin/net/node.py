@@ -31,6 +31,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +40,6 @@ from typing import Any, Literal
 
 from nacl.signing import SigningKey
 
-from p2pgin.log.entry import hello_key
 from p2pgin.log.gamefile import TableFiles
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.budget import NEWCOMER_FRAME, ConnectionGate, connection_limits
@@ -63,6 +64,7 @@ from p2pgin.session.events import (
     Overdue,
     TableFormed,
 )
+from p2pgin.session.model import LogRecord, TableModel
 from p2pgin.session.state import Owed
 
 __all__ = [
@@ -194,6 +196,7 @@ class Node:
         #: that show the link before the console's history exists (the lobby).
         self.link_problem = ""
         self._callbacks: list[Callable[[], None]] = []
+        self._waiters: set[asyncio.Event] = set()  # NB: wait_until's, set at each change
         self._notify_pending = False
         self._pending: list[Output] = []
         self._flush_handle: asyncio.Handle | None = None
@@ -237,10 +240,10 @@ class Node:
         """One word for the player: connected when a link to some seat is up."""
         if self._done.is_set():
             return "closed"
-        if any(seat is not None for seat in self.session.links.values()) or (
-                self.session.links and self.session.machine is None):
+        model = self.session.model
+        if model.linked_seats or (model.links and not model.formed):
             return "connected"
-        return "reconnecting" if self.session.machine is not None else "connecting"
+        return "reconnecting" if model.formed else "connecting"
 
     @property
     def peer_info(self) -> PeerCheck | None:
@@ -301,6 +304,36 @@ class Node:
     async def closed(self) -> None:
         """Until this seat stopped (the match ended and lingered, or it was given up)."""
         await self._done.wait()
+
+    @property
+    def model(self) -> TableModel:
+        """The table as the session publishes it (seats, stage, log, links)."""
+        return self.session.model
+
+    def log(self) -> LogRecord | None:
+        """The table's signed record as it stands (None before the table forms)."""
+        return self.session.log()
+
+    async def wait_until(self, predicate: Callable[[TableModel], bool],
+                         timeout: float | None = None) -> bool:
+        """Until ``predicate(model)`` holds (True), or the seat stops or ``timeout`` passes
+        (False); asked again at every change, never polled."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not predicate(self.session.model):
+            if self._done.is_set():
+                return False
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                return False
+            wake = asyncio.Event()
+            self._waiters.add(wake)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), remaining)
+            finally:
+                self._waiters.discard(wake)
+        return True
 
     @property
     def done(self) -> bool:
@@ -394,7 +427,8 @@ class Node:
                     if give_up_after is not None and down > give_up_after:
                         self.give_up(f"cannot reach {host}:{port}: {_reason(exc)}")
                         return
-                    if (self.session.machine is None and self.session.me != 0
+                    model = self.session.model
+                    if (not model.formed and model.me != 0
                             and down > self.deadlines.host_gone):
                         # NB: a lobby waits on its host alone: with the host gone there
                         # is no table to wait for
@@ -433,8 +467,9 @@ class Node:
         self._links[lid] = link
         self._apply(self.session.link_up(lid, link.remote_key,
                                          address=_host_of(link.peername)))
-        seat = self.session.links.get(lid)
-        if lid not in self.session.links:
+        model = self.session.model
+        seat = model.seat_of(lid)
+        if not model.has_link(lid):
             self._links.pop(lid, None)
             await link.close()
             return
@@ -444,7 +479,7 @@ class Node:
         self.link_problem = ""
         self._learn_address(lid, link, dialled)
         self._changed()
-        if self.session.machine is None and self.session.me == 0:
+        if not model.formed and model.me == 0:
             self._lobby_deadline(lid)
         reason = "the other end closed the connection"
 
@@ -469,7 +504,8 @@ class Node:
                 with contextlib.suppress(ConnectionError, OSError, RuntimeError):
                     await link.close()
             if not self._done.is_set():
-                seat = self.session.links.get(lid, seat)
+                model = self.session.model
+                seat = model.seat_of(lid) if model.has_link(lid) else seat
                 self._apply(self.session.link_down(lid))
                 self._events.append(LinkDown(seat=seat, reason=reason,
                                              reconnecting=not self.session.closed))
@@ -483,18 +519,18 @@ class Node:
         self._place_addresses()
 
     def _place_addresses(self) -> None:
-        machine = self.session.machine
-        if machine is None:
+        model = self.session.model
+        if not model.formed:
             return
         for lid, (host, dialled) in list(self._unplaced.items()):
             if lid not in self._links:
                 del self._unplaced[lid]
                 continue
-            seat = self.session.links.get(lid)
+            seat = model.seat_of(lid)
             if seat is None:
                 continue
             del self._unplaced[lid]
-            port = machine.seating.ports[seat]
+            port = model.seats[seat].port
             address = dialled or (f"{host}:{port}" if port else "")
             if address:
                 self.addresses[seat] = address
@@ -503,8 +539,8 @@ class Node:
         """(Host) a newcomer that takes no seat within the deadline is let go."""
 
         def check() -> None:
-            if lid in self._links and self.session.machine is None and (
-                    self.session.links.get(lid) is None):
+            model = self.session.model
+            if lid in self._links and not model.formed and model.seat_of(lid) is None:
                 self._close_link(lid)
 
         asyncio.get_running_loop().call_later(self.deadlines.lobby, check)
@@ -554,7 +590,7 @@ class Node:
             self._events.append(event)
             if isinstance(event, TableFormed):
                 self._identify()
-                for lid, seated in self.session.links.items():
+                for lid, seated in self.session.model.links:
                     if seated is not None and isinstance(lid, int) and lid in self._links:
                         self._links[lid].seated()
         self._watch_due()
@@ -562,10 +598,9 @@ class Node:
             # NB: closed without a log: a joiner declined the host's table (it lingers
             # so its word reaches the host)
             self._wind_down()
-        elif self.session.machine is None and self.session.closed and not self._done.is_set():
-            lobby = self.session.lobby
-            why = (lobby.refused or f"declined: {lobby.declined}") if lobby is not None else ""
-            self.give_up(why or "the lobby closed")
+        elif (not (model := self.session.model).formed and model.closed
+                and not self._done.is_set()):
+            self.give_up(model.lobby_closed or "the lobby closed")
         if out.forks is not None and self.files is not None:
             self._keep_forks(out.forks)
         self._changed()
@@ -634,17 +669,14 @@ class Node:
                     self.on_sent(frames)
 
     def _identify(self) -> None:
-        machine = self.session.machine
-        if machine is None:
-            return
-        table = machine.seating
-        for seat, (name, fp) in enumerate(zip(table.names, table.fingerprints, strict=True)):
-            if seat == self.session.me or seat in self.peers:
+        model = self.session.model
+        for info in model.seats:
+            if info.seat == model.me or info.seat in self.peers:
                 continue
-            key = bytes(hello_key(table.hellos[seat]))
-            self.peers[seat] = (self.check_peer(name, key) if self.check_peer is not None
-                                else PeerCheck(status=PeerStatus.NEW, name=name,
-                                               fingerprint=fp))
+            self.peers[info.seat] = (
+                self.check_peer(info.name, info.key) if self.check_peer is not None
+                else PeerCheck(status=PeerStatus.NEW, name=info.name,
+                               fingerprint=info.fingerprint))
 
     # ------------------------------------------------------------------ deadlines
 
@@ -716,19 +748,18 @@ class Node:
         loop.call_later(self.linger, self.give_up, "the match ended")
 
     def _names(self, seats: tuple[int, ...]) -> str:
-        machine = self.session.machine
-        names = machine.seating.names if machine is not None else ()
+        names = self.session.model.names
         return ", ".join(names[s] if s < len(names) and names[s] else f"seat {s}"
                          for s in seats)
 
     def _keep_forks(self, forks: tuple[tuple[Any, ...], ...]) -> None:
         """Keep the other seats' logs that parted from this one beside the game file,
         each as a record of its own (hellos, the shared entries, then theirs)."""
-        machine, files = self.session.machine, self.files
-        if machine is None or files is None or files.path is None:
+        log, files = self.session.log(), self.files
+        if log is None or files is None or files.path is None:
             return
         try:
-            files.write_others(machine.seating.hellos, machine.chain.entries, forks)
+            files.write_others(log.hellos, log.entries, forks)
         except OSError as exc:
             _log.warning("the other seats' records could not be kept: %s", exc)
 
@@ -741,6 +772,8 @@ class Node:
         return task
 
     def _changed(self) -> None:
+        for wake in self._waiters:
+            wake.set()
         if self._notify_pending or not self._callbacks:
             return
         self._notify_pending = True
@@ -757,9 +790,6 @@ class Node:
 
 def _reason(exc: BaseException) -> str:
     """Why a connection could not be made, in the system's words."""
-    import os
-    import socket
-
     if isinstance(exc, TimeoutError):
         return "timed out"
     if isinstance(exc, socket.gaierror):
