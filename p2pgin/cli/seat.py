@@ -160,15 +160,14 @@ def end_summary(run: SeatRun) -> list[str]:
 def score_line(node: Node) -> str:
     """The last match's score in one line for a person ("" before any deal): who won
     and the totals once it is over, the ending that stopped it, or the score so far."""
-    machine = node.session.machine
-    match = None if machine is None else machine.state.match
-    if machine is None or match is None:
+    model = node.model
+    if model.match is None:
         return ""
-    state, names = machine.state, machine.seating.names
-    result = match.result()
+    names = model.names
+    result = model.match.result()
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(result.totals))
-    if state.ending is not None:
-        return f"{state.ending.headline(names).rstrip('.')}. Score then: {totals}."
+    if model.ending is not None:
+        return f"{model.ending.headline(names).rstrip('.')}. Score then: {totals}."
     if node.finished:
         winners = " and ".join(names[s] for s in result.winners) or "nobody"
         return f"Match over: {winners} won. Final score: {totals}."
@@ -239,33 +238,30 @@ async def _stay_for_rematch(run: SeatRun) -> None:
     entries. Then stop."""
     node = run.node
     while not node.done:
-        await _until(lambda: node.done or (node.finished and not node.session.closed))
-        if node.done:
-            return
-        machine = node.session.machine
-        assert machine is not None
-        people = [s for s, bot in enumerate(machine.seating.bots)
-                  if not bot and s != node.session.me]
+        if not await node.wait_until(lambda m: m.finished and not m.closed):
+            return  # NB: the seat stopped
+        model = node.model
+        people = frozenset(s.seat for s in model.seats if not s.bot and s.seat != model.me)
         started = time.monotonic()
-        match_no = machine.state.match_no
-        while not node.done and node.finished and machine.state.match_no == match_no:
-            linked = set(node.session.links.values())
+        match_no = model.match_no
+        deliver = node.deadlines.deliver if node.deadlines.deliver is not None else REMATCH_WAIT
+        stay = max(run.linger, run.rematch_wait if people else 0.0)
+        while not node.done and model.finished and model.match_no == match_no:
             waited = time.monotonic() - started
             # NB: a seat that does not hold the last entries yet (it was away) gets them
             # from here when it comes back: wait for it, a bounded time
-            missing = bool(node.session.undelivered) and waited < (
-                node.deadlines.deliver if node.deadlines.deliver is not None else REMATCH_WAIT)
-            if not missing and (waited > max(run.linger, run.rematch_wait if people else 0.0)
-                                or (people and not linked & set(people)
-                                    and waited > run.linger)):
+            missing = bool(node.session.undelivered) and waited < deliver
+            alone = bool(people) and not model.linked_seats & people
+            if not missing and (waited > stay or (alone and waited > run.linger)):
                 node.give_up("nobody asked for a rematch")
                 return
-            await asyncio.sleep(0.2)
-
-
-async def _until(condition: Callable[[], bool], step: float = 0.1) -> None:
-    while not condition():
-        await asyncio.sleep(step)
+            # NB: until something changes, or the next moment a wait above runs out
+            ends = [t for t in (stay, run.linger if alone else stay,
+                                deliver if missing else stay) if t >= waited]
+            seen = model
+            await node.wait_until(lambda m: m is not seen,  # noqa: B023 (awaited here)
+                                  timeout=min(ends, default=0.0) - waited + 0.01)
+            model = node.model
 
 
 def _agent_event(run: SeatRun, event: Event) -> None:
@@ -287,20 +283,19 @@ def _agent_event(run: SeatRun, event: Event) -> None:
 
 
 def _names(node: Node) -> tuple[str, ...]:
-    machine = node.session.machine
-    return machine.seating.names if machine is not None else ()
+    return node.model.names
 
 
 def outcome_line(node: Node) -> str:
     """How the seat's last match ended, in one line for a person."""
-    machine = node.session.machine
-    if machine is None:
+    model = node.model
+    if not model.formed:
         return f"no table formed ({node.view.waiting_for or 'nobody joined'})"
-    state, names = machine.state, machine.seating.names
-    if state.ending is not None:
-        return state.ending.headline(names)
-    if node.finished and state.match is not None:
-        result = state.match.result()
+    names = model.names
+    if model.ending is not None:
+        return model.ending.headline(names)
+    if node.finished and model.match is not None:
+        result = model.match.result()
         winners = " and ".join(names[s] for s in result.winners) or "nobody"
         totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(result.totals))
         return f"match over: {winners} won ({totals})"
@@ -321,11 +316,11 @@ def result_line(run: SeatRun) -> dict[str, Any]:
         "transcripts": [str(p) for p in run.transcripts],
         "ending": view.ending.to_dict() if view.ending is not None else None,
     }
-    machine = node.session.machine
-    if machine is not None and machine.state.match is not None:
-        result = machine.state.match.result()
+    model = node.model
+    if model.match is not None:
+        result = model.match.result()
         out.update(totals=list(result.totals), winners=list(result.winners),
-                   hands=len(machine.state.results), match_no=machine.state.match_no)
+                   hands=model.hands_played, match_no=model.match_no)
     return out
 
 
@@ -350,8 +345,7 @@ class _RecordKeeper:
             return
         if node.addresses != self.addresses:
             self.addresses = dict(node.addresses)
-            machine = node.session.machine
-            seats = machine.seating.seats if machine is not None else 0
+            seats = len(node.model.seats)
             files.write_meta(addresses=[self.addresses.get(s, "") for s in range(seats)])
         if node.finished:
             self.save()
@@ -373,11 +367,11 @@ class _RecordKeeper:
 
     def save(self) -> None:
         node, run = self.run.node, self.run
-        machine = node.session.machine
-        if machine is None or run.identity is None or node.session.me is None:
+        model = node.model
+        if not model.formed or run.identity is None or model.me is None:
             return
         verdict = node.session.verdict
-        key = (len(machine.chain), None if verdict is None else verdict_meta(verdict))
+        key = (model.log_length, None if verdict is None else verdict_meta(verdict))
         if key == self.saved_at:
             return  # NB: saved again when another seat's log changes the verdict
         self.saved_at = key
@@ -420,17 +414,17 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     from p2pgin.log.transcript import write_transcript
     from p2pgin.records import transcript_of
 
-    machine = node.session.machine
-    assert machine is not None
+    log, me = node.log(), node.model.me
+    assert log is not None
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    meta: dict[str, Any] = {"saved": saved, "me": node.session.me}
+    meta: dict[str, Any] = {"saved": saved, "me": me}
     verdict = node.session.verdict
     if verdict is not None:
         meta["verdict"] = verdict_meta(verdict)
-    transcript = transcript_of(machine, identity.signing_key, meta=meta)
-    path = transcript_path(machine.session_id, machine.state.match_no)
+    transcript = transcript_of(log, identity.signing_key, meta=meta)
+    path = transcript_path(log.session_id, log.state.match_no)
     write_transcript(path, transcript)
-    _count_in_statistics(transcript, node.session.me)
+    _count_in_statistics(transcript, me)
     return path
 
 
@@ -462,10 +456,11 @@ def match_notes(node: Node) -> list[str]:
     from p2pgin.log.transcript import read_transcript
     from p2pgin.records.stats import StatsError, opponent_lines
 
-    machine, me = node.session.machine, node.session.me
-    if machine is None or me is None:
+    model = node.model
+    me = model.me
+    if not model.formed or me is None:
         return []
-    path = transcript_path(machine.session_id, machine.state.match_no, create=False)
+    path = transcript_path(model.session_id, model.match_no, create=False)
     try:
         return opponent_lines(read_transcript(path), me)
     except (OSError, TranscriptError, StatsError):
@@ -493,8 +488,7 @@ async def _lifeline(run: SeatRun) -> None:
         run.lifeline_cut = True
         # NB: the player's side may have ended with the match, the last entries still on
         # their way here: a moment for them, so this bot's record is complete too.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(_until(lambda: run.node.finished or run.node.done), 2.0)
+        await run.node.wait_until(lambda m: m.finished, 2.0)
         if not run.node.done:
             run.node.give_up("the player's program ended")
     finally:

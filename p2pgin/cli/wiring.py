@@ -179,7 +179,7 @@ async def _run_console(node: Node, args: argparse.Namespace,
     from p2pgin.ui import run_console, run_lobby_screen
 
     ascii = True if args.ascii else None
-    if node.session.machine is None:
+    if not node.model.formed:
         # NB: every seat and a spectator see the lobby until the table forms: the seats
         # filling, the host's game and rules (a joiner accepts or declines them there)
         view = node.view
@@ -229,7 +229,7 @@ async def _run(args: argparse.Namespace, node: Node, identity: Identity | None,
         return await run_seat(run)
     finally:
         args.lifeline_cut = run.lifeline_cut
-        args.no_table = node.session.machine is None  # NB: turned away, or the host gone
+        args.no_table = not node.model.formed  # NB: turned away, or the host gone
         if watcher is not None:
             watcher.cancel()
 
@@ -307,10 +307,10 @@ def _table_facts(node: Node, game: str, seats: int, rules: dict[str, Any]) -> Ca
     line = rules_line(game, rules)
 
     def facts() -> TableFacts:
-        taken = (seats if node.session.machine is not None
+        taken = (seats if node.model.formed
                  else max(1, sum(1 for name in node.view.seated if name)))
         return TableFacts(game=game, rules=line, seats=seats, taken=min(taken, seats),
-                          watch=bool(node.session.allow_spectators))
+                          watch=node.model.policy.allow_spectators)
 
     return facts
 

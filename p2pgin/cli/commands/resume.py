@@ -63,20 +63,20 @@ async def _resume(args: argparse.Namespace, game: Path,
     except ProtocolError as exc:
         store.close()
         raise ResumeError(f"{game}: {exc}") from None
-    machine = session.machine
-    assert machine is not None and session.me is not None
+    model = session.model
+    assert model.formed and model.me is not None
     files = TableFiles(meta, store=store)
     node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
                 check_peer=_known_peers())
-    me, seating = session.me, machine.seating
+    me, seating = model.me, model.seats
     addresses = [str(a) for a in meta.get("addresses") or ()]
-    addresses += [""] * (seating.seats - len(addresses))
+    addresses += [""] * (len(seating) - len(addresses))
     if getattr(args, "host_at", None):
         addresses[0] = args.host_at
     listen_host, _, listen_port = str(meta.get("listen") or "").rpartition(":")
     listen_host = args.listen or listen_host or ("0.0.0.0" if me == 0 else "127.0.0.1")
     port = args.port if args.port is not None else (
-        int(listen_port) if listen_port.isdigit() else (seating.ports[me] or 0))
+        int(listen_port) if listen_port.isdigit() else (seating[me].port or 0))
 
     async def start() -> None:
         try:
@@ -89,13 +89,13 @@ async def _resume(args: argparse.Namespace, game: Path,
             mine = await node.listen(listen_host, 0)
         files.write_meta(listen=f"{listen_host}:{mine}")
         _say(f"listening on {listen_host}:{mine}")  # NB: a resumed local bot's parent reads it
-        for seat in range(seating.seats):
+        for seat, info in enumerate(seating):
             # NB: the seats after mine dial me, but they may have finished while I was
             # away: whichever is still reachable hands over the rest
             host, _, text = addresses[seat].rpartition(":")
             if seat != me and host and text.isdigit():
-                _say(f"reconnecting to {seating.names[seat]} at {host}:{text}")
-                node.dial(host, int(text), expect=bytes(seating_key(seating, seat)),
+                _say(f"reconnecting to {info.name} at {host}:{text}")
+                node.dial(host, int(text), expect=info.key,
                           give_up_after=args.give_up_after)
         if me > 0 and not any(addresses[s] for s in range(me)):
             _say("the game file does not say where the other seats are: waiting for them "
@@ -103,13 +103,6 @@ async def _resume(args: argparse.Namespace, game: Path,
 
     return await _run(args, node, identity, start, bots=(lambda: bots) if bots else None)
 
-
-
-def seating_key(seating: Any, seat: int) -> bytes:
-    """The identity key seat ``seat``'s hello signs with."""
-    from p2pgin.log.entry import hello_key
-
-    return bytes(hello_key(seating.hellos[seat]))
 
 
 
