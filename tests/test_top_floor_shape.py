@@ -177,6 +177,51 @@ def test_the_size_ratchet_holds_a_new_module_and_a_shrunk_one() -> None:
     assert _ratchet("T", {"a.py": 1000, "b.py": 801}, table, "lines", 40) != []
 
 
+# -------------------------------------------------------------- reach-through
+#: The adapters above the session: they read its outputs, events, ``Session.model`` and
+#: ``Session.log()``, never its match machine.
+ADAPTERS = ("net/", "cli/", "ui/", "bots/", "agents.py")
+
+
+def _is_session(node: ast.expr) -> bool:
+    """``session``, ``self.session``, ``node.session``, ``my_session``...: a session."""
+    if isinstance(node, ast.Name):
+        return "session" in node.id
+    return isinstance(node, ast.Attribute) and "session" in node.attr
+
+
+def machine_reads(tree: ast.AST) -> list[int]:
+    """Lines that read ``.machine`` of a session (attribute or ``getattr``)."""
+    lines = []
+    for node in ast.walk(tree):
+        attribute = (isinstance(node, ast.Attribute) and node.attr == "machine"
+                     and _is_session(node.value))
+        by_name = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                   and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+                   and _is_session(node.args[0]) and isinstance(node.args[1], ast.Constant)
+                   and node.args[1].value == "machine")
+        if attribute or by_name:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_reach_through_scan_catches_every_shape() -> None:
+    code = ("a = node.session.machine\nb = session.machine.state\n"
+            "c = getattr(self.session, 'machine')\nd = walked.machine\ne = session.model\n")
+    assert sorted(machine_reads(ast.parse(code))) == [1, 2, 3]
+
+
+def test_no_adapter_reads_the_match_machine_of_a_session() -> None:
+    found = {}
+    for path in _modules().values():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(ADAPTERS):
+            lines = machine_reads(ast.parse(path.read_text()))
+            if lines:
+                found[rel] = lines
+    assert found == {}, "read Session.model, Session.log() or an Output instead"
+
+
 # -------------------------------------------------------------- import circles
 def import_graph() -> dict[str, set[str]]:
     """Module -> the p2pgin modules it imports anywhere: top level, inside functions
