@@ -1,11 +1,11 @@
 """Regenerate the generated sections of protocol/PROTOCOL.md from the code's own tables.
 
-The state table, the message catalog, the control frames and the error codes in
-PROTOCOL.md are written between ``<!-- BEGIN GENERATED: name -->`` and
-``<!-- END GENERATED: name -->`` markers by this tool, from ``TRANSITIONS``,
-``MESSAGES``, ``CONTROL`` and the error classes; ``tests/session/test_protocol_doc.py``
-fails when the file is stale. Run ``python tools/gen_protocol_doc.py`` to update it,
-``--check`` to only compare.
+The state table, the lobby's table, the message catalog, the control frames and the
+error codes in PROTOCOL.md are written between ``<!-- BEGIN GENERATED: name -->``
+and ``<!-- END GENERATED: name -->`` markers by this tool, from ``TRANSITIONS``,
+``LOBBY_TRANSITIONS``, ``MESSAGES``, ``CONTROL`` and the error classes;
+``tests/session/test_protocol_doc.py`` fails when the file is stale. Run
+``python tools/gen_protocol_doc.py`` to update it, ``--check`` to only compare.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pgin.session.errors import rule_codes  # noqa: E402
+from p2pgin.session.lobby import LOBBY_TRANSITIONS  # noqa: E402
 from p2pgin.session.messages import CONTROL, MESSAGES  # noqa: E402
 from p2pgin.session.state import TRANSITIONS, Stage  # noqa: E402
 
@@ -53,6 +54,21 @@ def _states() -> str:
             targets = ", ".join(f"`{n.value}`" for n in nexts)
             lines.append(f"| `{stage.value}` | `{type_}` | {speaker} | {targets} | "
                          f"{_TAKER[type_]} |")
+    return "\n".join(lines) + "\n"
+
+
+def _lobby() -> str:
+    lines = [
+        "| role | stage | event | what it is | next stage(s) |",
+        "|---|---|---|---|---|",
+    ]
+    for (role, stage), row in LOBBY_TRANSITIONS.items():
+        if not row:
+            lines.append(f"| {role.value} | `{stage.value}` | - | - | (terminal) |")
+        for event, (what, nexts) in row.items():
+            targets = ", ".join(f"`{n.value}`" for n in nexts)
+            lines.append(f"| {role.value} | `{stage.value}` | `{event.__name__}` | {what} | "
+                         f"{targets} |")
     return "\n".join(lines) + "\n"
 
 
@@ -101,6 +117,7 @@ def render_sections() -> dict[str, str]:
     """Every generated section's text by marker name."""
     return {
         "states": _states(),
+        "lobby": _lobby(),
         "diagram": _diagram(),
         "catalog": _catalog(),
         "control": _control(),

@@ -19,7 +19,7 @@ from p2pgin.log.entry import Entry, hello_key
 from p2pgin.session.control import Head, LobbyOffer, TableFrame
 from p2pgin.session.endings import Ending
 from p2pgin.session.events import Event, LinkRefused
-from p2pgin.session.lobby import AcceptPolicy, HostCheck, Lobby
+from p2pgin.session.lobby import AcceptPolicy, HostCheck, LobbyEvent, LobbyState, step
 from p2pgin.session.machine import Due, Machine, Stage
 from p2pgin.session.model import DEFAULT_POLICY, LogRecord, Role, SeatInfo, TableModel, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
@@ -118,7 +118,7 @@ class SessionCore:
         self._accept_rules = accept_rules
         self._links: dict[Hashable, _Link] = {}
         self.machine: Machine | None = None
-        self.lobby: Lobby | None = None
+        self._lobby = LobbyState.initial(role)
         self.my_hello: Entry | None = None
         self._proposed: tuple[str, dict[str, Any]] | None = None
         self._check_host: HostCheck | None = None
@@ -143,6 +143,16 @@ class SessionCore:
         self._out = _Builder()
         self._policy = policy
         self._port: int | None = None
+
+    @property
+    def lobby(self) -> LobbyState:
+        """The lobby as it stands (before the table forms; frozen)."""
+        return self._lobby
+
+    def _commit_lobby(self, event: LobbyEvent) -> LobbyState:
+        """The one place the lobby changes: one step of its machine."""
+        self._lobby = step(self._lobby, event)
+        return self._lobby
 
     @property
     def policy(self) -> TablePolicy:
@@ -215,10 +225,9 @@ class SessionCore:
         links = tuple((link, info.seat) for link, info in self._links.items())
         if machine is None:
             lobby = self.lobby
-            why = ("" if lobby is None or not (lobby.declined or lobby.refused) else
-                   lobby.refused or f"declined: {lobby.declined}")
             return TableModel(role=self.role, me=self.me, formed=False, closed=self.closed,
-                              links=links, policy=self._policy, lobby_closed=why)
+                              links=links, policy=self._policy, refused=lobby.refused,
+                              declined=lobby.declined)
         if not self._seat_infos:
             table = machine.seating
             self._seat_infos = tuple(
@@ -232,7 +241,8 @@ class SessionCore:
             seats=self._seat_infos, stage=state.stage, match_no=state.match_no,
             hand_no=state.hand_no, results=state.results, match=state.match,
             ending=state.ending, log_length=len(chain), head=chain.head,
-            finished=self.finished, closed=self.closed, links=links, policy=self._policy)
+            finished=self.finished, closed=self.closed, links=links, policy=self._policy,
+            refused=self._lobby.refused, declined=self._lobby.declined)
 
     def log(self) -> LogRecord | None:
         """The table's signed record as it stands (None before the table forms)."""

@@ -11,7 +11,21 @@ from p2pgin.log.entry import Entry, hello_key, sign_hello
 from p2pgin.session.control import Decline, LobbyOffer, TableFrame
 from p2pgin.session.errors import Fault, LobbyRefused, Unattributable
 from p2pgin.session.events import TableFormed
-from p2pgin.session.lobby import IF_SAME, Lobby, check_joiner_hello, check_table, read_host_hello
+from p2pgin.session.lobby import (
+    IF_SAME,
+    Declined,
+    Formed,
+    HelloTaken,
+    HostHelloKnown,
+    LobbyState,
+    News,
+    SeatOffered,
+    Signed,
+    TableFull,
+    check_joiner_hello,
+    check_table,
+    read_host_hello,
+)
 from p2pgin.session.machine import Machine
 from p2pgin.session.messages import PROTOCOL_VERSION, Hello
 from p2pgin.session.model import Role
@@ -75,7 +89,7 @@ class LobbySide(TakeBacks):
         if seat in lobby.hellos:
             self._offer_seat(link)  # NB: another newcomer's hello took it first
             return
-        lobby.hellos[seat] = hello
+        lobby = self._commit_lobby(HelloTaken(seat=seat, hello=hello))
         info.seat, info.offered = seat, None
         if not lobby.full:
             self._lobby_news()
@@ -91,7 +105,7 @@ class LobbySide(TakeBacks):
     def _take_lobby(self, link: Hashable, frame: LobbyOffer) -> None:
         """(Joiner) the host's lobby: its hello, my seat, who is seated."""
         lobby = self.lobby
-        if lobby is not None and lobby.declined:
+        if lobby.declined:
             return  # NB: a frame sent before the host heard that I declined
         if frame.hello is not None or frame.hello_error is not None:
             try:
@@ -101,21 +115,20 @@ class LobbySide(TakeBacks):
                 return
             seats = hello.body["seats"]
             assert isinstance(seats, int)
-            lobby = self.lobby = Lobby(seats=seats, host_hello=hello)
+            lobby = self._commit_lobby(HostHelloKnown(hello=hello, seats=seats,
+                                                      signed=self.my_hello is not None))
             if self._refuse_host(link, lobby):
                 return
         seat = frame.seat
         if seat is None and frame.seat_given:
             # NB: no seat is offered only when every seat is taken (PROTOCOL.md §9): said
             # by the host, or by a seat of a table that formed without me
-            if lobby is None:
-                lobby = self.lobby = Lobby(seats=0)
-            lobby.offered, lobby.refused = None, "the table is full"
+            self._commit_lobby(TableFull())
             return
-        if lobby is None or lobby.host_hello is None:
+        if lobby.host_hello is None:
             self._drop(link, "lobby: no host hello yet")
             return
-        lobby.offered = seat
+        lobby = self._commit_lobby(SeatOffered(seat=seat))
         mine = self.my_hello
         if lobby.offered is None or (mine is not None and mine.sender == lobby.offered):
             return
@@ -124,7 +137,7 @@ class LobbySide(TakeBacks):
             # first and I am offered the next one: sign for it.
             self._sign_for_seat(link)
 
-    def _refuse_host(self, link: Hashable, lobby: Lobby) -> bool:
+    def _refuse_host(self, link: Hashable, lobby: LobbyState) -> bool:
         """(Joiner) True when the host's hello is not the table the joiner was told of:
         it declines there and then (the lobby closes; the host hears why)."""
         if self._check_host is None or lobby.host_hello is None or self.my_hello is not None:
@@ -135,8 +148,8 @@ class LobbySide(TakeBacks):
                                    rules if isinstance(rules, dict) else {}, lobby.seats)
         if not refused:
             return False
-        lobby.refused = refused
-        lobby.declined = "your table is not the one announced on the LAN"
+        lobby = self._commit_lobby(Declined(
+            reason="your table is not the one announced on the LAN", refused=refused))
         self._send(link, Decline(reason=lobby.declined, name=self.name or "").to_bytes())
         return True
 
@@ -159,6 +172,7 @@ class LobbySide(TakeBacks):
                                          game=str(host.get("game")), rules=rules,
                                          table=lobby.host_hello.hash(),
                                          port=self._port)
+        self._commit_lobby(Signed())
         self._send(link if link is not None else self._host_link(), self.my_hello.to_bytes())
 
     def _host_link(self) -> Hashable | None:
@@ -223,6 +237,7 @@ class LobbySide(TakeBacks):
             secrets.prepare(1)
         self._secrets = secrets
         self.machine = machine
+        self._commit_lobby(Formed())
         self._out.hellos = hellos
         table = machine.seating
         self._out.events.append(TableFormed(session_id=machine.session_id, names=table.names,
@@ -233,10 +248,9 @@ class LobbySide(TakeBacks):
         reason = frame.reason
         who = frame.name or "a player"
         self._drop(link, f"declined: {reason}")
-        if self.lobby is not None:
-            # NB: for the host's lobby screen (unsigned words: the screen escapes them)
-            why = f" ({reason})" if reason and reason != "declined the host's rules" else ""
-            self.lobby.news = f"{who} declined your game and rules{why}"
+        # NB: for the host's lobby screen (unsigned words: the screen escapes them)
+        why = f" ({reason})" if reason and reason != "declined the host's rules" else ""
+        self._commit_lobby(News(text=f"{who} declined your game and rules{why}"))
         self._lobby_news()
 
     def _take_watch(self, link: Hashable) -> None:

@@ -82,8 +82,9 @@ class TableModel:
         closed: nothing more can happen (ended, or a joiner's lobby closed).
         links: every link and the seat at its other end (None: lobby or spectator).
         policy: the table's policy.
-        lobby_closed: why a joiner's lobby closed before any table formed (refused, or
-            declined), else "".
+        refused: (joiner) why it did not join, in a line: turned away ("the table is
+            full"), or it refused the host's table (not the one announced); else "".
+        declined: (joiner) why it declined the host's table, else "".
     """
 
     role: Role
@@ -103,7 +104,15 @@ class TableModel:
     closed: bool = False
     links: tuple[tuple[Hashable, int | None], ...] = ()
     policy: TablePolicy = DEFAULT_POLICY
-    lobby_closed: str = ""
+    refused: str = ""
+    declined: str = ""
+
+    @property
+    def lobby_closed(self) -> str:
+        """Why a joiner's lobby closed before any table formed, in a line, else ""."""
+        if not (self.refused or self.declined):
+            return ""
+        return self.refused or f"declined: {self.declined}"
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -63,7 +63,7 @@ from p2pgin.session.control import (
 from p2pgin.session.core import EVERY, Output, _Builder, _Link
 from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
 from p2pgin.session.events import Event, HandEnded, MatchEnded, MatchResumed, MatchStarted
-from p2pgin.session.lobby import IF_SAME, AcceptPolicy, HostCheck, Lobby
+from p2pgin.session.lobby import IF_SAME, AcceptPolicy, Declined, HostCheck, Lobby, Opened, SeatLeft
 from p2pgin.session.machine import Due, Owed, Stage
 from p2pgin.session.messages import (
     End,
@@ -159,11 +159,9 @@ class Session(LinkSync):
         rng = random.SystemRandom() if rng is None else rng
         session = cls(key, role=Role.HOST, name=name or str(getattr(identity, "name", "host")),
                       rng=rng, bot=bot, accept_rules=True, policy=policy)
-        session.lobby = Lobby(seats=seats)
         session.my_hello = session._sign_hello(seat=0, seats=seats, game=game, rules=rules,
                                                table=None, port=port)
-        session.lobby.host_hello = session.my_hello
-        session.lobby.hellos[0] = session.my_hello
+        session._commit_lobby(Opened(seats=seats, hello=session.my_hello))
         return session
 
     @classmethod
@@ -317,12 +315,8 @@ class Session(LinkSync):
     def link_down(self, link: Hashable) -> Output:
         """A connection is gone. In the host's lobby its seat is free again."""
         info = self._links.pop(link, None)
-        lobby = self.lobby
-        if (info is not None and lobby is not None and self.machine is None
-                and self.role is Role.HOST):
-            for seat, hello in list(lobby.hellos.items()):
-                if seat and bytes(hello_key(hello)) == info.key:
-                    del lobby.hellos[seat]
+        if info is not None and self.machine is None and self.role is Role.HOST:
+            self._commit_lobby(SeatLeft(key=info.key))
             self._lobby_news()
         self._takeback_void("the connection was lost")
         return self._flush()
@@ -440,7 +434,8 @@ class Session(LinkSync):
         if isinstance(action, AcceptRules):
             self._sign_for_seat(None)
         else:
-            lobby.declined = action.reason or "declined the host's rules"
+            lobby = self._commit_lobby(Declined(reason=action.reason
+                                                or "declined the host's rules"))
             host = self._host_link()
             if host is not None:
                 self._send(host, Decline(reason=lobby.declined,
