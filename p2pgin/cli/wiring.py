@@ -189,7 +189,7 @@ async def _run_console(node: Node, args: argparse.Namespace,
         if not await run_lobby_screen(node, list(lobby_lines or ()), ascii=ascii,
                                       title=title, plain=bool(args.plain),
                                       announced=getattr(args, "lan_announced", False)):
-            refused = node.session.lobby.refused if node.session.lobby is not None else ""
+            refused = node.model.refused
             if refused:
                 _say(f"not joined: {refused}")
             elif node.view.stage == "closed":

@@ -77,7 +77,7 @@ async def _join(args: argparse.Namespace, host: str, port: int, *,
 
     code = await _run(args, node, identity, start,
                       bots=None if bots is None else bots.all)
-    refused = session.lobby.refused if session.lobby is not None else ""
+    refused = session.model.refused
     if refused and _machine_lines(args):
         # NB: the console and a bot said it already (their last line); the RESULT does not
         _say(f"not joined: {refused}")
