@@ -23,6 +23,7 @@ from p2pgin.session.lobby import AcceptPolicy, HostCheck, LobbyEvent, LobbyState
 from p2pgin.session.machine import Due, Machine, Stage
 from p2pgin.session.model import DEFAULT_POLICY, LogRecord, Role, SeatInfo, TableModel, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
+from p2pgin.session.takeback import PendingTakeBack
 from p2pgin.session.verdict import Verdict
 from p2pgin.session.view import PlayerView, build_view
 
@@ -136,7 +137,7 @@ class SessionCore:
         #: My log's length when I last told every link where it stands, being final
         #: (-1: to tell now).
         self._told_final: int | None = None
-        self._takeback: tuple[Entry, int] | None = None  # (request, requester) pending
+        self._takeback: PendingTakeBack | None = None
         self._view: PlayerView | None = None
         self._model: TableModel | None = None
         self._seat_infos: tuple[SeatInfo, ...] = ()
@@ -264,13 +265,18 @@ class SessionCore:
     @property
     def takeback_pending(self) -> bool:
         """True while my take-back request waits for its answer."""
-        return self._takeback is not None and self._takeback[1] == self.me
+        return self._takeback is not None and self._takeback.requester == self.me
 
     @property
     def takeback_request(self) -> int | None:
         """(A computer seat) the seat whose take-back request waits for my answer."""
         pending = self._takeback
-        return None if pending is None or pending[1] == self.me else pending[1]
+        return None if pending is None or pending.requester == self.me else pending.requester
+
+    def _set_takeback(self, pending: PendingTakeBack | None) -> PendingTakeBack | None:
+        """The one place the pending take-back changes; returns the one it replaces."""
+        before, self._takeback = self._takeback, pending
+        return before
 
     def _flush(self) -> Output:
         machine = self.machine

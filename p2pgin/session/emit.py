@@ -38,8 +38,8 @@ class Emitter(SessionCore):
         self._out.store.append(entry)
         self._broadcast(entry)
         pending = self._takeback
-        if pending is not None and pending[1] != self.me:
-            self._takeback = None  # NB: I moved instead of answering: the request is void
+        if pending is not None and pending.requester != self.me:
+            self._set_takeback(None)  # NB: I moved instead of answering: the request is void
         return entry
 
     def _advance(self) -> None:

@@ -412,12 +412,12 @@ class Session(LinkSync):
             return self._flush()
         elif isinstance(action, GrantTakeBack | RefuseTakeBack):
             pending = self._takeback
-            if pending is None or pending[1] == me:
+            if pending is None or pending.requester == me:
                 raise LocalProtocolError("no take-back request to answer")
-            request, requester = pending
+            request, requester = pending.request, pending.requester
             parsed = parse_body(request.type, request.body)
             assert isinstance(parsed, TakeBackRequest)
-            self._takeback = None
+            self._set_takeback(None)
             self._emit(TakeBackAnswer(moves=parsed.moves, request_sig=request.sig,
                                       requester=requester,
                                       grant=isinstance(action, GrantTakeBack)))

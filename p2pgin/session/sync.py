@@ -163,7 +163,7 @@ class LinkSync(Forks):
         if self.finished:
             self._told_final = -1  # NB: told in _flush, after the entry it follows
         if entry.type == TakeBackAnswer.TYPE:
-            self._takeback = None  # NB: answered; the machine reported how
+            self._set_takeback(None)  # NB: answered; the machine reported how
         elif entry.sender != self.me:
             self._takeback_void("overtaken by a move")
         return True

@@ -31,6 +31,7 @@ from p2pgin.session.seating import Seating
 from p2pgin.session.state import Stage, TableState
 
 __all__ = [
+    "PendingTakeBack",
     "Refused",
     "TakeBackRefusal",
     "TakeBackRefusedError",
@@ -39,6 +40,15 @@ __all__ = [
     "takeback_plan",
     "takeback_request",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTakeBack:
+    """A take-back request waiting for its answer: the signed request (never logged) and
+    the seat that asked (mine, or the person's a computer seat answers)."""
+
+    request: Entry
+    requester: int
 
 
 @dataclass(frozen=True, slots=True)

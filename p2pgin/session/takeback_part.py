@@ -12,7 +12,7 @@ from p2pgin.session.errors import LocalProtocolError
 from p2pgin.session.events import TakeBackDone
 from p2pgin.session.machine import Stage
 from p2pgin.session.messages import TakeBackAnswer, TakeBackRequest, parse_body
-from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
+from p2pgin.session.takeback import PendingTakeBack, Refused, TakeBackRefusedError, refused_just_now
 
 
 class TakeBacks(Emitter):
@@ -30,7 +30,7 @@ class TakeBacks(Emitter):
         chain = machine.chain
         request = sign_entry(self._key, session=machine.session_id, seq=len(chain),
                              prev=chain.head, sender=me, type=msg.TYPE, body=msg.to_body())
-        self._takeback = (request, me)
+        self._set_takeback(PendingTakeBack(request=request, requester=me))
         self._send(EVERY, request.to_bytes())
 
     def can_take_back(self) -> bool:
@@ -74,10 +74,10 @@ class TakeBacks(Emitter):
                 self._emit(TakeBackAnswer(moves=msg.moves, request_sig=request.sig,
                                           requester=request.sender, grant=False))
             return
-        self._takeback = (request, request.sender)
+        self._set_takeback(PendingTakeBack(request=request, requester=request.sender))
 
     def _takeback_void(self, why: str) -> None:
-        pending, self._takeback = self._takeback, None
-        if pending is not None and pending[1] == self.me:
-            self._out.events.append(TakeBackDone(requester=pending[1], granted=False,
+        pending = self._set_takeback(None)
+        if pending is not None and pending.requester == self.me:
+            self._out.events.append(TakeBackDone(requester=pending.requester, granted=False,
                                                  detail=why))
