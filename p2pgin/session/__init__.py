@@ -3,8 +3,9 @@
 ``machine`` decides, for a table of N seats, who writes the next log entry, what it may
 contain and what it changes; ``session`` is one seat (or spectator) around it: bytes
 in, one ``Output`` out per call, no sockets, clock or asyncio. ``net`` pumps it,
-agents read its ``view`` and call ``act``; ``p2pgin.verify`` drives the same machine
-over a transcript. See docs/architecture.md.
+agents read its ``view`` and call ``act``, adapters read its ``model`` (a
+``TableModel``) and ``log()``, never the machine; ``p2pgin.records`` drives the same
+machine over a transcript. See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from p2pgin.session.errors import (
     Rule,
     Unattributable,
 )
+from p2pgin.session.lobby import LOBBY_TRANSITIONS, LobbyStage
 from p2pgin.session.machine import TRANSITIONS, Due, Machine, Owed, Stage
 from p2pgin.session.messages import CONTROL, MESSAGES, PROTOCOL_VERSION, EndKind
-from p2pgin.session.model import TablePolicy
+from p2pgin.session.model import LogRecord, SeatInfo, TableModel, TablePolicy
 from p2pgin.session.session import (
     EVERY,
     IF_SAME,
@@ -44,6 +46,7 @@ __all__ = [
     "CONTROL",
     "EVERY",
     "IF_SAME",
+    "LOBBY_TRANSITIONS",
     "MESSAGES",
     "PROTOCOL_VERSION",
     "STAGES",
@@ -59,7 +62,9 @@ __all__ = [
     "GrantTakeBack",
     "LobbyReason",
     "LobbyRefused",
+    "LobbyStage",
     "LocalProtocolError",
+    "LogRecord",
     "Machine",
     "Output",
     "Owed",
@@ -69,9 +74,11 @@ __all__ = [
     "RematchOffer",
     "Role",
     "Rule",
+    "SeatInfo",
     "Session",
     "SessionAction",
     "Stage",
+    "TableModel",
     "TablePolicy",
     "TakeBack",
     "Unattributable",
