@@ -26,7 +26,7 @@ NAME_COMPARISONS_TODAY: dict[str, int] = {
     "ui/actions/commands.py": 4, "ui/actions/choose.py": 1, "ui/actions/play.py": 1,
     "ui/panels/status.py": 3, "ui/overlays.py": 2, "ui/panels/hand.py": 2,
     "ui/panels/seats.py": 1, "ui/panels/table.py": 1, "ui/panels/title.py": 1,
-    "cli/options.py": 3, "cli/rulesets.py": 1, "ui/arrange.py": 1,
+    "cli/options.py": 3, "cli/rulesets.py": 1,
     "ui/model.py": 1, "ui/plain.py": 1, "ui/replay.py": 1,
 }
 #: ``getattr``/``hasattr`` calls in ``p2pgin/ui/`` (173 in all at E1, 151 since the

@@ -1,7 +1,7 @@
 """From the session's ``PlayerView`` and events to the console's :class:`Table`.
 
 This module and its helpers (:mod:`p2pgin.ui.tables` for what every seat sees,
-:mod:`p2pgin.ui.rummy` for Rummy, :mod:`p2pgin.ui.history` for events) are the part of
+:mod:`p2pgin.games.rummy.panel` for Rummy, :mod:`p2pgin.ui.history` for events) are the part of
 the console that knows the engine's and the session's shapes; the rest of
 :mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`.
 
@@ -23,9 +23,9 @@ from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds, discard_options
 from p2pgin.engine.moves import LayOff
 from p2pgin.engine.rules import Rules
+from p2pgin.games.rummy import panel as rummy
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
-from p2pgin.ui import rummy
 from p2pgin.ui.bonuses import sheet_totals
 from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
 from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields

@@ -17,6 +17,7 @@ from p2pgin.engine.gin_moves import Defence, Knock
 from p2pgin.engine.gin_team import TeamMove
 from p2pgin.engine.moves import Discard, LayOff, Move
 from p2pgin.engine.rummy_moves import Meld
+from p2pgin.games.rummy.panel import meld_order
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -39,7 +40,6 @@ from p2pgin.session.events import (
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.memory import hands_before, in_match
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
-from p2pgin.ui.rummy import meld_order
 from p2pgin.ui.style import fingerprint_text
 from p2pgin.ui.tables import (
     game_of_seat,

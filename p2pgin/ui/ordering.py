@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pgin.engine.cards import Card
-from p2pgin.ui.arrange import Arrangement
+from p2pgin.games.gin.arrange import Arrangement
 from p2pgin.ui.model import (
     Table,
 )

@@ -6,7 +6,7 @@ This module reads the session's ``PlayerView`` of any game (``gin``, ``gin3``,
 ``team_gin``, ``rummy``) and the engine's values in it; it returns the plain values of
 :mod:`p2pgin.ui.model`. Every player index it returns is a seat. The local player's own
 gin game (the hand panel, its moves) is :mod:`p2pgin.ui.adapter`'s; Rummy's table is
-:mod:`p2pgin.ui.rummy`'s.
+:mod:`p2pgin.games.rummy.panel`'s.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.ui import adapter, rummy
+from p2pgin.games.rummy import panel as rummy
+from p2pgin.ui import adapter
 from p2pgin.ui.actions.common import CommonActions
 
 __all__ = ["ChooseActions"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pgin.engine.cards import Card
+from p2pgin.games.gin.arrange import Arrangement, move_card, to_move
 from p2pgin.ui import adapter
 from p2pgin.ui.actions.choose import ChooseActions
-from p2pgin.ui.arrange import Arrangement, move_card, to_move
 
 __all__ = ["DeclareActions"]
 

@@ -18,8 +18,8 @@ from p2pgin.engine.melds import best_melds
 from p2pgin.engine.moves import DrawDiscard, DrawStock, LayOff
 from p2pgin.engine.rummy_moves import Meld
 from p2pgin.engine.rummy_rules import RulesError, RummyRules
-from p2pgin.session.view import PlayerView
-from p2pgin.ui.model import TableMeldLine
+from p2pgin.games.kit import TableMeldLine
+from p2pgin.games.panel import ViewLike as PlayerView
 
 __all__ = [
     "RUMMY_ACTIONS",
