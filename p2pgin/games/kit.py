@@ -9,6 +9,7 @@ console under their old names.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pgin.engine.cards import Card
@@ -25,6 +26,8 @@ __all__ = [
     "SheetTotal",
     "TableMeldLine",
     "TeamLine",
+    "and_words",
+    "match_over_line",
 ]
 
 Part = str | Card
@@ -178,3 +181,17 @@ class TableMeldLine:
     owner_name: str
     cards: tuple[Card, ...]
     kind: str  # "set" | "run"
+
+
+def and_words(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def match_over_line(winners: Sequence[int], who: Callable[[int | None], str]) -> str:
+    """The log's line for a match's end: who won, who share the win, or nobody."""
+    if not winners:
+        return "Match over: nobody won."
+    if len(winners) > 1:
+        return f"Match over: {and_words([who(w) for w in winners])} share the win."
+    return f"Match over: {who(winners[0])} won."

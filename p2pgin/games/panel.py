@@ -114,20 +114,31 @@ class GamePanel(Protocol):
         """``(columns, rows)``: the score sheet so far, one column a seat (or team)."""
 
     # ------------------------------------------------------------ the log
-    def hand_started(self, view: ViewLike, hand_no: int, number: int,
-                     players: tuple[int, ...], who: Who, whom: Who) -> str:
-        """The log's line for a hand dealt (``number``: as the console counts it)."""
+    def moves_of(self, view: ViewLike, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:
+        """``(key, public history, position offset, knowledge)`` of the game ``seat``
+        plays in the view's hand (None: it plays none): where the log finds a move's
+        card. ``key`` tells apart the games of one hand."""
 
-    def hand_ended(self, view: ViewLike, result: Any, number: int, who: Who, whom: Who,
-                   *, match_over: bool = False) -> str:
+    def my_cards(self, view: ViewLike) -> tuple[Card, ...]:
+        """My cards in the view's hand (what a void hand's reveal shows of mine)."""
+
+    def hand_started(self, view: ViewLike, hand_no: int, number: int,
+                     players: tuple[int, ...], names: Names, who: Who, whom: Who) -> str:
+        """The log's line for hand ``hand_no`` dealt to ``players`` (``number``: as the
+        console counts it; ``who``/``whom``: a seat as the log names it)."""
+
+    def hand_ended(self, view: ViewLike, result: Any, number: int, names: Names, who: Who,
+                   whom: Who, *, match_over: bool = False) -> str:
         """The log's line for a hand's result."""
 
-    def match_winners(self, winners: tuple[int, ...], names: Names, who: Who) -> str:
-        """Who won the match, for ``Match over: ... won.`` (``winners`` not empty)."""
+    def match_over(self, winners: tuple[int, ...], names: Names, who: Who) -> str:
+        """The log's line for the match's end (``winners``: seats, maybe none)."""
 
     def deck_words(self, deck: int) -> str:
         """A shuffle of a hand's deck ``deck`` > 0, in words (``, the new stock``)."""
 
-    def move_line(self, view: ViewLike, player: int, move: Any, card: Card | None,
+    def move_line(self, view: ViewLike, player: int, kind: str, move: Any, card: Card | None,
                   cards: tuple[Card, ...], who: str, mine: bool) -> LogLine:
-        """The log's line for a move (``card``: the card it showed; ``cards``: a meld's)."""
+        """The log's line for ``player``'s ``move`` of wire kind ``kind`` (the game's own
+        move: a table's wrapping taken off; ``card``: the card it showed; ``cards``: a
+        meld's; ``who``: the player as the log names it, ``mine``: it is my move)."""

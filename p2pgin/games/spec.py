@@ -15,8 +15,8 @@ A layer above the engine never compares a game's name: it looks the game up once
 * ``bots``: its computer players by level (:class:`~p2pgin.bots.api.BotFactory`; the
   factory imports its strategies when it makes one, so the registry loads none).
 
-A later package of issue 25 adds the console's panel (``panel``) to :class:`GameSpec`;
-until then the console keeps its own.
+* ``panel``: its console face (:class:`~p2pgin.games.panel.GamePanel`): where the
+  console asks the game what only the game knows, so it compares no game's name.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Final, Protocol, runtime_checkable
 from p2pgin.bots.api import BotFactory
 from p2pgin.engine.game import Game
 from p2pgin.engine.rules import RulesError
+from p2pgin.games.panel import GamePanel
 
 __all__ = [
     "GameRules",
@@ -187,6 +188,9 @@ class GameSpec:
         bots: its computer players (``bots.levels``, ``bots.make(level)``, ``bots.hint``).
         teams: four seats play as two teams, partners opposite (seat ``s`` plays for
             team ``s % 2``): the records count a team's result as each partner's.
+        panel: its console face (None: a game with no console face yet; the console
+            then draws it with the default game's, :func:`~p2pgin.games.game_for_players`
+            of two).
     """
 
     name: str
@@ -198,6 +202,7 @@ class GameSpec:
     words: GameWords
     bots: BotFactory
     teams: bool = False
+    panel: GamePanel | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):

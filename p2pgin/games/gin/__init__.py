@@ -17,6 +17,7 @@ from p2pgin.engine.gin_team import TeamGin
 from p2pgin.engine.gin_three import CutthroatGin
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 from p2pgin.games.gin.bot import GIN_BOTS
+from p2pgin.games.gin.panel import GIN3_PANEL, GIN_PANEL, TEAM_GIN_PANEL
 from p2pgin.games.gin.words import (
     CUTTHROAT_DEALS,
     GIN3_WORDS,
@@ -95,12 +96,13 @@ def _at(make: type[GinGame | CutthroatGin | TeamGin]) -> Callable[[GameRules, in
 
 GIN: Final = GameSpec(
     name="gin", title="gin", seats=(2,), default_for=(2,), rules=GinRulesCodec(),
-    new_game=_at(GinGame), words=GIN_WORDS, bots=GIN_BOTS)
+    new_game=_at(GinGame), words=GIN_WORDS, bots=GIN_BOTS, panel=GIN_PANEL)
 GIN3: Final = GameSpec(
     name="gin3", title="three-player gin", seats=(3,), default_for=(3,),
     rules=GinRulesCodec(CUTTHROAT_DEALS), new_game=_at(CutthroatGin),
-    words=GIN3_WORDS, bots=GIN_BOTS)
+    words=GIN3_WORDS, bots=GIN_BOTS, panel=GIN3_PANEL)
 TEAM_GIN: Final = GameSpec(
     name="team_gin", title="team gin", seats=(4,), default_for=(4,),
     rules=GinRulesCodec(TEAM_DEALS), new_game=_at(TeamGin),
-    words=TEAM_GIN_WORDS, bots=GIN_BOTS, teams=True)
+    words=TEAM_GIN_WORDS, bots=GIN_BOTS, teams=True,
+    panel=TEAM_GIN_PANEL)

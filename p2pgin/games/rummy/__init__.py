@@ -15,6 +15,7 @@ from p2pgin.engine.rules import RulesError
 from p2pgin.engine.rummy import RummyGame
 from p2pgin.engine.rummy_rules import MAX_SEATS, MIN_SEATS, RUMMY_PRESETS, RummyRules
 from p2pgin.games.rummy.bot import RUMMY_BOTS
+from p2pgin.games.rummy.panel import RUMMY_PANEL
 from p2pgin.games.rummy.words import RUMMY_WORDS, VARIATION_HELP
 from p2pgin.games.spec import GameRules, GameSpec, RuleOption, rule_overrides
 
@@ -63,4 +64,4 @@ def _new_game(rules: GameRules, seats: int) -> Game:
 RUMMY: Final = GameSpec(
     name="rummy", title="Rummy", seats=tuple(range(MIN_SEATS, MAX_SEATS + 1)),
     default_for=(5, 6), rules=RummyRulesCodec(), new_game=_new_game, words=RUMMY_WORDS,
-    bots=RUMMY_BOTS)
+    bots=RUMMY_BOTS, panel=RUMMY_PANEL)

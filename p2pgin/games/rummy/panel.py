@@ -11,19 +11,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.melds import best_melds
 from p2pgin.engine.moves import DrawDiscard, DrawStock, LayOff
 from p2pgin.engine.rummy_moves import Meld
 from p2pgin.engine.rummy_rules import RulesError, RummyRules
-from p2pgin.games.kit import TableMeldLine
+from p2pgin.games.kit import (
+    LogLine,
+    MatchEnd,
+    Part,
+    Reveal,
+    SheetRow,
+    TableMeldLine,
+    match_over_line,
+)
+from p2pgin.games.panel import Names, PanelWords, Who
 from p2pgin.games.panel import ViewLike as PlayerView
 
 __all__ = [
     "RUMMY_ACTIONS",
+    "RUMMY_PANEL",
     "MeldChoice",
+    "RummyPanel",
     "hand_fields",
     "layoff_choices",
     "meld_choices",
@@ -169,3 +180,137 @@ def why_not(table: Any, action: str) -> str:
     if action == "lay":
         return "no card of yours fits a meld on the table now"
     return f"{action} is not possible now"
+
+
+_RUMMY_VERBS: Final = {
+    "draw_stock": ("draws from the stock", "draw from the stock"),
+    "draw_discard": ("takes from the discard pile", "take from the discard pile"),
+    "meld": ("melds", "meld"),
+    "lay_off": ("lays off", "lay off"),
+    "discard": ("discards", "discard"),
+    "show": ("shows", "show"),
+}
+
+
+def _explain(result: Any, names: Sequence[str]) -> tuple[str, ...]:
+    explain = getattr(result, "explain", None)
+    if callable(explain):
+        try:
+            return tuple(explain(names))
+        except (TypeError, IndexError):  # NB: an engine result of another shape
+            pass
+    return tuple(getattr(result, "explanation", ()))
+
+
+class RummyPanel:
+    """Rummy's console face (:class:`~p2pgin.games.panel.GamePanel`): rounds, one hand a
+    seat, melds on the table, points counted per seat."""
+
+    __slots__ = ()
+
+    words: ClassVar[PanelWords] = PanelWords(hand="Round", counted="count in hand",
+                                             rest="rest", boxes=False)
+
+    def match_points(self, view: PlayerView) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        seats = max(view.seats, 2)
+        match = view.match
+        if match is None:
+            return (0,) * seats, (0,) * seats
+        rounds = [0] * seats
+        for r in match.rounds:
+            if r.winner is not None:
+                rounds[r.winner] += 1
+        return tuple(match.totals), tuple(rounds)
+
+    def roles(self, view: PlayerView, names: Names) -> dict[int, str]:
+        hand = view.hand
+        return {} if hand is None else {hand.dealer: "deals"}
+
+    def cards_held(self, view: PlayerView) -> dict[int, int]:
+        hand = view.hand
+        if hand is None:
+            return {}
+        return {s: hand.hand_size(s) for s in range(hand.seats)}
+
+    def reveal(self, hand_no: int, result: Any, view: PlayerView, names: Names,
+               mine: Sequence[Card] = (), *, match_over: bool = False) -> Reveal:
+        left = tuple((s, tuple(result.hands[s]), int(result.counts[s]), int(result.points[s]))
+                     for s in result.show_order)
+        kind = "blocked" if result.winner is None else f"went out ({result.out_by})"
+        return Reveal(hand_no=hand_no, kind=kind, winner=result.winner, left=left,
+                      points=tuple(result.points), explanation=_explain(result, names))
+
+    def match_end(self, result: Any, view: PlayerView, names: Names) -> MatchEnd:
+        winners = tuple(getattr(result, "winners", ()) or ())
+        if not winners and getattr(result, "winner", None) is not None:
+            winners = (result.winner,)
+        return MatchEnd(winners=winners, totals=tuple(result.totals),
+                        lines=_explain(result, names))
+
+    def score_sheet(self, view: PlayerView, names: Names
+                    ) -> tuple[tuple[str, ...], tuple[SheetRow, ...]]:
+        columns = tuple(names)
+        match = view.match
+        running = [0] * len(columns)
+        rows = []
+        for number, result in enumerate(match.rounds if match is not None else (), start=1):
+            for seat, points in enumerate(result.points):
+                running[seat] += int(points)
+            kind = "blocked" if result.winner is None else "went out"
+            rows.append(SheetRow(hand_no=number, kind=kind, winner=result.winner,
+                                 points=int(sum(result.points)), running=tuple(running)))
+        return columns, tuple(rows)
+
+    def moves_of(self, view: PlayerView, seat: int
+                 ) -> tuple[int, Sequence[Any], int, Any] | None:
+        hand = view.hand
+        return None if hand is None else (0, hand.history, 0, hand)
+
+    def my_cards(self, view: PlayerView) -> tuple[Card, ...]:
+        return ()
+
+    def deck_words(self, deck: int) -> str:
+        return ", the new stock"
+
+    def hand_started(self, view: PlayerView, hand_no: int, number: int,
+                     players: tuple[int, ...], names: Names, who: Who, whom: Who) -> str:
+        hand = view.hand
+        dealer = hand.dealer if view.hand_no == hand_no and hand is not None else None
+        dealt = "" if dealer is None else f" {who(dealer)} dealt;"
+        return f"{self.words.hand} {number}:{dealt} every card proven."
+
+    def hand_ended(self, view: PlayerView, result: Any, number: int, names: Names, who: Who,
+                   whom: Who, *, match_over: bool = False) -> str:
+        word = self.words.hand
+        if result.winner is None:
+            return f"{word} {number} is blocked: nobody scores."
+        winner = who(result.winner)
+        if result.reverse:
+            return f"{word} {number}: {winner} went out; the others score their own cards."
+        scores = "score" if winner == "You" else "scores"
+        return f"{word} {number}: {winner} went out and {scores} {result.points[result.winner]}."
+
+    def match_over(self, winners: tuple[int, ...], names: Names, who: Who) -> str:
+        return match_over_line(winners, who)
+
+    def move_line(self, view: PlayerView, player: int, kind: str, move: Any,
+                  card: Card | None, cards: tuple[Card, ...], who: str,
+                  mine: bool) -> LogLine:
+        third, second = _RUMMY_VERBS.get(kind, (kind, kind))
+        parts: list[Part] = [f"{who} {second if mine else third}"]
+        if kind in ("meld", "show"):
+            if cards:
+                parts.append(": ")
+                for i, c in enumerate(cards):
+                    parts += [" ", c] if i else [c]
+            elif kind == "show":
+                parts.append(" no card")
+            return LogLine(parts=tuple(parts), player=player)
+        if card is not None:
+            parts += [" ", card] if kind == "lay_off" else [": ", card]
+        if kind == "lay_off":
+            parts.append(f" on meld {move.meld + 1 if isinstance(move, LayOff) else 1}")
+        return LogLine(parts=tuple(parts), player=player)
+
+
+RUMMY_PANEL: Final = RummyPanel()
