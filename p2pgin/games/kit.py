@@ -27,6 +27,7 @@ __all__ = [
     "TableMeldLine",
     "TeamLine",
     "and_words",
+    "card_label",
     "match_over_line",
 ]
 
@@ -195,3 +196,8 @@ def match_over_line(winners: Sequence[int], who: Callable[[int | None], str]) ->
     if len(winners) > 1:
         return f"Match over: {and_words([who(w) for w in winners])} share the win."
     return f"Match over: {who(winners[0])} won."
+
+
+def card_label(card: Card, *, ascii: bool = False) -> str:
+    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
+    return str(card) if ascii else card.unicode

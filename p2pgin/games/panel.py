@@ -71,6 +71,9 @@ class PanelWords:
         boxes: the score sheet and the match lines count boxes (hands won).
         titled: at a table of two, the title names the game (plain gin does not: it is
             the console's first game).
+        melds_on_table: melds are laid on the table for all (Rummy): the console draws
+            the table's melds, and a turn melds and lays off there; otherwise each game
+            is two hands that meet at a knock (gin).
     """
 
     hand: str = "Hand"
@@ -78,6 +81,7 @@ class PanelWords:
     rest: str = "deadwood"
     boxes: bool = True
     titled: bool = True
+    melds_on_table: bool = False
 
 
 class GamePanel(Protocol):
@@ -112,6 +116,20 @@ class GamePanel(Protocol):
     def score_sheet(self, view: ViewLike, names: Names
                     ) -> tuple[tuple[str, ...], tuple[SheetRow, ...]]:
         """``(columns, rows)``: the score sheet so far, one column a seat (or team)."""
+
+    # ------------------------------------------------------------ the keys
+    def action_of(self, kind: str) -> str:
+        """The console's action (a key's verb, ``stock``) of a move's wire kind."""
+
+    def why_not(self, table: Any, action: str) -> str:
+        """Why ``action`` cannot be done now, in a sentence (``table``: the console's
+        model of the screen)."""
+
+    def describe_move(self, table: Any, kind: str, move: Any, card: Card | None, *,
+                      ascii: bool = False, typed: bool = False) -> tuple[str, Card | None]:
+        """A hint's words for ``move`` (the game's own, of wire kind ``kind``; ``card``:
+        the card of mine it plays) with its key, or (``typed``) the command to type; and
+        the card it is about (to put the cursor on)."""
 
     # ------------------------------------------------------------ the log
     def moves_of(self, view: ViewLike, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:

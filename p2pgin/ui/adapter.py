@@ -20,18 +20,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pgin.engine.cards import Card
+from p2pgin.engine.game import SeatView
+from p2pgin.engine.gin_team import TeamHand, TeamMove
 from p2pgin.engine.melds import best_melds, discard_options
-from p2pgin.engine.moves import LayOff
+from p2pgin.engine.moves import Move
 from p2pgin.engine.rules import Rules
+from p2pgin.games import UnknownGame, find_game, game_for_players
+from p2pgin.games.gin.panel import GinPanel, match_state
 from p2pgin.games.rummy import panel as rummy
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.bonuses import sheet_totals
+from p2pgin.ui.faces import panel_of
 from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
 from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
-    GIN_FAMILY,
     game_of_seat,
     game_title,
     gin_games,
@@ -79,11 +83,9 @@ _SESSION_KINDS = frozenset({"accept", "decline", "next", "rematch", "accept_rema
                             "decline_rematch"})
 
 
-def action_of(kind: str, game: str = "gin") -> str:
-    """The console action name of a move kind (``draw_stock`` -> ``stock``)."""
-    if game == "rummy":
-        return rummy.RUMMY_ACTIONS.get(kind, kind)
-    return _ACTION_OF.get(kind, kind)
+def action_of(kind: str, game: str) -> str:
+    """The console action name of a move kind of ``game`` (``draw_stock`` -> ``stock``)."""
+    return panel_of(game).action_of(kind)
 
 
 def find_move(view: AnyView | None, kind: str, position: int | None = None) -> Any | None:
@@ -108,23 +110,15 @@ def hints_available() -> bool:
 
 
 def default_hinter() -> Any | None:
-    """The hard bot's choice for the local player's own view (a gin game's, or Rummy's),
-    when the bots provide it."""
-    try:
-        from p2pgin import bots
-    except ImportError:  # pragma: no cover - bots are part of the package
-        return None
-    hint = getattr(bots, "hint", None)
-    rummy_hint = getattr(bots, "rummy_hint", None)
-    if hint is None:
-        return None
+    """The hard bot's choice for the local player's own view (a gin game's, or Rummy's):
+    the game's bots' hint (:attr:`~p2pgin.games.spec.GameSpec.bots`), given the table's
+    hand as this seat knows it."""
 
-    def hinter(view: PlayerView) -> Any:
-        if view.game == "rummy":
-            if rummy_hint is None:
-                raise ValueError("no hint for Rummy")
-            return rummy_hint(view.hand.view_for(view.me))
-        return hint(view.hand, view.me)
+    def hinter(view: AnyView) -> Any:
+        table = view.table if isinstance(view, GinSeatView) else view
+        if table.me is None:
+            raise ValueError("a hint is for a seat's own cards")
+        return find_game(table.game).bots.hint(SeatView(hand=table.hand, seat=table.me))
 
     return hinter
 
@@ -169,9 +163,7 @@ class GinSeatView:
     def table_move(self, move: Any) -> Any:
         """The table's move for my gin ``move`` (a team game's is wrapped with its deck);
         a session choice as it is."""
-        if self.team and hasattr(move, "kind") and not hasattr(move, "deck"):
-            from p2pgin.engine.gin_team import TeamMove
-
+        if self.team and isinstance(move, Move) and not isinstance(move, TeamMove):
             return TeamMove.of(move, self.deck)
         return move
 
@@ -198,13 +190,12 @@ def gin_view(view: AnyView) -> AnyView:
         return view
     game = view.game or "gin"
     me = view.me
-    if game not in GIN_FAMILY or me is None or view.stage == "lobby":
+    if not isinstance(panel_of(game), GinPanel) or me is None or view.stage == "lobby":
         return view
     hand = view.hand
     mine = game_of_seat(hand, me)
     names = seat_names(view)
-    match = view.match
-    match = getattr(match, "state", match)
+    match = match_state(view)
     if mine is not None:
         player = mine.seats.index(me)
         seats = (mine.seats[0], mine.seats[1])
@@ -212,11 +203,12 @@ def gin_view(view: AnyView) -> AnyView:
         dealer: int | None = state.dealer
         moves = tuple(inner_move(m) for m in view.legal_moves) if view.my_turn else tuple(
             view.legal_moves)
-        deck, team = mine.deck, game == "team_gin"
+        deck, team = mine.deck, isinstance(hand, TeamHand)
     else:
         player, state, deck, team = 0, None, 0, False
-        seats = (me, 1 - me) if game == "gin" else (me, me)
-        dealer = getattr(match, "dealer", None) if game == "gin" else None
+        two = view.seats == 2
+        seats = (me, 1 - me) if two else (me, me)
+        dealer = match.dealer if two and match is not None else None
         moves = tuple(view.legal_moves)
     return GinSeatView(
         me=player, seat=me, seats=seats, names=(names[seats[0]], names[seats[1]]),
@@ -229,10 +221,19 @@ def gin_view(view: AnyView) -> AnyView:
 
 
 def rules_text(view: AnyView) -> str:
-    """The game's rules in one line (the host's, in the lobby)."""
-    if view.game == "rummy":
-        return "; ".join(rummy.rules_of(view).describe())
-    rules = _rules(view)
+    """The game's rules in one line (the host's, in the lobby; a game's defaults when
+    the view has none, or none its game reads)."""
+    raw = view.rules
+    if isinstance(raw, Rules):
+        return "; ".join(raw.describe())
+    try:
+        codec = find_game(view.game).rules
+    except UnknownGame:
+        codec = game_for_players(2).rules
+    try:
+        rules = codec.from_wire(raw) if raw else codec.from_options(None, None, {})
+    except (TypeError, ValueError):
+        rules = codec.from_options(None, None, {})
     return "; ".join(rules.describe())
 
 
@@ -240,7 +241,7 @@ def _target(view: AnyView) -> int:
     raw = view.rules
     if isinstance(raw, dict) and isinstance(raw.get("target"), int):
         return int(raw["target"])
-    return int(getattr(raw, "target", 100) or 100)
+    return int(raw.target or 100) if isinstance(raw, Rules) else 100
 
 
 def _knock_deadwood(hand: Any, me: int, move: Any) -> int:
@@ -328,14 +329,13 @@ def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     gv = gin_view(view)
     me = view.me
     hand = view.hand
-    game = view.game
     fields: dict[str, Any] = {}
     mine = isinstance(gv, GinSeatView) and gv.hand is not None
     if isinstance(gv, GinSeatView) and mine:
         fields.update(_my_gin_game(gv))
         fields.update(_gin_actions(gv, fields))
         fields.update(memory_fields(gv.hand, gv.seats, gv.me, names, knocks=True))
-    elif me is not None and game == "gin":
+    elif me is not None and view.seats == 2:
         fields["opp_seat"] = 1 - me
     if me is None:
         fields["watching"] = "spectator"
@@ -406,7 +406,8 @@ def build_table(
     me = view.me
     stage = view.stage
     fingerprints = view.fingerprints
-    if game == "rummy" and stage != "lobby":
+    panel = panel_of(game)
+    if panel.words.melds_on_table and stage != "lobby":
         fields = _rummy_table(view, names)
     elif stage != "lobby":
         fields = _gin_table(view, names)
@@ -494,7 +495,7 @@ def build_table(
         teams=team_lines(view, names),
         overdue=overdue_note,
         ending=history.ending,
-        game_title=game_title(view) if game != "gin" or len(names) != 2 else "",
+        game_title=game_title(view) if panel.words.titled or len(names) != 2 else "",
         changed_keys=tuple(changed),
         **fields,
     )
@@ -531,92 +532,18 @@ def best_of(table: Table, cards: Iterable[Card]) -> Card | None:
 
 def why_not(table: Table, action: str) -> str:
     """A sentence saying why ``action`` cannot be done now."""
-    if table.game == "rummy" and action in ("stock", "take", "meld", "lay", "discard"):
-        return rummy.why_not(table, action)
-    if table.stage not in ("play",) and action not in ("next", "rematch"):
-        return f"not now: {table.waiting_for or table.stage}"
-    if table.watching == "spectator":
-        return "you are watching: you hold no cards"
-    if table.watching:
-        return "you sit this hand out: you hold no cards"
-    opp = table.names[table.opp] if table.opp < len(table.names) else "the other player"
-    if not table.my_turn:
-        return f"not your turn: waiting for {opp}"
-    phase = table.phase
-    if action in ("discard", "knock", "gin") and phase == "upcard":
-        return "first take the upcard (t) or pass it (p)"
-    if action in ("discard", "knock", "gin") and phase == "draw":
-        if "take" in table.actions:
-            return "draw a card first (s: stock, t: discard pile)"
-        return "draw a card first (s: stock)"
-    if action in ("stock", "take") and phase == "discard":
-        return "you have drawn already: discard a card (Enter)"
-    if action == "stock" and phase == "upcard":
-        return "first take the upcard (t) or pass it (p)"
-    if action == "take" and "stock" in table.actions:
-        return "after both passed the upcard the first draw is from the stock"
-    if action == "pass":
-        return "passing is only for the upcard"
-    if action == "knock":
-        after = table.best_after_discard
-        limit = table.knock_limit
-        if limit == 0:
-            return "the knock limit is 0 this hand: only gin ends it"
-        return f"cannot knock: your best deadwood is {after}, the limit is {limit}"
-    if action == "gin":
-        return f"no gin: your best deadwood after a discard is {table.best_after_discard}"
-    if action == "layoff":
-        return "nobody knocked"
-    return f"{action} is not possible now"
+    return panel_of(table.game).why_not(table, action)
 
 
 def describe_move(table: Table, move: Any, *, ascii: bool = False,
                   typed: bool = False) -> tuple[str, Card | None]:
     """A hint's text and the card it is about (to put the cursor on). ``typed``: name
     the command to type (``--plain``) instead of the key."""
-    from p2pgin.ui.style import card_label
-
     kind = move_kind(move)
     move = inner_move(move)
     position = move_position(move)
     card = None
     if position is not None:
         card = next((c for c, p in table.positions.items() if p == position), None)
-    label = card_label(card, ascii=ascii) if card is not None else "?"
-    top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
-    typed_card = str(card).lower() if card is not None else ""
-    if table.game == "rummy":
-        if kind == "meld":
-            cards = [c for c, p in table.positions.items() if p in move.positions]
-            words = " ".join(card_label(c, ascii=ascii) for c in cards)
-            command = "meld " + " ".join(str(c).lower() for c in cards)
-            card = cards[0] if cards else None
-            return f"meld {words} ({'type ' + command if typed else 'm'})", card
-        meld = move.meld + 1 if isinstance(move, LayOff) else 1
-        rummy_advice = {
-            "draw_stock": ("draw from the stock", "s", "s"),
-            "draw_discard": (f"take {top} from the discard pile", "t", "take"),
-            "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-            "lay_off": (f"lay off {label} on meld {meld}", "a", f"layoff {typed_card} {meld}"),
-        }
-        if kind not in rummy_advice:
-            return kind, card
-        what, key, command = rummy_advice[kind]
-        return f"{what} ({'type ' + command if typed else key})", card
-    gin = kind == "knock" and card is not None and deadwood_after(table, card) == 0
-    finish = "gin" if gin else "knock"
-    advice = {  # (what, key, typed command) per move
-        "take_upcard": (f"take the upcard {top}", "t", "take"),
-        "pass_upcard": ("pass the upcard", "p", "pass"),
-        "draw_stock": ("draw from the stock", "s", "s"),
-        "draw_discard": (f"take {top} from the discard pile", "t", "take"),
-        "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-        "knock": (f"{finish}, discarding {label}", "g" if gin else "k",
-                  f"{finish} {typed_card}"),
-        "big_gin": ("big gin", "g", "gin"),
-        "lay_off": ("lay off", "Enter", "layoff"),
-    }
-    if kind not in advice:
-        return kind, card
-    what, key, command = advice[kind]
-    return f"{what} ({'type ' + command if typed else key})", card
+    return panel_of(table.game).describe_move(table, kind, move, card, ascii=ascii,
+                                              typed=typed)

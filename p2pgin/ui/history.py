@@ -19,6 +19,7 @@ from p2pgin.engine.moves import Discard, LayOff, Move
 from p2pgin.engine.rummy_moves import Meld
 from p2pgin.games.kit import and_words
 from p2pgin.games.rummy.panel import meld_order
+from p2pgin.session.endings import Ending
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -356,14 +357,14 @@ def _match_ended(event: MatchEnded, view: PlayerView) -> str:
     return panel_of(view.game).match_over(winners, _names(view), who)
 
 
-def _ended_line(ending: Any, view: PlayerView) -> str:
+def _ended_line(ending: Ending, view: PlayerView) -> str:
     """The ending's headline with my seat as ``You``, and the reason given, if any."""
     names = list(_names(view))
     me = view.me
     if me is not None and 0 <= me < len(names):
         names[me] = "You"
     text = ending_headline(ending, names).replace("(caught by You)", "(caught by you)")
-    reason = getattr(ending, "reason", "")
+    reason = ending.reason
     if reason and text.endswith("."):
         text = f"{text[:-1]}: {reason}."
     return text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from p2pgin.engine.cards import Card
 from p2pgin.games.kit import (
@@ -25,9 +26,12 @@ from p2pgin.games.kit import (
     TableMeldLine,
     TeamLine,
 )
+from p2pgin.games.panel import PanelWords
+from p2pgin.ui.faces import face_of
 
 __all__ = [
     "ACTIONS",
+    "Action",
     "AuditLine",
     "EndingNote",
     "GameLine",
@@ -47,22 +51,26 @@ __all__ = [
 ]
 
 
-ACTIONS = (
-    "stock",  # draw from the stock
-    "take",  # take the discard-pile top / the upcard
-    "pass",  # pass the upcard
-    "discard",  # discard the selected card
-    "knock",  # knock (some discard leaves deadwood within the limit)
-    "gin",  # gin (some discard leaves no deadwood) or big gin
-    "layoff",  # the defender's declaration after a knock
-    "next",  # start the next hand
-    "rematch",  # new match, same opponent and rules
-    "undo",  # take back the last move (computer opponent only)
-    "hint",  # ask the hint strategy
-    "meld",  # Rummy: lay down a meld from the hand
-    "lay",  # Rummy: lay a card off onto a meld on the table
-    "end",  # end the match because the seat that owes the next step is silent
-)
+class Action(StrEnum):
+    """The console's verbs (what a key or a command asks for)."""
+
+    STOCK = "stock"  # draw from the stock
+    TAKE = "take"  # take the discard-pile top / the upcard
+    PASS = "pass"  # pass the upcard
+    DISCARD = "discard"  # discard the selected card
+    KNOCK = "knock"  # knock (some discard leaves deadwood within the limit)
+    GIN = "gin"  # gin (some discard leaves no deadwood) or big gin
+    LAYOFF = "layoff"  # the defender's declaration after a knock
+    NEXT = "next"  # start the next hand
+    REMATCH = "rematch"  # new match, same opponent and rules
+    UNDO = "undo"  # take back the last move (computer opponent only)
+    HINT = "hint"  # ask the hint strategy
+    MELD = "meld"  # Rummy: lay down a meld from the hand
+    LAY = "lay"  # Rummy: lay a card off onto a meld on the table
+    END = "end"  # end the match because the seat that owes the next step is silent
+
+
+ACTIONS = tuple(a.value for a in Action)
 """Every action the console knows; :attr:`Table.actions` holds those legal now."""
 
 
@@ -202,9 +210,14 @@ class Table:
         return len(self.names)
 
     @property
+    def face(self) -> PanelWords:
+        """The game's words and the shape of its table (its console face's)."""
+        return face_of(self.game)
+
+    @property
     def two_seats(self) -> bool:
         """A two-player gin table: the screen keeps its two-column panels."""
-        return self.game == "gin" and len(self.names) == 2
+        return len(self.names) == 2 and not self.face.melds_on_table
 
     def who(self, seat: int | None) -> str:
         """A seat's name, ``You`` for mine."""

@@ -17,6 +17,7 @@ from typing import TextIO
 from prompt_toolkit.styles import Style
 
 from p2pgin.engine.cards import Card, CardParseError, parse_card
+from p2pgin.games.kit import card_label
 
 __all__ = [
     "CARD_WIDTH",
@@ -39,11 +40,6 @@ ESCAPE_WAIT = 0.05
 bytes together, so this only has to cover a slow link."""
 
 _SUIT_CLASS = ("clubs", "diamonds", "hearts", "spades")
-
-
-def card_label(card: Card, *, ascii: bool = False) -> str:
-    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
-    return str(card) if ascii else card.unicode
 
 
 _CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")

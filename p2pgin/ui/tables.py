@@ -12,10 +12,10 @@ gin game (the hand panel, its moves) is :mod:`p2pgin.ui.adapter`'s; Rummy's tabl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.games import UnknownGame, find_game, game_for_players
+from p2pgin.games import UnknownGame, find_game
 from p2pgin.games.gin.panel import (
     game_of_seat,
     games_from_one,
@@ -24,12 +24,11 @@ from p2pgin.games.gin.panel import (
     public_game,
     team_name,
 )
-from p2pgin.games.panel import GamePanel
 from p2pgin.session.view import PlayerView
+from p2pgin.ui.faces import panel_of
 from p2pgin.ui.model import MatchEnd, Reveal, SeatLine, SheetRow, TeamLine
 
 __all__ = [
-    "GIN_FAMILY",
     "game_of_seat",
     "game_title",
     "games_from_one",
@@ -48,8 +47,6 @@ __all__ = [
     "title_of",
 ]
 
-GIN_FAMILY: Final = frozenset({"gin", "gin3", "team_gin"})
-"""Games whose hands are two-handed gin games (each seat plays one, or sits out)."""
 
 def title_of(game: str, seats: int = 0) -> str:
     """A game in words, as the registry says it: at a table of ``seats`` its table title
@@ -83,19 +80,6 @@ def seat_names(view: PlayerView) -> tuple[str, ...]:
         return f"{names[0]} (host)", f"{names[1]} (joiner)"
     repeated = {n for n in names if names.count(n) > 1}
     return tuple(f"{n} (seat {s})" if n in repeated else n for s, n in enumerate(names))
-
-
-def panel_of(game: str) -> GamePanel:
-    """The console face of ``game`` (a game the registry does not know, or one with no
-    face yet, is drawn with the default two-player game's)."""
-    try:
-        panel = find_game(game).panel
-    except UnknownGame:
-        panel = None
-    if panel is None:
-        panel = game_for_players(2).panel
-        assert panel is not None, "the default game has a console face"
-    return panel
 
 
 def match_points(view: PlayerView) -> tuple[tuple[int, ...], tuple[int, ...]]:

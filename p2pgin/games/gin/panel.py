@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
 from p2pgin.engine.gin_common import SeatedGin, SingleGameHand
+from p2pgin.engine.gin_game import GinMatch
 from p2pgin.engine.gin_moves import Defence
 from p2pgin.engine.gin_team import TeamHand
 from p2pgin.engine.melds import best_melds
@@ -28,6 +29,7 @@ from p2pgin.games.kit import (
     Reveal,
     RevealGame,
     SheetRow,
+    card_label,
     match_over_line,
 )
 from p2pgin.games.panel import Names, PanelWords, ViewLike, Who
@@ -80,7 +82,7 @@ def team_name(names: Sequence[str], team: int) -> str:
 def match_state(view: ViewLike) -> Any:
     """The view's match value (a table game's match keeps its state inside)."""
     match = view.match
-    return getattr(match, "state", match)
+    return match.state if isinstance(match, GinMatch) else match
 
 
 def public_game(game: Any, names: Sequence[str], label: str = "", *,
@@ -166,6 +168,19 @@ _GIN_VERBS: Final = {
     "knock": ("knocks", "knock"),
     "big_gin": ("goes big gin", "go big gin"),
     "lay_off": ("shows melds", "show your melds"),
+}
+
+
+#: Gin's move kinds -> the console's action names.
+_ACTION_OF: Final = {
+    "draw_stock": "stock",
+    "draw_discard": "take",
+    "take_upcard": "take",
+    "pass_upcard": "pass",
+    "discard": "discard",
+    "knock": "knock",
+    "big_gin": "gin",
+    "lay_off": "layoff",
 }
 
 
@@ -255,6 +270,71 @@ class GinPanel:
             rows.append(SheetRow(hand_no=number, kind=self._sheet_kind(result),
                                  winner=winner, points=points, running=tuple(running)))
         return columns, tuple(rows)
+
+    # ------------------------------------------------------------ the keys
+    def action_of(self, kind: str) -> str:
+        return _ACTION_OF.get(kind, kind)
+
+    def why_not(self, table: Any, action: str) -> str:
+        if table.stage not in ("play",) and action not in ("next", "rematch"):
+            return f"not now: {table.waiting_for or table.stage}"
+        if table.watching == "spectator":
+            return "you are watching: you hold no cards"
+        if table.watching:
+            return "you sit this hand out: you hold no cards"
+        opp = table.names[table.opp] if table.opp < len(table.names) else "the other player"
+        if not table.my_turn:
+            return f"not your turn: waiting for {opp}"
+        phase = table.phase
+        if action in ("discard", "knock", "gin") and phase == "upcard":
+            return "first take the upcard (t) or pass it (p)"
+        if action in ("discard", "knock", "gin") and phase == "draw":
+            if "take" in table.actions:
+                return "draw a card first (s: stock, t: discard pile)"
+            return "draw a card first (s: stock)"
+        if action in ("stock", "take") and phase == "discard":
+            return "you have drawn already: discard a card (Enter)"
+        if action == "stock" and phase == "upcard":
+            return "first take the upcard (t) or pass it (p)"
+        if action == "take" and "stock" in table.actions:
+            return "after both passed the upcard the first draw is from the stock"
+        if action == "pass":
+            return "passing is only for the upcard"
+        if action == "knock":
+            after = table.best_after_discard
+            limit = table.knock_limit
+            if limit == 0:
+                return "the knock limit is 0 this hand: only gin ends it"
+            return f"cannot knock: your best deadwood is {after}, the limit is {limit}"
+        if action == "gin":
+            return f"no gin: your best deadwood after a discard is {table.best_after_discard}"
+        if action == "layoff":
+            return "nobody knocked"
+        return f"{action} is not possible now"
+
+    def describe_move(self, table: Any, kind: str, move: Any, card: Card | None, *,
+                      ascii: bool = False, typed: bool = False) -> tuple[str, Card | None]:
+        label = card_label(card, ascii=ascii) if card is not None else "?"
+        top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
+        typed_card = str(card).lower() if card is not None else ""
+        gin = kind == "knock" and card is not None and best_melds(
+            [c for c in table.hand if c != card]).deadwood == 0
+        finish = "gin" if gin else "knock"
+        advice = {  # (what, key, typed command) per move
+            "take_upcard": (f"take the upcard {top}", "t", "take"),
+            "pass_upcard": ("pass the upcard", "p", "pass"),
+            "draw_stock": ("draw from the stock", "s", "s"),
+            "draw_discard": (f"take {top} from the discard pile", "t", "take"),
+            "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
+            "knock": (f"{finish}, discarding {label}", "g" if gin else "k",
+                      f"{finish} {typed_card}"),
+            "big_gin": ("big gin", "g", "gin"),
+            "lay_off": ("lay off", "Enter", "layoff"),
+        }
+        if kind not in advice:
+            return kind, card
+        what, key, command = advice[kind]
+        return f"{what} ({'type ' + command if typed else key})", card
 
     # ------------------------------------------------------------ the log
     def moves_of(self, view: ViewLike, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:

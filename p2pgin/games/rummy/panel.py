@@ -18,6 +18,7 @@ from p2pgin.engine.melds import best_melds
 from p2pgin.engine.moves import DrawDiscard, DrawStock, LayOff
 from p2pgin.engine.rummy_moves import Meld
 from p2pgin.engine.rummy_rules import RulesError, RummyRules
+from p2pgin.games.gin.panel import GIN_PANEL
 from p2pgin.games.kit import (
     LogLine,
     MatchEnd,
@@ -25,6 +26,7 @@ from p2pgin.games.kit import (
     Reveal,
     SheetRow,
     TableMeldLine,
+    card_label,
     match_over_line,
 )
 from p2pgin.games.panel import Names, PanelWords, Who
@@ -209,7 +211,8 @@ class RummyPanel:
     __slots__ = ()
 
     words: ClassVar[PanelWords] = PanelWords(hand="Round", counted="count in hand",
-                                             rest="rest", boxes=False)
+                                             rest="rest", boxes=False,
+                                             melds_on_table=True)
 
     def match_points(self, view: PlayerView) -> tuple[tuple[int, ...], tuple[int, ...]]:
         seats = max(view.seats, 2)
@@ -260,6 +263,37 @@ class RummyPanel:
             rows.append(SheetRow(hand_no=number, kind=kind, winner=result.winner,
                                  points=int(sum(result.points)), running=tuple(running)))
         return columns, tuple(rows)
+
+    def action_of(self, kind: str) -> str:
+        return RUMMY_ACTIONS.get(kind, kind)
+
+    def why_not(self, table: Any, action: str) -> str:
+        if action in ("stock", "take", "meld", "lay", "discard"):
+            return why_not(table, action)
+        return GIN_PANEL.why_not(table, action)  # NB: the console's keys of gin, as gin
+
+    def describe_move(self, table: Any, kind: str, move: Any, card: Card | None, *,
+                      ascii: bool = False, typed: bool = False) -> tuple[str, Card | None]:
+        label = card_label(card, ascii=ascii) if card is not None else "?"
+        top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
+        typed_card = str(card).lower() if card is not None else ""
+        if kind == "meld":
+            cards = [c for c, p in table.positions.items() if p in move.positions]
+            words = " ".join(card_label(c, ascii=ascii) for c in cards)
+            command = "meld " + " ".join(str(c).lower() for c in cards)
+            return (f"meld {words} ({'type ' + command if typed else 'm'})",
+                    cards[0] if cards else None)
+        meld = move.meld + 1 if isinstance(move, LayOff) else 1
+        advice = {
+            "draw_stock": ("draw from the stock", "s", "s"),
+            "draw_discard": (f"take {top} from the discard pile", "t", "take"),
+            "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
+            "lay_off": (f"lay off {label} on meld {meld}", "a", f"layoff {typed_card} {meld}"),
+        }
+        if kind not in advice:
+            return kind, card
+        what, key, command = advice[kind]
+        return f"{what} ({'type ' + command if typed else key})", card
 
     def moves_of(self, view: PlayerView, seat: int
                  ) -> tuple[int, Sequence[Any], int, Any] | None:

@@ -48,6 +48,8 @@ class ConsoleBase:
         #: What each numbered choice does while the player picks one (melds, lay-offs).
         self._choices: list[Callable[[], object]] = []
         self._ending_seen: object = None
+        #: The table the last refresh drew (None before the first).
+        self._drawn: Table | None = None
         self.table: Table = self.refresh()
 
     @property
@@ -63,8 +65,8 @@ class ConsoleBase:
             whatever ``handle.act`` raises (nothing was sent then).
         """
         view = self.view
-        table_move = getattr(view, "table_move", None)
-        self.handle.act(table_move(move) if callable(table_move) else move)
+        self.handle.act(view.table_move(move) if isinstance(view, adapter.GinSeatView)
+                        else move)
 
     def refresh(self) -> Table:
         """Drain new events and rebuild the table; called after every change."""
@@ -76,7 +78,7 @@ class ConsoleBase:
         if any(isinstance(e, MatchStarted) for e in events) and self.ui.message.startswith(
                 "rematch offered"):
             self.say("")  # NB: the rematch began; the wait it announced is over
-        before = self.table if hasattr(self, "table") else None
+        before = self._drawn
         handle = self.handle
         self.table = adapter.build_table(
             view,
@@ -87,7 +89,8 @@ class ConsoleBase:
             can_undo=self._can_undo(),
             can_hint=self.hinter is not None or adapter.hints_available(),
             lobby=self.lobby,
-            # NB: no seat offers ``evidence`` yet (issue 25: it comes with the view's Ending)
+            # NB: no real seat offers ``evidence`` (issue 25: it is to come with the
+            # view's Ending); a test's seat does
             evidence=list(getattr(handle, "evidence", ()) or ()),
             overdue=handle.overdue,
         )
@@ -98,6 +101,7 @@ class ConsoleBase:
         if self.table.match_end is not None and self._notes:
             self.table = replace(self.table, match_end=replace(self.table.match_end,
                                                                notes=self._notes))
+        self._drawn = self.table
         self._after_refresh(before)
         return self.table
 

@@ -20,7 +20,7 @@ class ChooseActions(CommonActions):
         """``m`` (Rummy): lay down a meld. With ``cards`` (typed), that very meld; else
         the one meld holding the cursor card, or a choice of the melds the engine offers
         (those holding the cursor card first)."""
-        if self.table.game != "rummy":
+        if not self.table.face.melds_on_table:
             self.say("m lays down a meld in Rummy; in gin, k knocks and g goes gin (your "
                      "melds are shown first)", error=True)
             return

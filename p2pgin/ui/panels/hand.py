@@ -57,7 +57,7 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         groups = hand_groups(table, ui.sort)
         sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
         out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
-        counted = "count in hand " if table.game == "rummy" else "deadwood "
+        counted = f"{table.face.counted} "
         out.add(f"   {counted}", "class:label").add(str(table.deadwood), "class:value")
         if table.best_after_discard is not None:
             out.add(f" (after best discard: {table.best_after_discard})", "class:label")
@@ -78,7 +78,7 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
         width = len(group.cards) * SLOT
-        rest = "rest" if table.game == "rummy" else "deadwood"
+        rest = table.face.rest
         label = group.label or {"meld": "meld", "deadwood": rest, "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
