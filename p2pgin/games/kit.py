@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from p2pgin.engine.cards import Card
+from p2pgin.engine.cards import CARDS, Card
 
 __all__ = [
     "GameLine",
@@ -198,6 +198,11 @@ def match_over_line(winners: Sequence[int], who: Callable[[int | None], str]) ->
     return f"Match over: {who(winners[0])} won."
 
 
+_LABELS: tuple[str, ...] = tuple(c.unicode for c in CARDS)
+_CODES: tuple[str, ...] = tuple(str(c) for c in CARDS)
+
+
 def card_label(card: Card, *, ascii: bool = False) -> str:
-    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
-    return str(card) if ascii else card.unicode
+    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII
+    (read from a table of the 52: the screen labels every card on every frame)."""
+    return _CODES[card] if ascii else _LABELS[card]

@@ -172,22 +172,51 @@ AnyView = PlayerView | GinSeatView
 """A view the console reads: the session's, or my own gin game's made from it."""
 
 
+#: Gin rules by their wire form: a table's rules never change, so they are read once.
+_RULES_READ: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
 def _rules(view: AnyView) -> Rules:
     raw = view.rules
     if isinstance(raw, Rules):
         return raw
-    try:
-        return Rules.from_dict(raw) if isinstance(raw, dict) and raw else Rules()
-    except ValueError:
+    if not isinstance(raw, dict) or not raw:
         return Rules()
+    key = tuple(sorted(raw.items()))
+    rules = _RULES_READ.get(key)
+    if rules is None:
+        try:
+            rules = Rules.from_dict(raw)
+        except ValueError:
+            rules = Rules()
+        if len(_RULES_READ) > 64:
+            _RULES_READ.clear()
+        _RULES_READ[key] = rules
+    return rules
+
+
+#: The last session views :func:`gin_view` projected, with their projections (a view is
+#: a frozen value the seat keeps until something changes: the screen, the keys and the
+#: move sent all read one projection of it). A few, for the consoles of one process.
+_PROJECTED: list[tuple[PlayerView, AnyView]] = []
 
 
 def gin_view(view: AnyView) -> AnyView:
     """The console's view of a session view: at a gin table where I hold a seat, my own
     game as a :class:`GinSeatView`; any other view (Rummy, a lobby, a spectator, a shim
-    already) as it is."""
+    already) as it is. Projected once per view (the last few are kept)."""
     if isinstance(view, GinSeatView):
         return view
+    for seen, projected in _PROJECTED:
+        if seen is view:
+            return projected
+    projected = _project(view)
+    _PROJECTED.insert(0, (view, projected))
+    del _PROJECTED[4:]
+    return projected
+
+
+def _project(view: PlayerView) -> AnyView:
     game = view.game or "gin"
     me = view.me
     if not isinstance(panel_of(game), GinPanel) or me is None or view.stage == "lobby":
@@ -199,7 +228,9 @@ def gin_view(view: AnyView) -> AnyView:
     if mine is not None:
         player = mine.seats.index(me)
         seats = (mine.seats[0], mine.seats[1])
-        state = mine.state.view_for(player)
+        # NB: the session's view holds the hand as this seat knows it (its cards and the
+        # public ones): the game's state is already the player's view, not projected again
+        state = mine.state
         dealer: int | None = state.dealer
         moves = tuple(inner_move(m) for m in view.legal_moves) if view.my_turn else tuple(
             view.legal_moves)
@@ -220,14 +251,28 @@ def gin_view(view: AnyView) -> AnyView:
         deck=deck, table=view)
 
 
+#: Rules lines by game and wire form: a table's rules never change, so they are said once.
+_RULES_SAID: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+
+
 def rules_text(view: AnyView) -> str:
     """The game's rules in one line (the host's, in the lobby; a game's defaults when
     the view has none, or none its game reads)."""
     raw = view.rules
     if isinstance(raw, Rules):
         return "; ".join(raw.describe())
+    key = (view.game, tuple(sorted(raw.items())) if isinstance(raw, dict) else ())
+    said = _RULES_SAID.get(key)
+    if said is None:
+        if len(_RULES_SAID) > 64:
+            _RULES_SAID.clear()
+        said = _RULES_SAID[key] = _rules_line(view.game, raw)
+    return said
+
+
+def _rules_line(game: str, raw: Any) -> str:
     try:
-        codec = find_game(view.game).rules
+        codec = find_game(game).rules
     except UnknownGame:
         codec = game_for_players(2).rules
     try:
@@ -258,13 +303,14 @@ def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
     seats = gv.seats
     fields: dict[str, Any] = {"opp_seat": seats[1 - me]}
     positions = hand.hand_of(me)
-    cards = [hand.known(p) for p in positions]
-    mine = [c for c in cards if c is not None]
+    knowledge = hand.knowledge  # NB: one read of the whole map, not a call a position
+    known = [(p, knowledge[p]) for p in positions]
+    mine = [c for _, c in known if c is not None]
     fields["hand"] = tuple(mine)
-    fields["positions"] = {hand.known(p): p for p in positions if hand.known(p) is not None}
+    fields["positions"] = {c: p for p, c in known if c is not None}
     fields["opp_cards"] = len(hand.hand_of(1 - me))
     fields["stock"] = hand.stock_count
-    fields["pile"] = tuple(c for c in (hand.known(p) for p in hand.discard_pile)
+    fields["pile"] = tuple(c for c in (knowledge[p] for p in hand.discard_pile)
                            if c is not None)
     fields["knock_limit"] = hand.knock_limit
     fields["phase"] = str(hand.phase)
@@ -283,14 +329,14 @@ def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
                 drawn = played.position
             break
     if drawn is not None and drawn in positions:
-        fields["drawn"] = hand.known(drawn)
+        fields["drawn"] = knowledge[drawn]
     if hand.knocker is not None:
         fields["knocker"] = seats[hand.knocker]
         fields["knock_kind"] = str(hand.knock_kind or "knock")
         fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
     taken = hand.taken_from_discard
     if taken is not None and hand.to_move == me:
-        fields["taken"] = hand.known(taken)
+        fields["taken"] = knowledge[taken]
     if mine and len(mine) <= 11:
         found = best_melds(mine)
         fields["melds"] = found.melds

@@ -54,8 +54,10 @@ __all__ = [
 
 def gin_games(hand: object) -> tuple[SeatedGin, ...]:
     """The two-handed gin games of a gin-family hand (none for any other hand)."""
-    if isinstance(hand, (SingleGameHand, TeamHand)):
-        return tuple(hand.games)
+    if isinstance(hand, SingleGameHand):
+        return (hand.game,)  # NB: the field, not the ``games`` property: no call a read
+    if isinstance(hand, TeamHand):
+        return hand.games
     return ()
 
 

@@ -50,6 +50,9 @@ class ConsoleBase:
         self._ending_seen: object = None
         #: The table the last refresh drew (None before the first).
         self._drawn: Table | None = None
+        #: The view and the handle's facts that table was drawn from.
+        self._drawn_view: object = None
+        self._drawn_from: tuple[object, ...] = ()
         self.table: Table = self.refresh()
 
     @property
@@ -80,19 +83,31 @@ class ConsoleBase:
             self.say("")  # NB: the rematch began; the wait it announced is over
         before = self._drawn
         handle = self.handle
+        link, peer_info, peers = str(handle.link), handle.peer_info, dict(handle.peers)
+        can_undo = self._can_undo()
+        can_hint = self.hinter is not None or adapter.hints_available()
+        overdue = handle.overdue
+        drawn_from = (link, peer_info, peers, can_undo, can_hint, self.lobby, overdue)
+        if (before is not None and not events and view is self._drawn_view
+                and drawn_from == self._drawn_from):
+            # NB: nothing the screen shows changed (the view is the seat's until the next
+            # change): the mover's refresh after its move and the change callback's after
+            # it build the screen once
+            return self.table
+        self._drawn_view, self._drawn_from = view, drawn_from
         self.table = adapter.build_table(
             view,
-            link=str(handle.link),
-            peer_info=handle.peer_info,
-            peers=dict(handle.peers),
+            link=link,
+            peer_info=peer_info,
+            peers=peers,
             history=self.history,
-            can_undo=self._can_undo(),
-            can_hint=self.hinter is not None or adapter.hints_available(),
+            can_undo=can_undo,
+            can_hint=can_hint,
             lobby=self.lobby,
             # NB: no real seat offers ``evidence`` (issue 25: it is to come with the
             # view's Ending); a test's seat does
             evidence=list(getattr(handle, "evidence", ()) or ()),
-            overdue=handle.overdue,
+            overdue=overdue,
         )
         if self.table.match_end is not None and self.match_notes is not None and (
             before is None or before.match_end is None

@@ -9,7 +9,7 @@ from p2pgin.ui.frags import MIN_COLUMNS, SLOT, Click, _Out
 from p2pgin.ui.model import (
     Table,
 )
-from p2pgin.ui.ordering import PICK_KEYS, arrangement_groups, hand_groups
+from p2pgin.ui.ordering import PICK_KEYS, RANK_OF, arrangement_groups, hand_groups
 from p2pgin.ui.panels.table import _render_rules
 from p2pgin.ui.screen import UiState
 from p2pgin.ui.style import (
@@ -81,7 +81,7 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         rest = table.face.rest
         label = group.label or {"meld": "meld", "deadwood": rest, "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
-            label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
+            label = "set" if len({RANK_OF[c] for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
             # NB: only the last group's label may run past its cards; a cut one shows it
             label = fit_text(label, width - 1, ascii=ui.ascii)
