@@ -16,8 +16,9 @@ counted (``sys.setprofile``), in turn, so that counting never slows the timing:
   the pile (the renderer's ``render`` is wrapped). Median and p90 of the timed discards.
 * ``engine_calls_per_move``: calls of code under ``p2pgin/engine/`` made for a console
   frame: the nearest frame of ``p2pgin`` outside the engine on the call's stack is one of
-  ``p2pgin/ui/``, of a game's ``panel.py``/``actions.py`` under ``p2pgin/games/``, or
-  ``session/view.py``'s ``build_view``: the engine work done to show the move (and to
+  ``p2pgin/ui/``, of a game's console face under ``p2pgin/games/`` (its ``panel.py``,
+  ``actions.py``, ``seat.py``, and ``games/kit.py``), or ``session/view.py``'s
+  ``build_view``: the engine work done to show the move (and to
   check the mover's key), both consoles together. The engine work of the protocol is not
   in it: the move the mover's console sends runs through ``Node.act``, the session and
   its machine, which a seat does with or without a console (``protocol_engine_calls``
@@ -79,6 +80,9 @@ ENGINE = PACKAGE + "engine/"
 UI = PACKAGE + "ui/"
 GAMES = PACKAGE + "games/"
 VIEW = PACKAGE + "session/view.py"
+#: The modules of ``p2pgin/games/`` that are the console's: each game's face (its panel,
+#: its actions, its seat's own game) and the pure kit they draw with.
+_FACES = ("/panel.py", "/actions.py", "/seat.py", "games/kit.py")
 #: Seconds with no frame drawn after which a change counts as shown everywhere.
 QUIET = 0.05
 #: An address the console shows whose port the operating system picked (see --screens-digest).
@@ -156,7 +160,7 @@ class Counts:
         if known is None:
             f = code.co_filename
             known = (f.startswith(UI) or (f == VIEW and code.co_name == "build_view")
-                     or (f.startswith(GAMES) and f.endswith(("/panel.py", "/actions.py"))))
+                     or (f.startswith(GAMES) and f.endswith(_FACES)))
             self._console_code[code] = known
         return known
 

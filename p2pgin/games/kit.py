@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from p2pgin.engine.cards import CARDS, Card
+from p2pgin.engine.gin_moves import Knock
+from p2pgin.engine.gin_team import TeamMove
+from p2pgin.engine.moves import Discard, LayOff, Move
 
 __all__ = [
     "GameLine",
@@ -28,7 +32,10 @@ __all__ = [
     "TeamLine",
     "and_words",
     "card_label",
+    "inner_move",
     "match_over_line",
+    "move_kind",
+    "move_position",
 ]
 
 Part = str | Card
@@ -206,3 +213,34 @@ def card_label(card: Card, *, ascii: bool = False) -> str:
     """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII
     (read from a table of the 52: the screen labels every card on every frame)."""
     return _CODES[card] if ascii else _LABELS[card]
+
+
+# Session-level choices by class name (the session owns these classes).
+_SESSION_ACTIONS = {
+    "AcceptRules": "accept",
+    "DeclineRules": "decline",
+    "NextHand": "next",
+    "RematchOffer": "rematch",
+    "AcceptRematch": "accept_rematch",
+    "DeclineRematch": "decline_rematch",
+}
+
+
+def inner_move(move: Any) -> Any:
+    """The game's own move inside a table move (team gin wraps each game's gin move)."""
+    return move.move if isinstance(move, TeamMove) else move
+
+
+def move_position(move: object) -> int | None:
+    """The hand position ``move`` plays (a discard's, a knock's, a lay-off's), else None
+    (a team move is unwrapped first by :func:`inner_move`, where the caller wants it)."""
+    return move.position if isinstance(move, (Discard, Knock, LayOff)) else None
+
+
+def move_kind(move: object) -> str:
+    """An engine move's wire kind (a team move's: its gin move's), or the console name
+    of a session choice."""
+    inner = inner_move(move)
+    if isinstance(inner, Move) and inner.kind:
+        return inner.kind
+    return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)

@@ -16,17 +16,21 @@ table's move. Moves are never built here: the console picks one of
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.game import SeatView
-from p2pgin.engine.gin_team import TeamHand, TeamMove
-from p2pgin.engine.melds import best_melds, discard_options
-from p2pgin.engine.moves import Move
+from p2pgin.engine.melds import best_melds
 from p2pgin.engine.rules import Rules
 from p2pgin.games import UnknownGame, find_game, game_for_players
-from p2pgin.games.gin.panel import GinPanel, match_state
+from p2pgin.games.gin.panel import GinPanel
+from p2pgin.games.gin.seat import (
+    SESSION_KINDS,
+    GinSeatView,
+    action_fields,
+    my_game_fields,
+    project,
+)
 from p2pgin.games.rummy import panel as rummy
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
@@ -36,7 +40,6 @@ from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_p
 from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
-    game_of_seat,
     game_title,
     gin_games,
     hand_turn,
@@ -67,21 +70,6 @@ __all__ = [
     "rules_text",
     "why_not",
 ]
-
-# Engine move kinds -> console action names.
-_ACTION_OF = {
-    "draw_stock": "stock",
-    "draw_discard": "take",
-    "take_upcard": "take",
-    "pass_upcard": "pass",
-    "discard": "discard",
-    "knock": "knock",
-    "big_gin": "gin",
-    "lay_off": "layoff",
-}
-_SESSION_KINDS = frozenset({"accept", "decline", "next", "rematch", "accept_rematch",
-                            "decline_rematch"})
-
 
 def action_of(kind: str, game: str) -> str:
     """The console action name of a move kind of ``game`` (``draw_stock`` -> ``stock``)."""
@@ -123,76 +111,8 @@ def default_hinter() -> Any | None:
     return hinter
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GinSeatView:
-    """The local seat's own two-handed gin game, in the engine's shapes, which the
-    console draws and acts on. Made by :func:`gin_view`.
-
-    Attributes:
-        me: my player number (0 or 1) in that game; ``seat`` my seat at the table and
-            ``seats`` the seats of the game's players 0 and 1.
-        hand: the game's :class:`~p2pgin.engine.hand.HandState` as I know it (None
-            between hands, or while I sit a hand out).
-        legal_moves: my gin moves now (and the session's choices, unchanged).
-        team: a team-gin game, whose moves the table wraps (:meth:`table_move`).
-        table: the session's view it was made from.
-    """
-
-    me: int
-    seat: int
-    seats: tuple[int, int]
-    names: tuple[str, str]
-    rules: Rules
-    match: Any
-    hand: Any
-    hand_no: int
-    stage: str
-    my_turn: bool
-    legal_moves: tuple[Any, ...]
-    last_result: Any
-    waiting_for: str
-    dealer: int | None
-    session_id: str
-    game: str = "gin"
-    ending: Any = None
-    due: Any = None
-    team: bool = False
-    deck: int = 0
-    table: Any = None
-
-    def table_move(self, move: Any) -> Any:
-        """The table's move for my gin ``move`` (a team game's is wrapped with its deck);
-        a session choice as it is."""
-        if self.team and isinstance(move, Move) and not isinstance(move, TeamMove):
-            return TeamMove.of(move, self.deck)
-        return move
-
-
 AnyView = PlayerView | GinSeatView
 """A view the console reads: the session's, or my own gin game's made from it."""
-
-
-#: Gin rules by their wire form: a table's rules never change, so they are read once.
-_RULES_READ: dict[tuple[tuple[str, Any], ...], Rules] = {}
-
-
-def _rules(view: AnyView) -> Rules:
-    raw = view.rules
-    if isinstance(raw, Rules):
-        return raw
-    if not isinstance(raw, dict) or not raw:
-        return Rules()
-    key = tuple(sorted(raw.items()))
-    rules = _RULES_READ.get(key)
-    if rules is None:
-        try:
-            rules = Rules.from_dict(raw)
-        except ValueError:
-            rules = Rules()
-        if len(_RULES_READ) > 64:
-            _RULES_READ.clear()
-        _RULES_READ[key] = rules
-    return rules
 
 
 #: The last session views :func:`gin_view` projected, with their projections (a view is
@@ -221,34 +141,7 @@ def _project(view: PlayerView) -> AnyView:
     me = view.me
     if not isinstance(panel_of(game), GinPanel) or me is None or view.stage == "lobby":
         return view
-    hand = view.hand
-    mine = game_of_seat(hand, me)
-    names = seat_names(view)
-    match = match_state(view)
-    if mine is not None:
-        player = mine.seats.index(me)
-        seats = (mine.seats[0], mine.seats[1])
-        # NB: the session's view holds the hand as this seat knows it (its cards and the
-        # public ones): the game's state is already the player's view, not projected again
-        state = mine.state
-        dealer: int | None = state.dealer
-        moves = tuple(inner_move(m) for m in view.legal_moves) if view.my_turn else tuple(
-            view.legal_moves)
-        deck, team = mine.deck, isinstance(hand, TeamHand)
-    else:
-        player, state, deck, team = 0, None, 0, False
-        two = view.seats == 2
-        seats = (me, 1 - me) if two else (me, me)
-        dealer = match.dealer if two and match is not None else None
-        moves = tuple(view.legal_moves)
-    return GinSeatView(
-        me=player, seat=me, seats=seats, names=(names[seats[0]], names[seats[1]]),
-        rules=_rules(view), match=match, hand=state, hand_no=view.hand_no,
-        stage=view.stage, my_turn=bool(view.my_turn and (state is not None or moves)),
-        legal_moves=moves, last_result=view.last_result, waiting_for=view.waiting_for,
-        dealer=dealer, session_id=view.session_id, game=game,
-        ending=view.ending, due=view.due, team=team,
-        deck=deck, table=view)
+    return project(view, seat_names(view))
 
 
 #: Rules lines by game and wire form: a table's rules never change, so they are said once.
@@ -289,87 +182,6 @@ def _target(view: AnyView) -> int:
     return int(raw.target or 100) if isinstance(raw, Rules) else 100
 
 
-def _knock_deadwood(hand: Any, me: int, move: Any) -> int:
-    """Deadwood a legal ``Knock`` leaves: the kept cards outside its melds."""
-    melded = {p for meld in move.melds for p in meld}
-    rest = [p for p in hand.hand_of(me) if p != move.position and p not in melded]
-    return sum(hand.known(p).value for p in rest)
-
-
-def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
-    """The table fields of my own gin game (``gv.hand``, players mapped to seats)."""
-    hand = gv.hand
-    me = gv.me
-    seats = gv.seats
-    fields: dict[str, Any] = {"opp_seat": seats[1 - me]}
-    positions = hand.hand_of(me)
-    knowledge = hand.knowledge  # NB: one read of the whole map, not a call a position
-    known = [(p, knowledge[p]) for p in positions]
-    mine = [c for _, c in known if c is not None]
-    fields["hand"] = tuple(mine)
-    fields["positions"] = {c: p for p, c in known if c is not None}
-    fields["opp_cards"] = len(hand.hand_of(1 - me))
-    fields["stock"] = hand.stock_count
-    fields["pile"] = tuple(c for c in (knowledge[p] for p in hand.discard_pile)
-                           if c is not None)
-    fields["knock_limit"] = hand.knock_limit
-    fields["phase"] = str(hand.phase)
-    fields["to_move"] = None if hand.to_move is None else seats[hand.to_move]
-    up = hand.upcard
-    rules = gv.rules
-    fields["oklahoma"] = bool(rules.oklahoma)
-    fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
-    fields["upcard"] = up
-    drawn = None
-    for played in reversed(hand.history):
-        if played.player == me:
-            # NB: only while my latest move is the draw: once I discarded, the card is
-            # just one of my cards again.
-            if move_kind(played.move) in ("draw_stock", "draw_discard", "take_upcard"):
-                drawn = played.position
-            break
-    if drawn is not None and drawn in positions:
-        fields["drawn"] = knowledge[drawn]
-    if hand.knocker is not None:
-        fields["knocker"] = seats[hand.knocker]
-        fields["knock_kind"] = str(hand.knock_kind or "knock")
-        fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
-    taken = hand.taken_from_discard
-    if taken is not None and hand.to_move == me:
-        fields["taken"] = knowledge[taken]
-    if mine and len(mine) <= 11:
-        found = best_melds(mine)
-        fields["melds"] = found.melds
-        fields["deadwood_cards"] = found.deadwood_cards
-        fields["deadwood"] = found.deadwood
-        if len(mine) == 11:
-            fields["best_after_discard"] = discard_options(mine)[0].deadwood
-    return fields
-
-
-def _gin_actions(gv: GinSeatView, fields: dict[str, Any]) -> dict[str, Any]:
-    actions: set[str] = set()
-    knock_cards: set[Card] = set()
-    gin_cards: set[Card] = set()
-    big_gin = False
-    hand = gv.hand
-    for move in gv.legal_moves if gv.my_turn else ():
-        kind = move_kind(move)
-        if kind in _SESSION_KINDS:
-            continue
-        if kind == "knock" and hand is not None:
-            card = hand.known(move.position)
-            knock_cards.add(card)
-            if _knock_deadwood(hand, gv.me, move) == 0:
-                gin_cards.add(card)
-                actions.add("gin")
-        elif kind == "big_gin":
-            big_gin = True
-        actions.add(_ACTION_OF.get(kind, kind))
-    return {"actions": actions, "knock_cards": frozenset(knock_cards),
-            "gin_cards": frozenset(gin_cards), "big_gin": big_gin}
-
-
 def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     """The fields of a gin-family table: my game, and the games seen from outside."""
     gv = gin_view(view)
@@ -378,8 +190,8 @@ def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     mine = isinstance(gv, GinSeatView) and gv.hand is not None
     if isinstance(gv, GinSeatView) and mine:
-        fields.update(_my_gin_game(gv))
-        fields.update(_gin_actions(gv, fields))
+        fields.update(my_game_fields(gv))
+        fields.update(action_fields(gv, fields))
         fields.update(memory_fields(gv.hand, gv.seats, gv.me, names, knocks=True))
     elif me is not None and view.seats == 2:
         fields["opp_seat"] = 1 - me
@@ -467,7 +279,7 @@ def build_table(
         actions.add("undo")
     for move in view.legal_moves:
         kind = move_kind(move)
-        if kind in _SESSION_KINDS:
+        if kind in SESSION_KINDS:
             actions.add(kind)
     if stage == "match_over" and "accept_rematch" not in actions:
         actions.add("rematch")

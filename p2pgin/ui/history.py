@@ -13,11 +13,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.engine.gin_moves import Knock
 from p2pgin.engine.gin_team import TeamMove
-from p2pgin.engine.moves import Discard, LayOff, Move
 from p2pgin.engine.rummy_moves import Meld
-from p2pgin.games.kit import and_words
+from p2pgin.games.kit import and_words, inner_move, move_kind, move_position
 from p2pgin.games.rummy.panel import meld_order
 from p2pgin.session.endings import Ending
 from p2pgin.session.events import (
@@ -47,37 +45,6 @@ from p2pgin.ui.tables import make_match_end, make_reveal, panel_of, seat_names
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
-
-# Session-level choices by class name (the session owns these classes).
-_SESSION_ACTIONS = {
-    "AcceptRules": "accept",
-    "DeclineRules": "decline",
-    "NextHand": "next",
-    "RematchOffer": "rematch",
-    "AcceptRematch": "accept_rematch",
-    "DeclineRematch": "decline_rematch",
-}
-
-
-def inner_move(move: Any) -> Any:
-    """The game's own move inside a table move (team gin wraps each game's gin move)."""
-    return move.move if isinstance(move, TeamMove) else move
-
-
-def move_position(move: object) -> int | None:
-    """The hand position ``move`` plays (a discard's, a knock's, a lay-off's), else None
-    (a team move is unwrapped first by :func:`inner_move`, where the caller wants it)."""
-    return move.position if isinstance(move, (Discard, Knock, LayOff)) else None
-
-
-def move_kind(move: object) -> str:
-    """An engine move's wire kind (a team move's: its gin move's), or the console name
-    of a session choice."""
-    inner = inner_move(move)
-    if isinstance(inner, Move) and inner.kind:
-        return inner.kind
-    return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
-
 
 class _Moved:
     """A ``MoveMade`` with the card the console worked out (same fields)."""
