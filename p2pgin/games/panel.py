@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from p2pgin.engine.cards import Card
 from p2pgin.games.kit import LogLine, MatchEnd, Reveal, SheetRow
 
-__all__ = ["GamePanel", "Names", "PanelWords", "ViewLike", "Who"]
+__all__ = ["GamePanel", "MemorySource", "Names", "PanelWords", "ViewLike", "Who"]
 
 Names = Sequence[str]
 """Every seat's name as the console shows it, in seat order."""
@@ -94,6 +94,17 @@ class PanelWords:
     melds_on_table: bool = False
 
 
+class MemorySource(NamedTuple):
+    """Where the card memory reads what this seat saw: ``hand`` (a gin game's state or a
+    Rummy hand, as the seat knows it), ``players`` (the hand's player numbers' seats),
+    ``me`` (my player number in it), ``knocks`` (a knock shows the knocker's deadwood)."""
+
+    hand: Any
+    players: Sequence[int]
+    me: int
+    knocks: bool
+
+
 class GamePanel(Protocol):
     """A game's console face: the parts of the screen and log only the game knows.
 
@@ -103,6 +114,16 @@ class GamePanel(Protocol):
     @property
     def words(self) -> PanelWords:
         """The game's words on the console."""
+
+    # ------------------------------------------------------------ the table
+    def table_fields(self, view: ViewLike, names: Names) -> dict[str, Any]:
+        """The screen model's fields only the game fills, past the lobby: my cards
+        (``hand``, ``positions``, ``melds``, ``deadwood``...), the table (``stock``,
+        ``pile``, ``phase``, ``to_move``, the games or melds seen from outside), and the
+        console's ``actions`` legal now (a set of action names)."""
+
+    def memory_of(self, view: ViewLike, names: Names) -> MemorySource | None:
+        """What the card memory reads of the view (None: this seat holds no cards)."""
 
     # ------------------------------------------------------------ the seats
     def match_points(self, view: ViewLike) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -24,14 +24,7 @@ from p2pgin.engine.melds import best_melds
 from p2pgin.engine.rules import Rules
 from p2pgin.games import UnknownGame, find_game, game_for_players
 from p2pgin.games.gin.panel import GinPanel
-from p2pgin.games.gin.seat import (
-    SESSION_KINDS,
-    GinSeatView,
-    action_fields,
-    my_game_fields,
-    project,
-)
-from p2pgin.games.rummy import panel as rummy
+from p2pgin.games.gin.seat import SESSION_KINDS, GinSeatView, seat_game
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.bonuses import sheet_totals
@@ -41,10 +34,7 @@ from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
     game_title,
-    gin_games,
-    hand_turn,
     match_points,
-    public_game,
     score_sheet,
     seat_lines,
     seat_names,
@@ -115,33 +105,17 @@ AnyView = PlayerView | GinSeatView
 """A view the console reads: the session's, or my own gin game's made from it."""
 
 
-#: The last session views :func:`gin_view` projected, with their projections (a view is
-#: a frozen value the seat keeps until something changes: the screen, the keys and the
-#: move sent all read one projection of it). A few, for the consoles of one process.
-_PROJECTED: list[tuple[PlayerView, AnyView]] = []
-
-
 def gin_view(view: AnyView) -> AnyView:
     """The console's view of a session view: at a gin table where I hold a seat, my own
     game as a :class:`GinSeatView`; any other view (Rummy, a lobby, a spectator, a shim
     already) as it is. Projected once per view (the last few are kept)."""
     if isinstance(view, GinSeatView):
         return view
-    for seen, projected in _PROJECTED:
-        if seen is view:
-            return projected
-    projected = _project(view)
-    _PROJECTED.insert(0, (view, projected))
-    del _PROJECTED[4:]
-    return projected
-
-
-def _project(view: PlayerView) -> AnyView:
-    game = view.game or "gin"
     me = view.me
-    if not isinstance(panel_of(game), GinPanel) or me is None or view.stage == "lobby":
+    if not isinstance(panel_of(view.game or "gin"), GinPanel) or me is None or (
+            view.stage == "lobby"):
         return view
-    return project(view, seat_names(view))
+    return seat_game(view, seat_names(view))
 
 
 #: Rules lines by game and wire form: a table's rules never change, so they are said once.
@@ -182,60 +156,6 @@ def _target(view: AnyView) -> int:
     return int(raw.target or 100) if isinstance(raw, Rules) else 100
 
 
-def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
-    """The fields of a gin-family table: my game, and the games seen from outside."""
-    gv = gin_view(view)
-    me = view.me
-    hand = view.hand
-    fields: dict[str, Any] = {}
-    mine = isinstance(gv, GinSeatView) and gv.hand is not None
-    if isinstance(gv, GinSeatView) and mine:
-        fields.update(my_game_fields(gv))
-        fields.update(action_fields(gv, fields))
-        fields.update(memory_fields(gv.hand, gv.seats, gv.me, names, knocks=True))
-    elif me is not None and view.seats == 2:
-        fields["opp_seat"] = 1 - me
-    if me is None:
-        fields["watching"] = "spectator"
-    elif hand is not None and not mine:
-        fields["watching"] = "sitting out"
-    games = gin_games(hand)
-    if not mine and games:
-        moving = [g for n, g in enumerate(games) if hand_turn(hand, n) and not g.state.over]
-        if moving and moving[0].to_move is not None:
-            fields["to_move"] = moving[0].to_move
-        watched = (moving or list(games))[0].state
-        # NB: the pile of the game in play, so ``v`` lists it for a watcher too
-        fields["pile"] = tuple(c for c in (watched.known(p) for p in watched.discard_pile)
-                               if c is not None)
-        label = len(games) > 1
-        fields["games"] = tuple(
-            public_game(g, names, f"Game {n + 1}" if label else "", turn=hand_turn(hand, n))
-            for n, g in enumerate(games))
-    elif mine and len(games) > 1:
-        fields["games"] = tuple(public_game(g, names, f"Game {n + 1}", turn=hand_turn(hand, n))
-                                for n, g in enumerate(games) if me not in g.seats)
-    return fields
-
-
-def _rummy_table(view: Any, names: Sequence[str]) -> dict[str, Any]:
-    fields = rummy.hand_fields(view)
-    fields["table_melds"] = rummy.table_melds(view.hand, names)
-    if view.me is not None and view.hand is not None:
-        fields.update(memory_fields(view.hand, range(len(names)), view.me, names,
-                                    knocks=False))
-    if view.me is None:
-        fields["watching"] = "spectator"
-    actions: set[str] = set()
-    if view.my_turn:
-        for move in view.legal_moves:
-            kind = move_kind(move)
-            if kind in rummy.RUMMY_ACTIONS:
-                actions.add(rummy.RUMMY_ACTIONS[kind])
-    fields["actions"] = actions
-    return fields
-
-
 def build_table(
     view: Any,
     *,
@@ -265,12 +185,13 @@ def build_table(
     stage = view.stage
     fingerprints = view.fingerprints
     panel = panel_of(game)
-    if panel.words.melds_on_table and stage != "lobby":
-        fields = _rummy_table(view, names)
-    elif stage != "lobby":
-        fields = _gin_table(view, names)
-    else:
-        fields = {}
+    fields: dict[str, Any] = {}
+    if stage != "lobby":
+        fields = panel.table_fields(view, names)
+        source = panel.memory_of(view, names)
+        if source is not None:
+            fields.update(memory_fields(source.hand, source.players, source.me, names,
+                                        knocks=source.knocks))
     actions: set[str] = set(fields.pop("actions", set()))
     if view.my_turn and can_hint and fields.get("phase") in ("upcard", "draw", "discard",
                                                                "play") and fields.get("hand"):

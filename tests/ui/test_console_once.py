@@ -13,24 +13,26 @@ import pytest
 from ui_screens import console_session, press
 from ui_tables import TableGame
 
+from p2pgin.games.gin import seat
 from p2pgin.ui import adapter
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch, calls: Counter[str], name: str) -> None:
-    real: Callable[..., Any] = getattr(adapter, name)
+def _counting(monkeypatch: pytest.MonkeyPatch, calls: Counter[str], module: Any,
+              name: str) -> None:
+    real: Callable[..., Any] = getattr(module, name)
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[name] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(adapter, name, counted)
+    monkeypatch.setattr(module, name, counted)
 
 
 def test_a_discard_builds_the_screen_once_and_projects_the_view_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: Counter[str] = Counter()
-    for name in ("build_table", "_project"):
-        _counting(monkeypatch, calls, name)
+    _counting(monkeypatch, calls, adapter, "build_table")
+    _counting(monkeypatch, calls, seat, "project")
     game = TableGame("gin", 2, me=0)
     discards = 0
     with console_session(game) as (built, _inp, _out):
@@ -53,14 +55,14 @@ def test_a_discard_builds_the_screen_once_and_projects_the_view_once(
                 assert len(game.sent) == before + 1, "Enter sent the discard"
                 # NB: the other seat answered within act (a table in memory settles at
                 # once): one change, so one screen and one projection of my game
-                assert calls == {"build_table": 1, "_project": 1}, calls
+                assert calls == {"build_table": 1, "project": 1}, calls
                 discards += 1
     assert discards == 3, "the hand gave three discards to count"
 
 
 def test_a_key_that_changes_nothing_builds_no_screen(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: Counter[str] = Counter()
-    _counting(monkeypatch, calls, "build_table")
+    _counting(monkeypatch, calls, adapter, "build_table")
     game = TableGame("gin", 2, me=0)
     with console_session(game) as (built, _inp, _out):
         calls.clear()

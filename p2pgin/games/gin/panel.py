@@ -16,13 +16,19 @@ from typing import Any, ClassVar, Final
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.explain import explain_hand
-from p2pgin.engine.gin_common import SeatedGin, SingleGameHand
-from p2pgin.engine.gin_game import GinMatch
+from p2pgin.engine.gin_common import SeatedGin
 from p2pgin.engine.gin_moves import Defence
-from p2pgin.engine.gin_team import TeamHand
 from p2pgin.engine.melds import best_melds
+from p2pgin.games.gin.hands import (
+    game_of_seat,
+    gin_games,
+    hand_turn,
+    match_state,
+    public_game,
+    team_name,
+)
+from p2pgin.games.gin.seat import ACTION_OF, GinSeatView, action_fields, my_game_fields, seat_game
 from p2pgin.games.kit import (
-    GameLine,
     LogLine,
     MatchEnd,
     Part,
@@ -32,7 +38,7 @@ from p2pgin.games.kit import (
     card_label,
     match_over_line,
 )
-from p2pgin.games.panel import Names, PanelWords, ViewLike, Who
+from p2pgin.games.panel import MemorySource, Names, PanelWords, ViewLike, Who
 
 __all__ = [
     "GIN3_PANEL",
@@ -50,62 +56,6 @@ __all__ = [
     "public_game",
     "team_name",
 ]
-
-
-def gin_games(hand: object) -> tuple[SeatedGin, ...]:
-    """The two-handed gin games of a gin-family hand (none for any other hand)."""
-    if isinstance(hand, SingleGameHand):
-        return (hand.game,)  # NB: the field, not the ``games`` property: no call a read
-    if isinstance(hand, TeamHand):
-        return hand.games
-    return ()
-
-
-def hand_turn(hand: object, index: int) -> bool:
-    """Whether the table's turn is game ``index``'s (team gin's hand says which)."""
-    return hand.turn == index if isinstance(hand, TeamHand) else True
-
-
-def game_of_seat(hand: object, seat: int | None) -> SeatedGin | None:
-    """The gin game ``seat`` plays in ``hand`` (None: it sits out, or no hand)."""
-    if seat is None:
-        return None
-    for game in gin_games(hand):
-        if seat in game.seats:
-            return game
-    return None
-
-
-def team_name(names: Sequence[str], team: int) -> str:
-    """Team gin: a team named by its partners (team 0 is seats 0 and 2)."""
-    return f"{names[team]} & {names[team + 2]}"
-
-
-def match_state(view: ViewLike) -> Any:
-    """The view's match value (a table game's match keeps its state inside)."""
-    match = view.match
-    return match.state if isinstance(match, GinMatch) else match
-
-
-def public_game(game: Any, names: Sequence[str], label: str = "", *,
-                turn: bool = True) -> GameLine:
-    """A two-handed gin game (``SeatedGin``) as everyone sees it; ``turn``: the table's
-    turn is this game's (team gin plays its two games a turn at a time)."""
-    state = game.state
-    seats = tuple(game.seats)
-    to_move = state.to_move
-    knocker = state.knocker
-    pile = state.discard_pile
-    top = state.known(pile[-1]) if pile else None
-    return GameLine(
-        label=label, seats=(seats[0], seats[1]), names=(names[seats[0]], names[seats[1]]),
-        cards=(len(state.hand_of(0)), len(state.hand_of(1))),
-        to_move=None if to_move is None else seats[to_move], stock=state.stock_count,
-        pile_top=top, pile=len(pile), knock_limit=state.knock_limit,
-        knocker=None if knocker is None else seats[knocker],
-        knock_kind=str(state.knock_kind or ""),
-        knocker_melds=tuple(tuple(m) for m in state.knocker_melds), over=state.over,
-        turn=turn)
 
 
 def _hand_result(result: Any) -> Any:
@@ -173,25 +123,58 @@ _GIN_VERBS: Final = {
 }
 
 
-#: Gin's move kinds -> the console's action names.
-_ACTION_OF: Final = {
-    "draw_stock": "stock",
-    "draw_discard": "take",
-    "take_upcard": "take",
-    "pass_upcard": "pass",
-    "discard": "discard",
-    "knock": "knock",
-    "big_gin": "gin",
-    "lay_off": "layoff",
-}
-
-
 class GinPanel:
     """Two-player gin's console face; the other gin games change a few of its parts."""
 
     __slots__ = ()
 
     words: ClassVar[PanelWords] = PanelWords(titled=False)
+
+    # ------------------------------------------------------------ the table
+    def _mine(self, view: ViewLike, names: Names) -> GinSeatView | None:
+        """My own game's projection (None: a spectator)."""
+        return None if view.me is None else seat_game(view, names)
+
+    def table_fields(self, view: ViewLike, names: Names) -> dict[str, Any]:
+        """My game, and the games seen from outside."""
+        gv = self._mine(view, names)
+        me = view.me
+        hand = view.hand
+        fields: dict[str, Any] = {}
+        mine = gv is not None and gv.hand is not None
+        if gv is not None and mine:
+            fields.update(my_game_fields(gv))
+            fields.update(action_fields(gv, fields))
+        elif me is not None and view.seats == 2:
+            fields["opp_seat"] = 1 - me
+        if me is None:
+            fields["watching"] = "spectator"
+        elif hand is not None and not mine:
+            fields["watching"] = "sitting out"
+        games = gin_games(hand)
+        if not mine and games:
+            moving = [g for n, g in enumerate(games) if hand_turn(hand, n) and not g.state.over]
+            if moving and moving[0].to_move is not None:
+                fields["to_move"] = moving[0].to_move
+            watched = (moving or list(games))[0].state
+            # NB: the pile of the game in play, so ``v`` lists it for a watcher too
+            fields["pile"] = tuple(c for c in (watched.known(p) for p in watched.discard_pile)
+                                   if c is not None)
+            label = len(games) > 1
+            fields["games"] = tuple(
+                public_game(g, names, f"Game {n + 1}" if label else "", turn=hand_turn(hand, n))
+                for n, g in enumerate(games))
+        elif mine and len(games) > 1:
+            fields["games"] = tuple(
+                public_game(g, names, f"Game {n + 1}", turn=hand_turn(hand, n))
+                for n, g in enumerate(games) if me not in g.seats)
+        return fields
+
+    def memory_of(self, view: ViewLike, names: Names) -> MemorySource | None:
+        gv = self._mine(view, names)
+        if gv is None or gv.hand is None:
+            return None
+        return MemorySource(hand=gv.hand, players=gv.seats, me=gv.me, knocks=True)
 
     # ------------------------------------------------------------ the seats
     def match_points(self, view: ViewLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -275,7 +258,7 @@ class GinPanel:
 
     # ------------------------------------------------------------ the keys
     def action_of(self, kind: str) -> str:
-        return _ACTION_OF.get(kind, kind)
+        return ACTION_OF.get(kind, kind)
 
     def why_not(self, table: Any, action: str) -> str:
         if table.stage not in ("play",) and action not in ("next", "rematch"):

@@ -18,12 +18,12 @@ from p2pgin.engine.gin_team import TeamHand, TeamMove
 from p2pgin.engine.melds import best_melds, discard_options
 from p2pgin.engine.moves import Move
 from p2pgin.engine.rules import Rules
-from p2pgin.games.gin.panel import game_of_seat, match_state
+from p2pgin.games.gin.hands import game_of_seat, match_state
 from p2pgin.games.kit import inner_move, move_kind
 from p2pgin.games.panel import ViewLike
 
 __all__ = ["ACTION_OF", "SESSION_KINDS", "GinSeatView", "action_fields", "gin_rules",
-           "my_game_fields", "project"]
+           "my_game_fields", "project", "seat_game"]
 
 # Engine move kinds -> console action names.
 ACTION_OF: Final = {
@@ -110,6 +110,23 @@ def gin_rules(view: Any) -> Rules:
         _RULES_READ[key] = rules
     return rules
 
+
+
+#: The last views projected, with their projections (a view is a frozen value the seat
+#: keeps until something changes: the screen, the keys and the move sent all read one
+#: projection of it). A few, for the consoles of one process.
+_PROJECTED: list[tuple[object, GinSeatView]] = []
+
+
+def seat_game(view: ViewLike, names: Sequence[str]) -> GinSeatView:
+    """:func:`project`, once per view (the last few are kept)."""
+    for seen, projected in _PROJECTED:
+        if seen is view:
+            return projected
+    made = project(view, names)
+    _PROJECTED.insert(0, (view, made))
+    del _PROJECTED[4:]
+    return made
 
 
 def project(view: ViewLike, names: Sequence[str]) -> GinSeatView:

@@ -28,8 +28,9 @@ from p2pgin.games.kit import (
     TableMeldLine,
     card_label,
     match_over_line,
+    move_kind,
 )
-from p2pgin.games.panel import Names, PanelWords, Who
+from p2pgin.games.panel import MemorySource, Names, PanelWords, Who
 from p2pgin.games.panel import ViewLike as PlayerView
 
 __all__ = [
@@ -213,6 +214,27 @@ class RummyPanel:
     words: ClassVar[PanelWords] = PanelWords(hand="Round", counted="count in hand",
                                              rest="rest", boxes=False,
                                              melds_on_table=True)
+
+    def table_fields(self, view: PlayerView, names: Names) -> dict[str, Any]:
+        """My hand, the pile and stock, every meld on the table, my actions."""
+        fields = hand_fields(view)
+        fields["table_melds"] = table_melds(view.hand, names)
+        if view.me is None:
+            fields["watching"] = "spectator"
+        actions: set[str] = set()
+        if view.my_turn:
+            for move in view.legal_moves:
+                kind = move_kind(move)
+                if kind in RUMMY_ACTIONS:
+                    actions.add(RUMMY_ACTIONS[kind])
+        fields["actions"] = actions
+        return fields
+
+    def memory_of(self, view: PlayerView, names: Names) -> MemorySource | None:
+        if view.me is None or view.hand is None:
+            return None
+        return MemorySource(hand=view.hand, players=range(len(names)), me=view.me,
+                            knocks=False)
 
     def match_points(self, view: PlayerView) -> tuple[tuple[int, ...], tuple[int, ...]]:
         seats = max(view.seats, 2)
