@@ -32,10 +32,13 @@ __all__ = [
     "TeamLine",
     "and_words",
     "card_label",
+    "dealt_line",
+    "explain_lines",
     "inner_move",
     "match_over_line",
     "move_kind",
     "move_position",
+    "result_winners",
 ]
 
 Part = str | Card
@@ -244,3 +247,30 @@ def move_kind(move: object) -> str:
     if isinstance(inner, Move) and inner.kind:
         return inner.kind
     return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
+
+
+def explain_lines(result: Any, names: Sequence[str]) -> tuple[str, ...]:
+    """A result's explanation in the table's names (its stored lines if it has no
+    ``explain``, or one of another shape)."""
+    explain = getattr(result, "explain", None)
+    if callable(explain):
+        try:
+            return tuple(explain(names))
+        except (TypeError, IndexError):  # NB: an engine result of another shape
+            pass
+    return tuple(getattr(result, "explanation", ()))
+
+
+def result_winners(result: Any) -> tuple[int, ...]:
+    """A match result's winning seats (``winners``, or the one ``winner``)."""
+    winners = tuple(getattr(result, "winners", ()) or ())
+    if not winners and getattr(result, "winner", None) is not None:
+        winners = (result.winner,)
+    return winners
+
+
+def dealt_line(word: str, number: int, dealer: int | None, who: Callable[[int | None], str]
+               ) -> str:
+    """The log's line for a hand dealt: ``Hand 3: Ann dealt; every card proven.``"""
+    dealt = "" if dealer is None else f" {who(dealer)} dealt;"
+    return f"{word} {number}:{dealt} every card proven."

@@ -36,7 +36,10 @@ from p2pgin.games.kit import (
     RevealGame,
     SheetRow,
     card_label,
+    dealt_line,
+    explain_lines,
     match_over_line,
+    result_winners,
 )
 from p2pgin.games.panel import MemorySource, Names, PanelWords, ViewLike, Who
 
@@ -97,18 +100,6 @@ def games_from_one(line: str) -> str:
     """An explanation line of team gin with its games counted from 1, as the table
     numbers them (the engine counts its games, and decks, from 0: ``Game 0: ...``)."""
     return _GAME_NUMBER.sub(lambda m: f"{m.group(1)}ame {int(m.group(2)) + 1}", line)
-
-
-def explain_lines(result: Any, names: Sequence[str]) -> tuple[str, ...]:
-    """A result's explanation in the table's names (its stored lines if it has no
-    ``explain``, or one of another shape)."""
-    explain = getattr(result, "explain", None)
-    if callable(explain):
-        try:
-            return tuple(explain(names))
-        except (TypeError, IndexError):  # NB: an engine result of another shape
-            pass
-    return tuple(getattr(result, "explanation", ()))
 
 
 _GIN_VERBS: Final = {
@@ -226,7 +217,7 @@ class GinPanel:
                       explanation=self._explain_hand(result, hand, names, match_over))
 
     def match_end(self, result: Any, view: ViewLike, names: Names) -> MatchEnd:
-        return MatchEnd(winners=_winners(result), totals=tuple(result.totals),
+        return MatchEnd(winners=result_winners(result), totals=tuple(result.totals),
                         lines=self._match_lines(result, names))
 
     def _match_lines(self, result: Any, names: Names) -> tuple[str, ...]:
@@ -347,8 +338,7 @@ class GinPanel:
         hand = view.hand
         same = view.hand_no == hand_no and hand is not None
         dealer = gin_games(hand)[0].dealer_seat if same and gin_games(hand) else None
-        dealt = "" if dealer is None else f" {who(dealer)} dealt;"
-        return f"{self.words.hand} {number}:{dealt} every card proven."
+        return dealt_line(self.words.hand, number, dealer, who)
 
     def hand_ended(self, view: ViewLike, result: Any, number: int, names: Names, who: Who,
                    whom: Who, *, match_over: bool = False) -> str:
@@ -508,13 +498,6 @@ class TeamGinPanel(GinPanel):
         if not winners:
             return match_over_line(winners, who)
         return f"Match over: {team_name(names, winners[0] % 2)} won."
-
-
-def _winners(result: Any) -> tuple[int, ...]:
-    winners = tuple(getattr(result, "winners", ()) or ())
-    if not winners and getattr(result, "winner", None) is not None:
-        winners = (result.winner,)
-    return winners
 
 
 GIN_PANEL: Final = GinPanel()

@@ -27,8 +27,11 @@ from p2pgin.games.kit import (
     SheetRow,
     TableMeldLine,
     card_label,
+    dealt_line,
+    explain_lines,
     match_over_line,
     move_kind,
+    result_winners,
 )
 from p2pgin.games.panel import MemorySource, Names, PanelWords, Who
 from p2pgin.games.panel import ViewLike as PlayerView
@@ -195,16 +198,6 @@ _RUMMY_VERBS: Final = {
 }
 
 
-def _explain(result: Any, names: Sequence[str]) -> tuple[str, ...]:
-    explain = getattr(result, "explain", None)
-    if callable(explain):
-        try:
-            return tuple(explain(names))
-        except (TypeError, IndexError):  # NB: an engine result of another shape
-            pass
-    return tuple(getattr(result, "explanation", ()))
-
-
 class RummyPanel:
     """Rummy's console face (:class:`~p2pgin.games.panel.GamePanel`): rounds, one hand a
     seat, melds on the table, points counted per seat."""
@@ -263,14 +256,11 @@ class RummyPanel:
                      for s in result.show_order)
         kind = "blocked" if result.winner is None else f"went out ({result.out_by})"
         return Reveal(hand_no=hand_no, kind=kind, winner=result.winner, left=left,
-                      points=tuple(result.points), explanation=_explain(result, names))
+                      points=tuple(result.points), explanation=explain_lines(result, names))
 
     def match_end(self, result: Any, view: PlayerView, names: Names) -> MatchEnd:
-        winners = tuple(getattr(result, "winners", ()) or ())
-        if not winners and getattr(result, "winner", None) is not None:
-            winners = (result.winner,)
-        return MatchEnd(winners=winners, totals=tuple(result.totals),
-                        lines=_explain(result, names))
+        return MatchEnd(winners=result_winners(result), totals=tuple(result.totals),
+                        lines=explain_lines(result, names))
 
     def score_sheet(self, view: PlayerView, names: Names
                     ) -> tuple[tuple[str, ...], tuple[SheetRow, ...]]:
@@ -332,8 +322,7 @@ class RummyPanel:
                      players: tuple[int, ...], names: Names, who: Who, whom: Who) -> str:
         hand = view.hand
         dealer = hand.dealer if view.hand_no == hand_no and hand is not None else None
-        dealt = "" if dealer is None else f" {who(dealer)} dealt;"
-        return f"{self.words.hand} {number}:{dealt} every card proven."
+        return dealt_line(self.words.hand, number, dealer, who)
 
     def hand_ended(self, view: PlayerView, result: Any, number: int, names: Names, who: Who,
                    whom: Who, *, match_over: bool = False) -> str:
