@@ -39,6 +39,7 @@ __all__ = [
     "RuleOption",
     "RulesCodec",
     "UnknownGame",
+    "nearest_preset",
     "rule_overrides",
 ]
 
@@ -113,6 +114,18 @@ def rule_overrides(game: str, options: tuple[RuleOption, ...], flags: Mapping[st
     return overrides
 
 
+def nearest_preset(rules: Mapping[str, object], presets: Mapping[str, GameRules],
+                   loose: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The preset ``rules`` (wire form) are nearest to, and the options that differ from
+    it (``loose``: options apart from any preset, not counted)."""
+    def differs(preset: GameRules) -> list[str]:
+        theirs = preset.to_dict()
+        return [k for k, v in rules.items() if k not in loose and theirs.get(k) != v]
+
+    name = min(presets, key=lambda n: len(differs(presets[n])))
+    return name, differs(presets[name])
+
+
 class RulesCodec(Protocol):
     """A game's options between the wire, the command line and words."""
 
@@ -143,6 +156,11 @@ class RulesCodec(Protocol):
     def words(self, rules: GameRules) -> tuple[str, ...]:
         """The rules in words: the preset they are (``standard rules with 1 change``),
         then the described options, one group a line (never a field name)."""
+
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        """The wire rules in a few short words for one line (a table's listing, a saved
+        set): the nearest preset, then what differs from it (``oklahoma``, ``knock 7``,
+        ``big gin``); the target is the line's, not here."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

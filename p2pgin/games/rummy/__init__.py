@@ -17,9 +17,17 @@ from p2pgin.engine.rummy_rules import MAX_SEATS, MIN_SEATS, RUMMY_PRESETS, Rummy
 from p2pgin.games.rummy.bot import RUMMY_BOTS
 from p2pgin.games.rummy.panel import RUMMY_PANEL
 from p2pgin.games.rummy.words import RUMMY_WORDS, VARIATION_HELP
-from p2pgin.games.spec import GameRules, GameSpec, RuleOption, rule_overrides
+from p2pgin.games.spec import GameRules, GameSpec, RuleOption, nearest_preset, rule_overrides
 
 __all__ = ["RUMMY", "RummyRulesCodec"]
+
+#: A variation that differs from the preset, in a word or two (:meth:`RummyRulesCodec.brief`).
+_BRIEF: Final = {
+    "multiple_melds": "many melds a turn", "aces_high_or_low": "aces high or low",
+    "discard_any_card": "discard the pickup", "discard_final_card": "final discard",
+    "shuffle_stock": "shuffled stock", "reverse_scoring": "reverse scoring",
+    "rummy_doubles": "rummy doubles",
+}
 
 
 def _rules(rules: GameRules) -> RummyRules:
@@ -49,6 +57,10 @@ class RummyRulesCodec:
         """Raises: RulesError (an unknown preset, a flag Rummy has not, a bad target)."""
         overrides = rule_overrides("Rummy", self.options, flags, target)
         return RummyRules.preset(preset or self.presets[0], **overrides)
+
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        name, changed = nearest_preset(rules, RUMMY_PRESETS, ("target",))
+        return (name, *(_BRIEF.get(k, k.replace("_", " ")) for k in changed if rules.get(k)))
 
     def words(self, rules: GameRules) -> tuple[str, ...]:
         rummy = _rules(rules)

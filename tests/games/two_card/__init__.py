@@ -42,6 +42,9 @@ class TwoCardCodec:
             raise TwoCardRulesError("two-card has no options")
         return TwoCardRules() if target is None else TwoCardRules(target=target)
 
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        return ("standard",)
+
     def words(self, rules: GameRules) -> tuple[str, ...]:
         return ("standard rules", *_rules(rules).describe())
 
