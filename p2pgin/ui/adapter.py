@@ -1,16 +1,15 @@
 """From the session's ``PlayerView`` and events to the console's :class:`Table`.
 
 This module and its helpers (:mod:`p2pgin.ui.tables` for what every seat sees,
-:mod:`p2pgin.games.rummy.panel` for Rummy, :mod:`p2pgin.ui.history` for events) are the part of
-the console that knows the engine's and the session's shapes; the rest of
-:mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`.
+:mod:`p2pgin.ui.history` for events) build the screen's model; where games differ they
+ask the game's console face (:class:`~p2pgin.games.panel.GamePanel`, found by
+:func:`p2pgin.ui.faces.panel_of`), which fills the table's game part
+(``table_fields``). The rest of :mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`.
 
-The local player's own gin game, at a table of any size (two-player gin, three-player
-cutthroat, team gin), is handed to the console as a :class:`GinSeatView`: that seat's
-two-handed game in the engine's shapes (a ``HandState`` and its player number), its
-legal moves as gin moves, and :meth:`GinSeatView.table_move` to turn one back into the
-table's move. Moves are never built here: the console picks one of
-``view.legal_moves`` (:func:`find_move`), so it can only send what the engine offers.
+At a gin table the console acts on the local seat's own two-handed game, a
+:class:`~p2pgin.games.gin.seat.GinSeatView` (:func:`gin_view`, once per view). Moves are
+never built here: the console picks one of ``view.legal_moves`` (:func:`find_move`), so
+it can only send what the engine offers.
 """
 
 from __future__ import annotations

@@ -2,11 +2,10 @@
 every seat (name, role this hand, cards held, points), the teams, the games seen from
 outside, the score sheet, and the hand and match results.
 
-This module reads the session's ``PlayerView`` of any game (``gin``, ``gin3``,
-``team_gin``, ``rummy``) and the engine's values in it; it returns the plain values of
-:mod:`p2pgin.ui.model`. Every player index it returns is a seat. The local player's own
-gin game (the hand panel, its moves) is :mod:`p2pgin.ui.adapter`'s; Rummy's table is
-:mod:`p2pgin.games.rummy.panel`'s.
+This module reads the session's ``PlayerView`` of any game; what only the game knows
+(points, roles, a hand's reveal, the score sheet) it asks the game's console face
+(:func:`p2pgin.ui.faces.panel_of`). It returns the plain values of :mod:`p2pgin.ui.model`;
+every player index it returns is a seat.
 """
 
 from __future__ import annotations
