@@ -14,15 +14,20 @@ counted (``sys.setprofile``), in turn, so that counting never slows the timing:
 * ``key_to_screen_ms``: from the Enter written to the mover's pipe until the other
   console's renderer has drawn a frame whose table shows the discarded card on top of
   the pile (the renderer's ``render`` is wrapped). Median and p90 of the timed discards.
-* ``engine_calls_per_move``: calls of code under ``p2pgin/engine/`` whose stack holds a
-  frame of ``p2pgin/ui/``, of a game's ``panel.py``/``actions.py`` under
-  ``p2pgin/games/``, or of ``session/view.py``'s ``build_view``: the engine work done to
-  show the move, both consoles together. The window runs from the key until both
-  consoles have drawn the move and no frame was drawn for 50 ms. ``engine_calls_total``
-  counts every engine call in the window. ``floor_engine_calls``: the same discard made
-  in the same run by ``node.act`` between two nodes with no console (the same seeds and
-  keys, so the same cards), every engine call from the act until the other seat's view
-  has it and 50 ms passed.
+* ``engine_calls_per_move``: calls of code under ``p2pgin/engine/`` made for a console
+  frame: the nearest frame of ``p2pgin`` outside the engine on the call's stack is one of
+  ``p2pgin/ui/``, of a game's console face under ``p2pgin/games/`` (its ``panel.py``,
+  ``actions.py``, ``seat.py``, and ``games/kit.py``), or ``session/view.py``'s
+  ``build_view``: the engine work done to show the move (and to
+  check the mover's key), both consoles together. The engine work of the protocol is not
+  in it: the move the mover's console sends runs through ``Node.act``, the session and
+  its machine, which a seat does with or without a console (``protocol_engine_calls``
+  counts those calls, made beneath a console frame but for the session). The window runs
+  from the key until both consoles have drawn the move and no frame was drawn for 50 ms.
+  ``engine_calls_total`` counts every engine call in the window.
+  ``floor_engine_calls``: the same discard made in the same run by ``node.act`` between
+  two nodes with no console (the same seeds and keys, so the same cards), every engine
+  call from the act until the other seat's view has it and 50 ms passed.
 * ``view_pulls_per_move``: per console, reads of its node's ``view`` made under a
   console frame. ``refreshes_per_move``: ``Console.refresh`` calls per console.
   ``redraws_per_move``: ``renderer.render`` calls per console. Every per-console figure
@@ -75,6 +80,9 @@ ENGINE = PACKAGE + "engine/"
 UI = PACKAGE + "ui/"
 GAMES = PACKAGE + "games/"
 VIEW = PACKAGE + "session/view.py"
+#: The modules of ``p2pgin/games/`` that are the console's: each game's face (its panel,
+#: its actions, its seat's own game) and the pure kit they draw with.
+_FACES = ("/panel.py", "/actions.py", "/seat.py", "games/kit.py")
 #: Seconds with no frame drawn after which a change counts as shown everywhere.
 QUIET = 0.05
 #: An address the console shows whose port the operating system picked (see --screens-digest).
@@ -152,14 +160,27 @@ class Counts:
         if known is None:
             f = code.co_filename
             known = (f.startswith(UI) or (f == VIEW and code.co_name == "build_view")
-                     or (f.startswith(GAMES) and f.endswith(("/panel.py", "/actions.py"))))
+                     or (f.startswith(GAMES) and f.endswith(_FACES)))
             self._console_code[code] = known
         return known
 
     def _under_console(self, frame: FrameType | None) -> bool:
+        """Whether a console frame is on the stack above ``frame`` (any depth)."""
         while frame is not None:
             if self._is_console(frame.f_code):
                 return True
+            frame = frame.f_back
+        return False
+
+    def _console_asked(self, frame: FrameType | None) -> bool:
+        """Whether the engine call whose caller is ``frame`` is the console's own work:
+        the nearest frame of ``p2pgin`` outside the engine is a console frame. A move the
+        console sends goes through the session and its machine (the protocol's work, which
+        a seat does with or without a console), so their engine calls are not counted."""
+        while frame is not None:
+            f = frame.f_code.co_filename
+            if f.startswith(PACKAGE) and not f.startswith(ENGINE):
+                return self._is_console(frame.f_code)
             frame = frame.f_back
         return False
 
@@ -174,8 +195,10 @@ class Counts:
         c["p2pgin"] += 1
         if filename.startswith(ENGINE):
             c["engine"] += 1
-            if self._under_console(frame.f_back):
+            if self._console_asked(frame.f_back):
                 c["engine_console"] += 1
+            elif self._under_console(frame.f_back):
+                c["engine_protocol"] += 1
         label = self.named.get(code)
         if label is not None:
             c[label] += 1
@@ -404,6 +427,7 @@ async def measure(moves: int) -> dict[str, Any]:
                              "p90": round(_p90(timed), 1)},
         "engine_calls_per_move": both("engine_console"),
         "engine_calls_total": both("engine"),
+        "protocol_engine_calls": both("engine_protocol"),
         "floor_engine_calls": _median(floors),
         "p2pgin_calls_total": both("p2pgin"),
         "view_pulls_per_move": per_console("view_pulls"),
@@ -450,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({out['timed_moves']} discards; target: no higher than main's, same machine)")
     print(f"engine_calls_per_move: {out['engine_calls_per_move']:g} under the consoles "
           f"(target <= 150; median of {out['counted_moves']} discards); "
-          f"{out['engine_calls_total']:g} in all; floor with no console "
+          f"{out['engine_calls_total']:g} in all, {out['protocol_engine_calls']:g} of "
+          f"them the session's for the mover's key; floor with no console "
           f"{out['floor_engine_calls']:g}")
     mover, other = out["view_pulls_per_move"]
     print(f"view_pulls_per_move: mover {mover:g}, other {other:g} (target 1 each)")

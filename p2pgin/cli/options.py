@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:  # NB: the command line imports its layers lazily, for a quick start
+    from p2pgin.games import GameSpec
     from p2pgin.net.node import Deadlines
 
 
@@ -167,33 +168,48 @@ def _rules(args: argparse.Namespace, game: str) -> dict[str, Any]:
     saved = _saved_rules(args)
     if saved is not None:
         return _from_saved(args, saved, game)
-    if game == "rummy":
-        from p2pgin.engine.rummy import RummyRules
-        from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
-
-        if getattr(args, "big_gin", False):
-            raise BadOptions("--big-gin is a gin option; Rummy has none")
-        overrides: dict[str, Any] = {v: True for v in chosen}
-        if target:
-            overrides["target"] = target
-        try:
-            return dict(RummyRules.preset(preset or "basic", **overrides).to_dict())
-        except RummyRulesError as exc:
-            raise BadOptions(str(exc)) from None
-    if chosen:
-        raise BadOptions(f"--{chosen[0].replace('_', '-')} is a Rummy variation; "
-                         f"{_game_words(game)} has none")
-    from p2pgin.engine.rules import Rules, RulesError
-
-    gin: dict[str, Any] = {}
-    if getattr(args, "big_gin", False):
-        gin["big_gin"] = True
-    if target:
-        gin["target"] = target
+    spec = _spec(game)
+    flags = _flags(args, spec, game, chosen)
     try:
-        return dict(Rules.preset(preset or "standard", **gin).to_dict())
-    except (RulesError, ValueError) as exc:
+        return dict(spec.rules.from_options(preset, target or None, flags).to_dict())
+    except ValueError as exc:  # NB: the game's RulesError, its words as they are
         raise BadOptions(str(exc)) from None
+
+
+def _spec(game: str) -> GameSpec:
+    """The registry's spec of ``game``.
+
+    Raises:
+        BadOptions: no game of that name (the registry's words).
+    """
+    from p2pgin.games import UnknownGame, find_game
+
+    try:
+        return find_game(game)
+    except UnknownGame as exc:
+        raise BadOptions(str(exc)) from None
+
+
+def _flags(args: argparse.Namespace, spec: GameSpec, game: str,
+           chosen: list[str]) -> dict[str, bool]:
+    """The rule flags set (``--big-gin``, Rummy's variations) as the game's options, each
+    refused at a game that does not own it.
+
+    Raises:
+        BadOptions: a flag of another game's.
+    """
+    owned = {option.dest for option in spec.rules.options}
+    big_gin = bool(getattr(args, "big_gin", False))
+    if big_gin and "big_gin" not in owned:
+        raise BadOptions(f"--big-gin is a gin option; {spec.title} has none")
+    foreign = [v for v in chosen if v not in owned]
+    if foreign:
+        raise BadOptions(f"--{foreign[0].replace('_', '-')} is a Rummy variation; "
+                         f"{_game_words(game)} has none")
+    flags = dict.fromkeys(chosen, True)
+    if big_gin:
+        flags["big_gin"] = True
+    return flags
 
 
 
@@ -206,27 +222,16 @@ def _from_saved(args: argparse.Namespace, saved: Any, game: str) -> dict[str, An
     """
     import dataclasses
 
-    from p2pgin.engine.rules import Rules, RulesError
-    from p2pgin.engine.rummy import RummyRules
-    from p2pgin.engine.rummy_rules import RulesError as RummyRulesError
-
+    spec = _spec(game)
     overrides: dict[str, Any] = {}
     if getattr(args, "target", None):
         overrides["target"] = args.target
     chosen = [v for v in RUMMY_VARIATIONS if getattr(args, v, False)]
-    if game == "rummy":
-        if getattr(args, "big_gin", False):
-            raise BadOptions("--big-gin is a gin option; Rummy has none")
-        overrides.update({v: True for v in chosen})
-    elif chosen:
-        raise BadOptions(f"--{chosen[0].replace('_', '-')} is a Rummy variation; "
-                         f"{_game_words(game)} has none")
-    elif getattr(args, "big_gin", False):
-        overrides["big_gin"] = True
-    kind: Any = RummyRules if game == "rummy" else Rules
+    overrides.update(_flags(args, spec, game, chosen))
     try:
-        rules = dataclasses.replace(kind.from_dict(dict(saved.options)), **overrides)
-    except (RulesError, RummyRulesError, TypeError) as exc:
+        read: Any = spec.rules.from_wire(dict(saved.options))  # NB: a frozen dataclass
+        rules = dataclasses.replace(read, **overrides)
+    except (ValueError, TypeError) as exc:
         raise BadOptions(f"rule set {saved.name}: {exc} (p2pgin rules save "
                          f"{saved.name} ... saves it again)") from None
     return dict(rules.to_dict())

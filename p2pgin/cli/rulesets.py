@@ -31,7 +31,7 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -275,54 +275,17 @@ def _no_such(name: str, sets: Mapping[str, RuleSet]) -> str:
 
 # --------------------------------------------------------------------------- words
 
-_GIN_WORDS: Final[dict[str, Callable[[Any], str]]] = {
-    "knock_limit": lambda v: f"knock {v}", "oklahoma": lambda v: "oklahoma" if v
-    else "no oklahoma", "spade_doubles": lambda v: "spades double" if v
-    else "spades single", "gin_bonus": lambda v: f"gin {v}",
-    "undercut_bonus": lambda v: f"undercut {v}", "box_bonus": lambda v: f"box {v}",
-    "game_bonus": lambda v: f"game {v}",
-    "shutout": lambda v: f"shutout {str(v).replace('_', ' ')}",
-    "winner_deals": lambda v: "winner deals" if v else "loser deals",
-}
-_BIG_GIN_BONUS: Final = 31
-_RUMMY_WORDS: Final = {
-    "multiple_melds": "many melds a turn", "aces_high_or_low": "aces high or low",
-    "discard_any_card": "discard the pickup", "discard_final_card": "final discard",
-    "shuffle_stock": "shuffled stock", "reverse_scoring": "reverse scoring",
-    "rummy_doubles": "rummy doubles",
-}
-
-
-def _nearest(rules: Mapping[str, Any], presets: Mapping[str, Any],
-             loose: tuple[str, ...]) -> tuple[str, list[str]]:
-    """The preset ``rules`` are nearest to, and the options that differ from it."""
-    def differs(preset: Any) -> list[str]:
-        theirs = preset.to_dict()
-        return [k for k, v in rules.items() if k not in loose and theirs.get(k) != v]
-
-    name = min(presets, key=lambda n: len(differs(presets[n])))
-    return name, differs(presets[name])
-
-
 def rules_line(game: str, rules: Mapping[str, Any]) -> str:
     """A table's rules in one line of at most 80 characters: the nearest preset, what
     differs from it, the target (``oklahoma, to 150``; ``standard, knock 7, big gin, to
     100``; ``basic, many melds a turn, to 100``)."""
-    from p2pgin.engine.rules import PRESETS
-    from p2pgin.engine.rummy_rules import RUMMY_PRESETS
+    from p2pgin.games import UnknownGame, find_game, game_for_players
 
-    words: list[str]
-    if game == "rummy":
-        name, changed = _nearest(rules, RUMMY_PRESETS, ("target",))
-        words = [name] + [_RUMMY_WORDS.get(k, k.replace("_", " ")) for k in changed
-                          if rules.get(k)]
-    else:
-        name, changed = _nearest(rules, PRESETS, ("target", "big_gin", "big_gin_bonus"))
-        words = [name] + [_GIN_WORDS[k](rules[k]) if k in _GIN_WORDS
-                          else f"{k.replace('_', ' ')} {rules[k]}" for k in changed]
-        if rules.get("big_gin"):
-            bonus = rules.get("big_gin_bonus", _BIG_GIN_BONUS)
-            words.append("big gin" if bonus == _BIG_GIN_BONUS else f"big gin {bonus}")
+    try:
+        codec = find_game(game).rules
+    except UnknownGame:
+        codec = game_for_players(2).rules
+    words = list(codec.brief(rules))
     words.append(f"to {rules.get('target', '?')}")
     line = ", ".join(words)
     return line if len(line) <= MAX_LINE else line[:MAX_LINE - 3] + "..."

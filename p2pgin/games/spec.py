@@ -15,8 +15,8 @@ A layer above the engine never compares a game's name: it looks the game up once
 * ``bots``: its computer players by level (:class:`~p2pgin.bots.api.BotFactory`; the
   factory imports its strategies when it makes one, so the registry loads none).
 
-A later package of issue 25 adds the console's panel (``panel``) to :class:`GameSpec`;
-until then the console keeps its own.
+* ``panel``: its console face (:class:`~p2pgin.games.panel.GamePanel`): where the
+  console asks the game what only the game knows, so it compares no game's name.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Final, Protocol, runtime_checkable
 from p2pgin.bots.api import BotFactory
 from p2pgin.engine.game import Game
 from p2pgin.engine.rules import RulesError
+from p2pgin.games.panel import GamePanel
 
 __all__ = [
     "GameRules",
@@ -38,6 +39,7 @@ __all__ = [
     "RuleOption",
     "RulesCodec",
     "UnknownGame",
+    "nearest_preset",
     "rule_overrides",
 ]
 
@@ -112,6 +114,18 @@ def rule_overrides(game: str, options: tuple[RuleOption, ...], flags: Mapping[st
     return overrides
 
 
+def nearest_preset(rules: Mapping[str, object], presets: Mapping[str, GameRules],
+                   loose: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The preset ``rules`` (wire form) are nearest to, and the options that differ from
+    it (``loose``: options apart from any preset, not counted)."""
+    def differs(preset: GameRules) -> list[str]:
+        theirs = preset.to_dict()
+        return [k for k, v in rules.items() if k not in loose and theirs.get(k) != v]
+
+    name = min(presets, key=lambda n: len(differs(presets[n])))
+    return name, differs(presets[name])
+
+
 class RulesCodec(Protocol):
     """A game's options between the wire, the command line and words."""
 
@@ -142,6 +156,11 @@ class RulesCodec(Protocol):
     def words(self, rules: GameRules) -> tuple[str, ...]:
         """The rules in words: the preset they are (``standard rules with 1 change``),
         then the described options, one group a line (never a field name)."""
+
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        """The wire rules in a few short words for one line (a table's listing, a saved
+        set): the nearest preset, then what differs from it (``oklahoma``, ``knock 7``,
+        ``big gin``); the target is the line's, not here."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -187,6 +206,9 @@ class GameSpec:
         bots: its computer players (``bots.levels``, ``bots.make(level)``, ``bots.hint``).
         teams: four seats play as two teams, partners opposite (seat ``s`` plays for
             team ``s % 2``): the records count a team's result as each partner's.
+        panel: its console face (None: a game with no console face yet; the console
+            then draws it with the default game's, :func:`~p2pgin.games.game_for_players`
+            of two).
     """
 
     name: str
@@ -198,6 +220,7 @@ class GameSpec:
     words: GameWords
     bots: BotFactory
     teams: bool = False
+    panel: GamePanel | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):

@@ -1,43 +1,39 @@
 """From the session's ``PlayerView`` and events to the console's :class:`Table`.
 
 This module and its helpers (:mod:`p2pgin.ui.tables` for what every seat sees,
-:mod:`p2pgin.ui.rummy` for Rummy, :mod:`p2pgin.ui.history` for events) are the part of
-the console that knows the engine's and the session's shapes; the rest of
-:mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`.
+:mod:`p2pgin.ui.history` for events) build the screen's model; where games differ they
+ask the game's console face (:class:`~p2pgin.games.panel.GamePanel`, found by
+:func:`p2pgin.ui.faces.panel_of`), which fills the table's game part
+(``table_fields``). The rest of :mod:`p2pgin.ui` reads only :mod:`p2pgin.ui.model`.
 
-The local player's own gin game, at a table of any size (two-player gin, three-player
-cutthroat, team gin), is handed to the console as a :class:`GinSeatView`: that seat's
-two-handed game in the engine's shapes (a ``HandState`` and its player number), its
-legal moves as gin moves, and :meth:`GinSeatView.table_move` to turn one back into the
-table's move. Moves are never built here: the console picks one of
-``view.legal_moves`` (:func:`find_move`), so it can only send what the engine offers.
+At a gin table the console acts on the local seat's own two-handed game, a
+:class:`~p2pgin.games.gin.seat.GinSeatView` (:func:`gin_view`, once per view). Moves are
+never built here: the console picks one of ``view.legal_moves`` (:func:`find_move`), so
+it can only send what the engine offers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.engine.melds import best_melds, discard_options
-from p2pgin.engine.moves import LayOff
+from p2pgin.engine.game import SeatView
+from p2pgin.engine.melds import best_melds
 from p2pgin.engine.rules import Rules
+from p2pgin.games import UnknownGame, find_game, game_for_players
+from p2pgin.games.gin.panel import GinPanel
+from p2pgin.games.gin.seat import SESSION_KINDS, GinSeatView, seat_game
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.session.view import PlayerView
-from p2pgin.ui import rummy
 from p2pgin.ui.bonuses import sheet_totals
+from p2pgin.ui.faces import panel_of
 from p2pgin.ui.history import History, event_line, inner_move, move_kind, move_position
 from p2pgin.ui.memory import hands_before, in_match, match_audits, memory_fields
 from p2pgin.ui.model import Table
 from p2pgin.ui.tables import (
-    GIN_FAMILY,
-    game_of_seat,
     game_title,
-    gin_games,
-    hand_turn,
     match_points,
-    public_game,
     score_sheet,
     seat_lines,
     seat_names,
@@ -64,26 +60,9 @@ __all__ = [
     "why_not",
 ]
 
-# Engine move kinds -> console action names.
-_ACTION_OF = {
-    "draw_stock": "stock",
-    "draw_discard": "take",
-    "take_upcard": "take",
-    "pass_upcard": "pass",
-    "discard": "discard",
-    "knock": "knock",
-    "big_gin": "gin",
-    "lay_off": "layoff",
-}
-_SESSION_KINDS = frozenset({"accept", "decline", "next", "rematch", "accept_rematch",
-                            "decline_rematch"})
-
-
-def action_of(kind: str, game: str = "gin") -> str:
-    """The console action name of a move kind (``draw_stock`` -> ``stock``)."""
-    if game == "rummy":
-        return rummy.RUMMY_ACTIONS.get(kind, kind)
-    return _ACTION_OF.get(kind, kind)
+def action_of(kind: str, game: str) -> str:
+    """The console action name of a move kind of ``game`` (``draw_stock`` -> ``stock``)."""
+    return panel_of(game).action_of(kind)
 
 
 def find_move(view: AnyView | None, kind: str, position: int | None = None) -> Any | None:
@@ -108,131 +87,64 @@ def hints_available() -> bool:
 
 
 def default_hinter() -> Any | None:
-    """The hard bot's choice for the local player's own view (a gin game's, or Rummy's),
-    when the bots provide it."""
-    try:
-        from p2pgin import bots
-    except ImportError:  # pragma: no cover - bots are part of the package
-        return None
-    hint = getattr(bots, "hint", None)
-    rummy_hint = getattr(bots, "rummy_hint", None)
-    if hint is None:
-        return None
+    """The hard bot's choice for the local player's own view (a gin game's, or Rummy's):
+    the game's bots' hint (:attr:`~p2pgin.games.spec.GameSpec.bots`), given the table's
+    hand as this seat knows it."""
 
-    def hinter(view: PlayerView) -> Any:
-        if view.game == "rummy":
-            if rummy_hint is None:
-                raise ValueError("no hint for Rummy")
-            return rummy_hint(view.hand.view_for(view.me))
-        return hint(view.hand, view.me)
+    def hinter(view: AnyView) -> Any:
+        table = view.table if isinstance(view, GinSeatView) else view
+        if table.me is None:
+            raise ValueError("a hint is for a seat's own cards")
+        return find_game(table.game).bots.hint(SeatView(hand=table.hand, seat=table.me))
 
     return hinter
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GinSeatView:
-    """The local seat's own two-handed gin game, in the engine's shapes, which the
-    console draws and acts on. Made by :func:`gin_view`.
-
-    Attributes:
-        me: my player number (0 or 1) in that game; ``seat`` my seat at the table and
-            ``seats`` the seats of the game's players 0 and 1.
-        hand: the game's :class:`~p2pgin.engine.hand.HandState` as I know it (None
-            between hands, or while I sit a hand out).
-        legal_moves: my gin moves now (and the session's choices, unchanged).
-        team: a team-gin game, whose moves the table wraps (:meth:`table_move`).
-        table: the session's view it was made from.
-    """
-
-    me: int
-    seat: int
-    seats: tuple[int, int]
-    names: tuple[str, str]
-    rules: Rules
-    match: Any
-    hand: Any
-    hand_no: int
-    stage: str
-    my_turn: bool
-    legal_moves: tuple[Any, ...]
-    last_result: Any
-    waiting_for: str
-    dealer: int | None
-    session_id: str
-    game: str = "gin"
-    ending: Any = None
-    due: Any = None
-    team: bool = False
-    deck: int = 0
-    table: Any = None
-
-    def table_move(self, move: Any) -> Any:
-        """The table's move for my gin ``move`` (a team game's is wrapped with its deck);
-        a session choice as it is."""
-        if self.team and hasattr(move, "kind") and not hasattr(move, "deck"):
-            from p2pgin.engine.gin_team import TeamMove
-
-            return TeamMove.of(move, self.deck)
-        return move
 
 
 AnyView = PlayerView | GinSeatView
 """A view the console reads: the session's, or my own gin game's made from it."""
 
 
-def _rules(view: AnyView) -> Rules:
-    raw = view.rules
-    if isinstance(raw, Rules):
-        return raw
-    try:
-        return Rules.from_dict(raw) if isinstance(raw, dict) and raw else Rules()
-    except ValueError:
-        return Rules()
-
-
 def gin_view(view: AnyView) -> AnyView:
     """The console's view of a session view: at a gin table where I hold a seat, my own
     game as a :class:`GinSeatView`; any other view (Rummy, a lobby, a spectator, a shim
-    already) as it is."""
+    already) as it is. Projected once per view (the last few are kept)."""
     if isinstance(view, GinSeatView):
         return view
-    game = view.game or "gin"
     me = view.me
-    if game not in GIN_FAMILY or me is None or view.stage == "lobby":
+    if not isinstance(panel_of(view.game or "gin"), GinPanel) or me is None or (
+            view.stage == "lobby"):
         return view
-    hand = view.hand
-    mine = game_of_seat(hand, me)
-    names = seat_names(view)
-    match = view.match
-    match = getattr(match, "state", match)
-    if mine is not None:
-        player = mine.seats.index(me)
-        seats = (mine.seats[0], mine.seats[1])
-        state = mine.state.view_for(player)
-        dealer: int | None = state.dealer
-        moves = tuple(inner_move(m) for m in view.legal_moves) if view.my_turn else tuple(
-            view.legal_moves)
-        deck, team = mine.deck, game == "team_gin"
-    else:
-        player, state, deck, team = 0, None, 0, False
-        seats = (me, 1 - me) if game == "gin" else (me, me)
-        dealer = getattr(match, "dealer", None) if game == "gin" else None
-        moves = tuple(view.legal_moves)
-    return GinSeatView(
-        me=player, seat=me, seats=seats, names=(names[seats[0]], names[seats[1]]),
-        rules=_rules(view), match=match, hand=state, hand_no=view.hand_no,
-        stage=view.stage, my_turn=bool(view.my_turn and (state is not None or moves)),
-        legal_moves=moves, last_result=view.last_result, waiting_for=view.waiting_for,
-        dealer=dealer, session_id=view.session_id, game=game,
-        ending=view.ending, due=view.due, team=team,
-        deck=deck, table=view)
+    return seat_game(view, seat_names(view))
+
+
+#: Rules lines by game and wire form: a table's rules never change, so they are said once.
+_RULES_SAID: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
 
 
 def rules_text(view: AnyView) -> str:
-    """The game's rules in one line (the host's, in the lobby)."""
-    if view.game == "rummy":
-        return "; ".join(rummy.rules_of(view).describe())
-    rules = _rules(view)
+    """The game's rules in one line (the host's, in the lobby; a game's defaults when
+    the view has none, or none its game reads)."""
+    raw = view.rules
+    if isinstance(raw, Rules):
+        return "; ".join(raw.describe())
+    key = (view.game, tuple(sorted(raw.items())) if isinstance(raw, dict) else ())
+    said = _RULES_SAID.get(key)
+    if said is None:
+        if len(_RULES_SAID) > 64:
+            _RULES_SAID.clear()
+        said = _RULES_SAID[key] = _rules_line(view.game, raw)
+    return said
+
+
+def _rules_line(game: str, raw: Any) -> str:
+    try:
+        codec = find_game(game).rules
+    except UnknownGame:
+        codec = game_for_players(2).rules
+    try:
+        rules = codec.from_wire(raw) if raw else codec.from_options(None, None, {})
+    except (TypeError, ValueError):
+        rules = codec.from_options(None, None, {})
     return "; ".join(rules.describe())
 
 
@@ -240,142 +152,7 @@ def _target(view: AnyView) -> int:
     raw = view.rules
     if isinstance(raw, dict) and isinstance(raw.get("target"), int):
         return int(raw["target"])
-    return int(getattr(raw, "target", 100) or 100)
-
-
-def _knock_deadwood(hand: Any, me: int, move: Any) -> int:
-    """Deadwood a legal ``Knock`` leaves: the kept cards outside its melds."""
-    melded = {p for meld in move.melds for p in meld}
-    rest = [p for p in hand.hand_of(me) if p != move.position and p not in melded]
-    return sum(hand.known(p).value for p in rest)
-
-
-def _my_gin_game(gv: GinSeatView) -> dict[str, Any]:
-    """The table fields of my own gin game (``gv.hand``, players mapped to seats)."""
-    hand = gv.hand
-    me = gv.me
-    seats = gv.seats
-    fields: dict[str, Any] = {"opp_seat": seats[1 - me]}
-    positions = hand.hand_of(me)
-    cards = [hand.known(p) for p in positions]
-    mine = [c for c in cards if c is not None]
-    fields["hand"] = tuple(mine)
-    fields["positions"] = {hand.known(p): p for p in positions if hand.known(p) is not None}
-    fields["opp_cards"] = len(hand.hand_of(1 - me))
-    fields["stock"] = hand.stock_count
-    fields["pile"] = tuple(c for c in (hand.known(p) for p in hand.discard_pile)
-                           if c is not None)
-    fields["knock_limit"] = hand.knock_limit
-    fields["phase"] = str(hand.phase)
-    fields["to_move"] = None if hand.to_move is None else seats[hand.to_move]
-    up = hand.upcard
-    rules = gv.rules
-    fields["oklahoma"] = bool(rules.oklahoma)
-    fields["doubled"] = bool(rules.spade_doubles and up is not None and up.suit == 3)
-    fields["upcard"] = up
-    drawn = None
-    for played in reversed(hand.history):
-        if played.player == me:
-            # NB: only while my latest move is the draw: once I discarded, the card is
-            # just one of my cards again.
-            if move_kind(played.move) in ("draw_stock", "draw_discard", "take_upcard"):
-                drawn = played.position
-            break
-    if drawn is not None and drawn in positions:
-        fields["drawn"] = hand.known(drawn)
-    if hand.knocker is not None:
-        fields["knocker"] = seats[hand.knocker]
-        fields["knock_kind"] = str(hand.knock_kind or "knock")
-        fields["knocker_melds"] = tuple(tuple(m) for m in hand.knocker_melds)
-    taken = hand.taken_from_discard
-    if taken is not None and hand.to_move == me:
-        fields["taken"] = hand.known(taken)
-    if mine and len(mine) <= 11:
-        found = best_melds(mine)
-        fields["melds"] = found.melds
-        fields["deadwood_cards"] = found.deadwood_cards
-        fields["deadwood"] = found.deadwood
-        if len(mine) == 11:
-            fields["best_after_discard"] = discard_options(mine)[0].deadwood
-    return fields
-
-
-def _gin_actions(gv: GinSeatView, fields: dict[str, Any]) -> dict[str, Any]:
-    actions: set[str] = set()
-    knock_cards: set[Card] = set()
-    gin_cards: set[Card] = set()
-    big_gin = False
-    hand = gv.hand
-    for move in gv.legal_moves if gv.my_turn else ():
-        kind = move_kind(move)
-        if kind in _SESSION_KINDS:
-            continue
-        if kind == "knock" and hand is not None:
-            card = hand.known(move.position)
-            knock_cards.add(card)
-            if _knock_deadwood(hand, gv.me, move) == 0:
-                gin_cards.add(card)
-                actions.add("gin")
-        elif kind == "big_gin":
-            big_gin = True
-        actions.add(_ACTION_OF.get(kind, kind))
-    return {"actions": actions, "knock_cards": frozenset(knock_cards),
-            "gin_cards": frozenset(gin_cards), "big_gin": big_gin}
-
-
-def _gin_table(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
-    """The fields of a gin-family table: my game, and the games seen from outside."""
-    gv = gin_view(view)
-    me = view.me
-    hand = view.hand
-    game = view.game
-    fields: dict[str, Any] = {}
-    mine = isinstance(gv, GinSeatView) and gv.hand is not None
-    if isinstance(gv, GinSeatView) and mine:
-        fields.update(_my_gin_game(gv))
-        fields.update(_gin_actions(gv, fields))
-        fields.update(memory_fields(gv.hand, gv.seats, gv.me, names, knocks=True))
-    elif me is not None and game == "gin":
-        fields["opp_seat"] = 1 - me
-    if me is None:
-        fields["watching"] = "spectator"
-    elif hand is not None and not mine:
-        fields["watching"] = "sitting out"
-    games = gin_games(hand)
-    if not mine and games:
-        moving = [g for n, g in enumerate(games) if hand_turn(hand, n) and not g.state.over]
-        if moving and moving[0].to_move is not None:
-            fields["to_move"] = moving[0].to_move
-        watched = (moving or list(games))[0].state
-        # NB: the pile of the game in play, so ``v`` lists it for a watcher too
-        fields["pile"] = tuple(c for c in (watched.known(p) for p in watched.discard_pile)
-                               if c is not None)
-        label = len(games) > 1
-        fields["games"] = tuple(
-            public_game(g, names, f"Game {n + 1}" if label else "", turn=hand_turn(hand, n))
-            for n, g in enumerate(games))
-    elif mine and len(games) > 1:
-        fields["games"] = tuple(public_game(g, names, f"Game {n + 1}", turn=hand_turn(hand, n))
-                                for n, g in enumerate(games) if me not in g.seats)
-    return fields
-
-
-def _rummy_table(view: Any, names: Sequence[str]) -> dict[str, Any]:
-    fields = rummy.hand_fields(view)
-    fields["table_melds"] = rummy.table_melds(view.hand, names)
-    if view.me is not None and view.hand is not None:
-        fields.update(memory_fields(view.hand, range(len(names)), view.me, names,
-                                    knocks=False))
-    if view.me is None:
-        fields["watching"] = "spectator"
-    actions: set[str] = set()
-    if view.my_turn:
-        for move in view.legal_moves:
-            kind = move_kind(move)
-            if kind in rummy.RUMMY_ACTIONS:
-                actions.add(rummy.RUMMY_ACTIONS[kind])
-    fields["actions"] = actions
-    return fields
+    return int(raw.target or 100) if isinstance(raw, Rules) else 100
 
 
 def build_table(
@@ -406,12 +183,14 @@ def build_table(
     me = view.me
     stage = view.stage
     fingerprints = view.fingerprints
-    if game == "rummy" and stage != "lobby":
-        fields = _rummy_table(view, names)
-    elif stage != "lobby":
-        fields = _gin_table(view, names)
-    else:
-        fields = {}
+    panel = panel_of(game)
+    fields: dict[str, Any] = {}
+    if stage != "lobby":
+        fields = panel.table_fields(view, names)
+        source = panel.memory_of(view, names)
+        if source is not None:
+            fields.update(memory_fields(source.hand, source.players, source.me, names,
+                                        knocks=source.knocks))
     actions: set[str] = set(fields.pop("actions", set()))
     if view.my_turn and can_hint and fields.get("phase") in ("upcard", "draw", "discard",
                                                                "play") and fields.get("hand"):
@@ -420,7 +199,7 @@ def build_table(
         actions.add("undo")
     for move in view.legal_moves:
         kind = move_kind(move)
-        if kind in _SESSION_KINDS:
+        if kind in SESSION_KINDS:
             actions.add(kind)
     if stage == "match_over" and "accept_rematch" not in actions:
         actions.add("rematch")
@@ -494,7 +273,7 @@ def build_table(
         teams=team_lines(view, names),
         overdue=overdue_note,
         ending=history.ending,
-        game_title=game_title(view) if game != "gin" or len(names) != 2 else "",
+        game_title=game_title(view) if panel.words.titled or len(names) != 2 else "",
         changed_keys=tuple(changed),
         **fields,
     )
@@ -531,92 +310,18 @@ def best_of(table: Table, cards: Iterable[Card]) -> Card | None:
 
 def why_not(table: Table, action: str) -> str:
     """A sentence saying why ``action`` cannot be done now."""
-    if table.game == "rummy" and action in ("stock", "take", "meld", "lay", "discard"):
-        return rummy.why_not(table, action)
-    if table.stage not in ("play",) and action not in ("next", "rematch"):
-        return f"not now: {table.waiting_for or table.stage}"
-    if table.watching == "spectator":
-        return "you are watching: you hold no cards"
-    if table.watching:
-        return "you sit this hand out: you hold no cards"
-    opp = table.names[table.opp] if table.opp < len(table.names) else "the other player"
-    if not table.my_turn:
-        return f"not your turn: waiting for {opp}"
-    phase = table.phase
-    if action in ("discard", "knock", "gin") and phase == "upcard":
-        return "first take the upcard (t) or pass it (p)"
-    if action in ("discard", "knock", "gin") and phase == "draw":
-        if "take" in table.actions:
-            return "draw a card first (s: stock, t: discard pile)"
-        return "draw a card first (s: stock)"
-    if action in ("stock", "take") and phase == "discard":
-        return "you have drawn already: discard a card (Enter)"
-    if action == "stock" and phase == "upcard":
-        return "first take the upcard (t) or pass it (p)"
-    if action == "take" and "stock" in table.actions:
-        return "after both passed the upcard the first draw is from the stock"
-    if action == "pass":
-        return "passing is only for the upcard"
-    if action == "knock":
-        after = table.best_after_discard
-        limit = table.knock_limit
-        if limit == 0:
-            return "the knock limit is 0 this hand: only gin ends it"
-        return f"cannot knock: your best deadwood is {after}, the limit is {limit}"
-    if action == "gin":
-        return f"no gin: your best deadwood after a discard is {table.best_after_discard}"
-    if action == "layoff":
-        return "nobody knocked"
-    return f"{action} is not possible now"
+    return panel_of(table.game).why_not(table, action)
 
 
 def describe_move(table: Table, move: Any, *, ascii: bool = False,
                   typed: bool = False) -> tuple[str, Card | None]:
     """A hint's text and the card it is about (to put the cursor on). ``typed``: name
     the command to type (``--plain``) instead of the key."""
-    from p2pgin.ui.style import card_label
-
     kind = move_kind(move)
     move = inner_move(move)
     position = move_position(move)
     card = None
     if position is not None:
         card = next((c for c, p in table.positions.items() if p == position), None)
-    label = card_label(card, ascii=ascii) if card is not None else "?"
-    top = card_label(table.pile[-1], ascii=ascii) if table.pile else "?"
-    typed_card = str(card).lower() if card is not None else ""
-    if table.game == "rummy":
-        if kind == "meld":
-            cards = [c for c, p in table.positions.items() if p in move.positions]
-            words = " ".join(card_label(c, ascii=ascii) for c in cards)
-            command = "meld " + " ".join(str(c).lower() for c in cards)
-            card = cards[0] if cards else None
-            return f"meld {words} ({'type ' + command if typed else 'm'})", card
-        meld = move.meld + 1 if isinstance(move, LayOff) else 1
-        rummy_advice = {
-            "draw_stock": ("draw from the stock", "s", "s"),
-            "draw_discard": (f"take {top} from the discard pile", "t", "take"),
-            "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-            "lay_off": (f"lay off {label} on meld {meld}", "a", f"layoff {typed_card} {meld}"),
-        }
-        if kind not in rummy_advice:
-            return kind, card
-        what, key, command = rummy_advice[kind]
-        return f"{what} ({'type ' + command if typed else key})", card
-    gin = kind == "knock" and card is not None and deadwood_after(table, card) == 0
-    finish = "gin" if gin else "knock"
-    advice = {  # (what, key, typed command) per move
-        "take_upcard": (f"take the upcard {top}", "t", "take"),
-        "pass_upcard": ("pass the upcard", "p", "pass"),
-        "draw_stock": ("draw from the stock", "s", "s"),
-        "draw_discard": (f"take {top} from the discard pile", "t", "take"),
-        "discard": (f"discard {label}", "Enter", f"d {typed_card}"),
-        "knock": (f"{finish}, discarding {label}", "g" if gin else "k",
-                  f"{finish} {typed_card}"),
-        "big_gin": ("big gin", "g", "gin"),
-        "lay_off": ("lay off", "Enter", "layoff"),
-    }
-    if kind not in advice:
-        return kind, card
-    what, key, command = advice[kind]
-    return f"{what} ({'type ' + command if typed else key})", card
+    return panel_of(table.game).describe_move(table, kind, move, card, ascii=ascii,
+                                              typed=typed)

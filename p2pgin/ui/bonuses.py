@@ -18,12 +18,28 @@ from p2pgin.ui.model import SheetTotal
 __all__ = ["sheet_totals"]
 
 
+#: The last match values totalled, with their totals (a match value is frozen and
+#: changes once a hand: every refresh in between reads the same one).
+_TOTALLED: list[tuple[object, tuple[SheetTotal, ...]]] = []
+
+
 def sheet_totals(match: Any) -> tuple[SheetTotal, ...]:
     """The foot of the score sheet for a game's match value (None: none yet): hand
     points, boxes, game bonus, shutout and the total, one value per sheet column (a
-    seat, or a team in team gin). A game without bonuses (Rummy): nothing."""
+    seat, or a team in team gin). A game without bonuses (Rummy): nothing. Computed
+    once per match value (the last few are kept)."""
     if match is None:
         return ()
+    for seen, totals in _TOTALLED:
+        if seen is match:
+            return totals
+    totals = _totals(match)
+    _TOTALLED.insert(0, (match, totals))
+    del _TOTALLED[4:]
+    return totals
+
+
+def _totals(match: Any) -> tuple[SheetTotal, ...]:
     result = match.result()
     if isinstance(result, GinMatchResult):
         result = result.result

@@ -9,14 +9,15 @@ moved (a draw: the engine's public history says which position it took).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.engine.gin_moves import Defence, Knock
 from p2pgin.engine.gin_team import TeamMove
-from p2pgin.engine.moves import Discard, LayOff, Move
 from p2pgin.engine.rummy_moves import Meld
+from p2pgin.games.kit import and_words, inner_move, move_kind, move_position
+from p2pgin.games.rummy.panel import meld_order
+from p2pgin.session.endings import Ending
 from p2pgin.session.events import (
     CardsReceived,
     Ended,
@@ -38,51 +39,12 @@ from p2pgin.session.events import (
 )
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.memory import hands_before, in_match
-from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
-from p2pgin.ui.rummy import meld_order
+from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Reveal
 from p2pgin.ui.style import fingerprint_text
-from p2pgin.ui.tables import (
-    game_of_seat,
-    gin_games,
-    make_match_end,
-    make_reveal,
-    seat_names,
-    team_name,
-)
+from p2pgin.ui.tables import make_match_end, make_reveal, panel_of, seat_names
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
-
-# Session-level choices by class name (the session owns these classes).
-_SESSION_ACTIONS = {
-    "AcceptRules": "accept",
-    "DeclineRules": "decline",
-    "NextHand": "next",
-    "RematchOffer": "rematch",
-    "AcceptRematch": "accept_rematch",
-    "DeclineRematch": "decline_rematch",
-}
-
-
-def inner_move(move: Any) -> Any:
-    """The game's own move inside a table move (team gin wraps each game's gin move)."""
-    return move.move if isinstance(move, TeamMove) else move
-
-
-def move_position(move: object) -> int | None:
-    """The hand position ``move`` plays (a discard's, a knock's, a lay-off's), else None
-    (a team move is unwrapped first by :func:`inner_move`, where the caller wants it)."""
-    return move.position if isinstance(move, (Discard, Knock, LayOff)) else None
-
-
-def move_kind(move: object) -> str:
-    """An engine move's wire kind (a team move's: its gin move's), or the console name
-    of a session choice."""
-    inner = inner_move(move)
-    if isinstance(inner, Move) and inner.kind:
-        return inner.kind
-    return _SESSION_ACTIONS.get(type(move).__name__, type(move).__name__)
-
 
 class _Moved:
     """A ``MoveMade`` with the card the console worked out (same fields)."""
@@ -95,7 +57,7 @@ class _Moved:
 
 
 def _hand_word(view: PlayerView) -> str:
-    return "Round" if view.game == "rummy" else "Hand"
+    return panel_of(view.game).words.hand
 
 
 def _names(view: PlayerView) -> tuple[str, ...]:
@@ -115,10 +77,6 @@ def _whom(view: PlayerView, seat: int | None) -> str:
     """A seat as the object of a sentence (``you`` for mine)."""
     who = _who(view, seat)
     return "you" if who == "You" else who
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class History:
@@ -148,15 +106,9 @@ class History:
     def _game(self, view: PlayerView, seat: int) -> tuple[int, Sequence[Any], int, Any] | None:
         """(key, public history, position offset, knowledge) of the game ``seat``
         plays in the view's hand."""
-        hand = view.hand
-        if hand is None:
+        if view.hand is None:
             return None
-        if view.game == "rummy":
-            return 0, hand.history, 0, hand
-        game = game_of_seat(hand, seat)
-        if game is None:
-            return None
-        return game.deck, game.state.history, game.offset, hand
+        return panel_of(view.game).moves_of(view, seat)
 
     def _with_card(self, event: MoveMade, view: PlayerView) -> _Moved:
         """The move with the card the log shows: what it opened, or (the same hand
@@ -307,13 +259,7 @@ class History:
 
     def _my_cards(self, view: PlayerView) -> tuple[Card, ...]:
         """My cards in the view's hand (a void gin hand shows the player's own)."""
-        hand = view.hand
-        me = view.me
-        game = game_of_seat(hand, me) if view.game != "rummy" else None
-        if game is None or me is None:
-            return ()
-        player = game.seats.index(me)
-        return tuple(c for c in game.state.hand_cards(player) if c is not None)
+        return panel_of(view.game).my_cards(view)
 
     def _shuffled(self, event: ShuffleProven, view: PlayerView, number: int
                   ) -> LogLine | None:
@@ -336,159 +282,56 @@ class History:
 def _shuffle_line(event: ShuffleProven, seats: Sequence[int], view: PlayerView,
                   number: int | None = None) -> LogLine:
     word = _hand_word(view)
-    game = view.game
-    deck = ""
-    if event.deck and game == "team_gin":
-        deck = f", game {event.deck + 1}'s deck"
-    elif event.deck:
-        deck = ", the new stock"
-    who = _and([_whom(view, s) for s in seats])
+    deck = panel_of(view.game).deck_words(event.deck) if event.deck else ""
+    who = and_words([_whom(view, s) for s in seats])
     n = event.hand_no if number is None else number
     return LogLine(parts=(f"{word} {n}{deck}: shuffled by {who}; "
                           f"{'each' if len(seats) > 1 else 'the'} shuffle proven.",))
 
 
-_GIN_VERBS = {
-    "take_upcard": ("takes the upcard", "take the upcard"),
-    "pass_upcard": ("passes the upcard", "pass the upcard"),
-    "draw_stock": ("draws from the stock", "draw from the stock"),
-    "draw_discard": ("takes from the discard pile", "take from the discard pile"),
-    "discard": ("discards", "discard"),
-    "knock": ("knocks", "knock"),
-    "big_gin": ("goes big gin", "go big gin"),
-    "lay_off": ("shows melds", "show your melds"),
-}
-_RUMMY_VERBS = {
-    "draw_stock": ("draws from the stock", "draw from the stock"),
-    "draw_discard": ("takes from the discard pile", "take from the discard pile"),
-    "meld": ("melds", "meld"),
-    "lay_off": ("lays off", "lay off"),
-    "discard": ("discards", "discard"),
-    "show": ("shows", "show"),
-}
-
-
 def _move_line(event: _Moved, view: PlayerView) -> LogLine:
     player = event.player
-    mine = player == view.me
-    who = _who(view, player)
     move = inner_move(event.move)
-    kind = move_kind(move)
     card = event.card if isinstance(event.card, Card) else None
-    parts: list[Part]
-    if view.game == "rummy":
-        third, second = _RUMMY_VERBS.get(kind, (kind, kind))
-        parts = [f"{who} {second if mine else third}"]
-        if kind in ("meld", "show"):
-            if event.cards:
-                parts.append(": ")
-                for i, c in enumerate(event.cards):
-                    parts += [" ", c] if i else [c]
-            elif kind == "show":
-                parts.append(" no card")
-            return LogLine(parts=tuple(parts), player=player)
-        if card is not None:
-            parts += [" ", card] if kind == "lay_off" else [": ", card]
-        if kind == "lay_off":
-            parts.append(f" on meld {move.meld + 1 if isinstance(move, LayOff) else 1}")
-        return LogLine(parts=tuple(parts), player=player)
-    third, second = _GIN_VERBS.get(kind, (kind, kind))
-    game = game_of_seat(view.hand, player)
-    if kind == "knock" and game is not None:
-        state = game.state
-        if state.knocker == game.seats.index(player) and state.knock_kind == "gin":
-            third, second = "goes gin", "go gin"  # NB: a knock with no deadwood is gin
-    laid = len(move.layoffs) if isinstance(move, Defence) else 0
-    if laid:
-        cards = "a card" if laid == 1 else f"{laid} cards"
-        third, second = (f"shows melds, lays off {cards}", f"show your melds, lay off {cards}")
-    parts = [f"{who} {second if mine else third}"]
-    if card is not None:
-        parts += [": ", card]
-    return LogLine(parts=tuple(parts), player=player)
+    return panel_of(view.game).move_line(view, player, move_kind(move), move, card,
+                                         event.cards, _who(view, player), player == view.me)
+
+
+def _speakers(view: PlayerView) -> tuple[Callable[[int | None], str],
+                                         Callable[[int | None], str]]:
+    """``who`` and ``whom`` for the view: a seat as a sentence's subject and object."""
+    return (lambda seat: _who(view, seat)), (lambda seat: _whom(view, seat))
 
 
 def _hand_started(event: HandStarted, view: PlayerView, number: int | None = None) -> str:
-    word, n = _hand_word(view), event.hand_no if number is None else number
-    game = view.game
-    hand = view.hand
-    same = view.hand_no == event.hand_no and hand is not None
-    names = _names(view)
-    if game == "gin3":
-        out = [s for s in range(3) if s not in event.players]
-        if out and len(event.players) == 2:
-            a, b = event.players
-            deals = "deal and sit out" if out[0] == view.me else (
-                "deals and sits out")
-            plays = ("play" if a == view.me else "plays")
-            return (f"{word} {n}: {_who(view, out[0])} {deals}; {_whom(view, a)} {plays} "
-                    f"{_whom(view, b)}; every card proven.")
-    if game == "team_gin" and same and len(names) == 4:
-        games = gin_games(hand)
-        pairs = ", ".join(f"{_whom(view, g.seats[0])} against {_whom(view, g.seats[1])}"
-                          for g in games)
-        team = games[0].dealer_seat % 2 if games else 0
-        return f"{word} {n}: {team_name(names, team)} deal; {pairs}; every card proven."
-    dealer = None
-    if same and game == "rummy" and hand is not None:
-        dealer = hand.dealer
-    elif same and gin_games(hand):
-        dealer = gin_games(hand)[0].dealer_seat
-    who = "" if dealer is None else f" {_who(view, dealer)} dealt;"
-    return f"{word} {n}:{who} every card proven."
+    n = event.hand_no if number is None else number
+    who, whom = _speakers(view)
+    return panel_of(view.game).hand_started(view, event.hand_no, n, tuple(event.players),
+                                            _names(view), who, whom)
 
 
 def _hand_ended(event: HandEnded, view: PlayerView, *, match_over: bool = False,
                 number: int | None = None) -> str:
-    word, result = _hand_word(view), event.result
     n = event.hand_no if number is None else number
-    game = view.game
-    names = _names(view)
-    if game == "rummy":
-        if result.winner is None:
-            return f"{word} {n} is blocked: nobody scores."
-        who = _who(view, result.winner)
-        if result.reverse:
-            return f"{word} {n}: {who} went out; the others score their own cards."
-        scores = "score" if who == "You" else "scores"
-        return f"{word} {n}: {who} went out and {scores} {result.points[result.winner]}."
-    if game == "team_gin":
-        if result.team is None:
-            return f"{word} {n}: nobody scores."
-        return f"{word} {n}: {team_name(names, result.team)} won {result.points}."
-    if result.winner is None:
-        return f"{word} {n} is void."
-    inner = getattr(getattr(result, "game", None), "hand", result)
-    text = (f"{word} {n}: {_who(view, result.winner)} won {result.points} "
-            f"({getattr(inner, 'kind', '')}).")
-    loser = getattr(result, "loser", None)
-    if game == "gin3" and loser is not None and not match_over:
-        deals = "deal next and sit out" if loser == view.me else (
-            "deals next and sits out")
-        text = text[:-1] + f"; {_whom(view, loser)} {deals}."  # NB: mid-sentence: you
-    return text
+    who, whom = _speakers(view)
+    return panel_of(view.game).hand_ended(view, event.result, n, _names(view), who, whom,
+                                          match_over=match_over)
 
 
 def _match_ended(event: MatchEnded, view: PlayerView) -> str:
     winners = tuple(getattr(event.result, "winners", ()) or ())
-    names = _names(view)
-    if not winners:
-        return "Match over: nobody won."
-    if view.game == "team_gin":
-        return f"Match over: {team_name(names, winners[0] % 2)} won."
-    if len(winners) > 1:
-        return f"Match over: {_and([_who(view, w) for w in winners])} share the win."
-    return f"Match over: {_who(view, winners[0])} won."
+    who, _ = _speakers(view)
+    return panel_of(view.game).match_over(winners, _names(view), who)
 
 
-def _ended_line(ending: Any, view: PlayerView) -> str:
+def _ended_line(ending: Ending, view: PlayerView) -> str:
     """The ending's headline with my seat as ``You``, and the reason given, if any."""
     names = list(_names(view))
     me = view.me
     if me is not None and 0 <= me < len(names):
         names[me] = "You"
     text = ending_headline(ending, names).replace("(caught by You)", "(caught by you)")
-    reason = getattr(ending, "reason", "")
+    reason = ending.reason
     if reason and text.endswith("."):
         text = f"{text[:-1]}: {reason}."
     return text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -25,6 +25,47 @@ __all__ = ["PICKER_MODES", "GamePicker", "WaitingScreen", "pick_game", "refusal"
            "run_waiting_screen", "table_line"]
 
 Lines = Sequence[str] | Callable[[], Sequence[str]]
+
+
+class AnnouncedTable(Protocol):
+    """What a host announced of its table (``net.discovery.TableFacts`` is one)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def taken(self) -> int: ...
+    @property
+    def watch(self) -> bool: ...
+    @property
+    def free(self) -> int: ...
+
+
+class FoundTable(Protocol):
+    """A table heard on the LAN as the picker lists it (``net.discovery.DiscoveredGame``
+    is one: the console does not import the network layer)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def address(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def key(self) -> bytes | None: ...
+    @property
+    def table(self) -> AnnouncedTable | None: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def via(self) -> tuple[str, ...]: ...
+    @property
+    def ident(self) -> str: ...
 
 
 def _lines(lines: Lines) -> list[str]:
@@ -140,7 +181,7 @@ class GamePicker:
     the cursor stays on its table while others come, change and go.
     """
 
-    def __init__(self, games: Sequence[Any] | Callable[[], Sequence[Any]], *,
+    def __init__(self, games: Sequence[FoundTable] | Callable[[], Sequence[FoundTable]], *,
                  ascii: bool = False, mode: str = "join",
                  note: str | Callable[[], str] = "") -> None:
         if mode not in PICKER_MODES:
@@ -153,7 +194,7 @@ class GamePicker:
         self.message = ""
         self._chosen_ident: str | None = None
 
-    def current(self) -> list[Any]:
+    def current(self) -> list[FoundTable]:
         """The tables now, the cursor kept on the table it was on."""
         games = list(self.games() if callable(self.games) else self.games)
         if self._chosen_ident is not None:
@@ -182,15 +223,15 @@ class GamePicker:
         self._chosen_ident = _ident(games[self.index])
         return True
 
-    def chosen(self) -> Any | None:
+    def chosen(self) -> FoundTable | None:
         games = self.current()
         return games[self.index] if games else None
 
-    def refusal(self, game: Any) -> str:
+    def refusal(self, game: FoundTable) -> str:
         """Why ``game`` cannot be taken in this mode ("" when it can)."""
         return refusal(game, self.mode, ascii=self.ascii)
 
-    def take(self) -> Any | None:
+    def take(self) -> FoundTable | None:
         """The table under the cursor if it can be taken; else None, and why is said."""
         game = self.chosen()
         if game is None:
@@ -256,7 +297,7 @@ class GamePicker:
             used += cells
         return out
 
-    def _listing(self, games: list[Any], width: int, rows: int) -> list[tuple[str, str]]:
+    def _listing(self, games: list[FoundTable], width: int, rows: int) -> list[tuple[str, str]]:
         """One line per table (a window around the cursor when they do not all fit)."""
         if not games:
             return [("", ""), ("class:label", "   Looking for tables... (a host runs "
@@ -272,9 +313,9 @@ class GamePicker:
             game = games[i]
             mark = ">" if i == self.index else " "
             number = f"{mark}{i + 1:>2}"
-            table = getattr(game, "table", None)
+            table = game.table
             name = _shown(game.name, self.ascii)
-            if table is None or getattr(game, "key", None) is None:
+            if table is None or game.key is None:
                 text = self._columns(number, name, "?", "", "", "older p2pgin: no details",
                                      width)
             else:
@@ -298,19 +339,19 @@ class GamePicker:
         # NB: one blank cell before the divider or the edge, as every panel keeps
         return fixed + self._clip(rules, max(0, width - get_cwidth(fixed) - 1))
 
-    def _details(self, game: Any | None, width: int) -> list[tuple[str, str]]:
+    def _details(self, game: FoundTable | None, width: int) -> list[tuple[str, str]]:
         """The chosen table's panel: what the host announced, where, its key."""
         if game is None:
             return [("class:label", " Nothing heard yet: tables appear here as their "
                                     "hosts announce them.")]
-        table = getattr(game, "table", None)
+        table = game.table
         name = _shown(game.name, self.ascii)
         lines: list[tuple[str, str]] = []
 
         def row(label: str, text: str, style: str = "class:value") -> None:
             lines.append((style, f" {label:<6} {text}"))
 
-        if table is None or getattr(game, "key", None) is None:
+        if table is None or game.key is None:
             row("Game", "not announced (an older p2pgin)")
         else:
             long = _LONG_GAMES.get(table.game, _shown(table.game, self.ascii))
@@ -322,14 +363,14 @@ class GamePicker:
             row("Seats", "full: every seat is taken" if table.free <= 0 else
                 f"{table.taken} taken, {table.free} free, of {table.seats}")
             row("Watch", "spectators allowed" if table.watch else "no spectators")
-        code = getattr(game, "code", "")
+        code = game.code
         row("Host", f"{name} at {game.address}:{game.port}")
         if code:
             row("Code", code)
-        checked = getattr(game, "key", None) is not None
+        checked = game.key is not None
         row("Key", fingerprint_text(game.fingerprint) + ("" if checked else " (unchecked)"))
         via = " and ".join({"beacon": "LAN beacon", "dns-sd": "DNS-SD"}.get(v, v)
-                           for v in getattr(game, "via", ()))
+                           for v in game.via)
         if via:
             row("Heard", via)  # NB: last: the first to go where the panel is short
         return lines
@@ -356,14 +397,14 @@ class GamePicker:
         return clip(head, width, mark="") + hline * max(0, width - get_cwidth(head))
 
 
-def refusal(game: Any, mode: str, *, ascii: bool = False) -> str:
+def refusal(game: FoundTable, mode: str, *, ascii: bool = False) -> str:
     """Why ``game`` (a ``DiscoveredGame``) cannot be joined (``mode`` ``join``) or
     watched (``watch``), in one line; "" when it can: a full table cannot be joined, one
     whose host allows no spectators cannot be watched, and an older host's key cannot
     be checked (it is taken only by its address, which says whom you trust)."""
-    who = _shown(getattr(game, "name", "?"), ascii)
-    table = getattr(game, "table", None)
-    if getattr(game, "key", None) is None or table is None:
+    who = _shown(game.name, ascii)
+    table = game.table
+    if game.key is None or table is None:
         return (f"{who} runs an older p2pgin, whose key cannot be checked: give its "
                 f"address if you trust it (p2pgin {mode} {game.address}:{game.port})")
     if mode == "watch" and not table.watch:
@@ -374,12 +415,12 @@ def refusal(game: Any, mode: str, *, ascii: bool = False) -> str:
     return ""
 
 
-def table_line(game: Any, *, ascii: bool = False) -> str:
+def table_line(game: FoundTable, *, ascii: bool = False) -> str:
     """A found table in one line for the line console: ``Ann  10.77.0.1:7531  [key]
     gin, oklahoma, to 150, 1 of 2 free, can be watched`` (everything announced escaped)."""
     head = f"{_shown(game.name, ascii)}  {game.address}:{game.port}  [{game.fingerprint}]"
-    table = getattr(game, "table", None)
-    if table is None or getattr(game, "key", None) is None:
+    table = game.table
+    if table is None or game.key is None:
         return head + "  (an older p2pgin: no details, key unchecked)"
     seats = "full" if table.free <= 0 else f"{table.free} of {table.seats} free"
     words = _SHORT_GAMES.get(table.game, _shown(table.game, ascii))
@@ -387,9 +428,8 @@ def table_line(game: Any, *, ascii: bool = False) -> str:
             + (", can be watched" if table.watch else ""))
 
 
-def _ident(game: Any) -> str:
-    ident = getattr(game, "ident", None)
-    return str(ident) if ident is not None else f"{game.address}:{game.port}"
+def _ident(game: FoundTable) -> str:
+    return game.ident
 
 
 def _shown(text: object, ascii: bool) -> str:
@@ -399,7 +439,8 @@ def _shown(text: object, ascii: bool) -> str:
 
 
 async def pick_game(
-    games: Sequence[Any] | Callable[[], Sequence[Any]], *, ascii: bool | None = None,
+    games: Sequence[FoundTable] | Callable[[], Sequence[FoundTable]], *,
+    ascii: bool | None = None,
     mode: str = "join", note: str | Callable[[], str] = "",
 ) -> Any | None:
     """Let the person pick one of the tables found (``DiscoveredGame`` values, see

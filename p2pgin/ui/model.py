@@ -10,11 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from p2pgin.engine.cards import Card
+from p2pgin.games.kit import (
+    GameLine,
+    LogLine,
+    MatchEnd,
+    MemoryLine,
+    Part,
+    Reveal,
+    RevealGame,
+    SheetRow,
+    SheetTotal,
+    TableMeldLine,
+    TeamLine,
+)
+from p2pgin.games.panel import PanelWords
+from p2pgin.ui.faces import face_of
 
 __all__ = [
     "ACTIONS",
+    "Action",
     "AuditLine",
     "EndingNote",
     "GameLine",
@@ -33,34 +50,28 @@ __all__ = [
     "TeamLine",
 ]
 
-Part = str | Card
-"""A piece of a log or explanation line: text, or a card rendered per the card style."""
 
-ACTIONS = (
-    "stock",  # draw from the stock
-    "take",  # take the discard-pile top / the upcard
-    "pass",  # pass the upcard
-    "discard",  # discard the selected card
-    "knock",  # knock (some discard leaves deadwood within the limit)
-    "gin",  # gin (some discard leaves no deadwood) or big gin
-    "layoff",  # the defender's declaration after a knock
-    "next",  # start the next hand
-    "rematch",  # new match, same opponent and rules
-    "undo",  # take back the last move (computer opponent only)
-    "hint",  # ask the hint strategy
-    "meld",  # Rummy: lay down a meld from the hand
-    "lay",  # Rummy: lay a card off onto a meld on the table
-    "end",  # end the match because the seat that owes the next step is silent
-)
+class Action(StrEnum):
+    """The console's verbs (what a key or a command asks for)."""
+
+    STOCK = "stock"  # draw from the stock
+    TAKE = "take"  # take the discard-pile top / the upcard
+    PASS = "pass"  # pass the upcard
+    DISCARD = "discard"  # discard the selected card
+    KNOCK = "knock"  # knock (some discard leaves deadwood within the limit)
+    GIN = "gin"  # gin (some discard leaves no deadwood) or big gin
+    LAYOFF = "layoff"  # the defender's declaration after a knock
+    NEXT = "next"  # start the next hand
+    REMATCH = "rematch"  # new match, same opponent and rules
+    UNDO = "undo"  # take back the last move (computer opponent only)
+    HINT = "hint"  # ask the hint strategy
+    MELD = "meld"  # Rummy: lay down a meld from the hand
+    LAY = "lay"  # Rummy: lay a card off onto a meld on the table
+    END = "end"  # end the match because the seat that owes the next step is silent
+
+
+ACTIONS = tuple(a.value for a in Action)
 """Every action the console knows; :attr:`Table.actions` holds those legal now."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LogLine:
-    """One event-log line; ``player`` is who acted (None: the table itself)."""
-
-    parts: tuple[Part, ...]
-    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,104 +81,6 @@ class AuditLine:
     hand_no: int
     ok: bool
     detail: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RevealGame:
-    """One two-handed gin game at the end of a hand: both hands grouped and the layoffs.
-
-    ``seats`` are the seats of the game's players 0 and 1; ``melds`` and ``deadwood`` are
-    indexed like ``seats``; ``knocker`` and ``winner`` are seats (None: a void game).
-    ``layoffs`` are ``(card, meld_index)`` in the order laid onto the knocker's melds.
-    """
-
-    label: str = ""  # "" for the only game of a hand, "Game 1: Alice against Bob" else
-    kind: str
-    seats: tuple[int, int]
-    knocker: int | None
-    winner: int | None
-    points: int
-    melds: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]
-    deadwood: tuple[tuple[Card, ...], tuple[Card, ...]]
-    layoffs: tuple[tuple[Card, int], ...] = ()
-
-    def player(self, seat: int) -> int:
-        """The game's player number (0 or 1) of ``seat``."""
-        return self.seats.index(seat)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reveal:
-    """End of a hand: every game's hands (gin), or what each seat was left with (Rummy),
-    and the engine's explanation.
-
-    ``winner`` is the seat that won the hand (a team game: the winning team's lower seat;
-    None: nobody). ``left`` (Rummy) is ``(seat, cards left, count, points)`` per seat that
-    showed its cards; ``points`` what each seat scored this hand, in seat order.
-    """
-
-    hand_no: int
-    kind: str
-    winner: int | None = None
-    games: tuple[RevealGame, ...] = ()
-    left: tuple[tuple[int, tuple[Card, ...], int, int], ...] = ()
-    points: tuple[int, ...] = ()
-    explanation: tuple[str, ...] = ()
-
-    @property
-    def layoffs(self) -> tuple[tuple[Card, int], ...]:
-        """Every game's layoffs, game by game (the order they are shown being laid)."""
-        return tuple(lay for game in self.games for lay in game.layoffs)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SheetRow:
-    """One hand on the score sheet: what it was, who scored, and the running points.
-
-    ``running`` has one entry per column of :attr:`Table.sheet_columns` (a seat, or a
-    team in team gin); ``winner`` is the column that scored (None: nobody).
-    """
-
-    hand_no: int
-    kind: str  # "knock", "gin", "big_gin", "undercut", "void", "went out", "blocked"
-    winner: int | None
-    points: int
-    running: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MemoryLine:
-    """One opponent as the card memory shows it: ``held``, the cards it took from the
-    discard pile and still holds (oldest first); ``discarded``, its discards this hand."""
-
-    seat: int
-    name: str
-    held: tuple[Card, ...] = ()
-    discarded: tuple[Card, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SheetTotal:
-    """A line of the score sheet's foot: hand points, boxes, game bonus, shutout or the
-    total, one value per column of :attr:`Table.sheet_columns`."""
-
-    label: str
-    values: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MatchEnd:
-    """End of the match: the winners (seats) and the itemised totals, one line each."""
-
-    winners: tuple[int, ...]
-    totals: tuple[int, ...]
-    lines: tuple[str, ...]
-    notes: tuple[str, ...] = ()  # e.g. the statistics against this opponent
-
-    @property
-    def winner(self) -> int | None:
-        """The one winning seat (None: none, or several)."""
-        return self.winners[0] if len(self.winners) == 1 else None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -186,49 +99,6 @@ class SeatLine:
     team: int | None = None
     link_down: bool = False  # the link to this seat is down (another seat's view)
     fingerprint: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TeamLine:
-    """A team of team gin: its name (the partners), seats, points and boxes."""
-
-    name: str
-    seats: tuple[int, ...]
-    points: int = 0
-    boxes: int = 0
-    mine: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameLine:
-    """A two-handed gin game as everyone sees it (public cards only): the other game of
-    a team-gin hand, or the game a spectator (or the seat sitting out) watches."""
-
-    label: str
-    seats: tuple[int, int]
-    names: tuple[str, str]
-    cards: tuple[int, int]
-    to_move: int | None  # a seat
-    stock: int
-    pile_top: Card | None
-    pile: int
-    knock_limit: int | None = None
-    knocker: int | None = None  # a seat
-    knock_kind: str = ""
-    knocker_melds: tuple[tuple[Card, ...], ...] = ()
-    over: bool = False
-    turn: bool = True  # the table's turn is this game's (team gin: one game at a time)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableMeldLine:
-    """A meld on a Rummy table: its number (lay-offs name it), owner and cards."""
-
-    index: int
-    owner: int
-    owner_name: str
-    cards: tuple[Card, ...]
-    kind: str  # "set" | "run"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -340,9 +210,14 @@ class Table:
         return len(self.names)
 
     @property
+    def face(self) -> PanelWords:
+        """The game's words and the shape of its table (its console face's)."""
+        return face_of(self.game)
+
+    @property
     def two_seats(self) -> bool:
         """A two-player gin table: the screen keeps its two-column panels."""
-        return self.game == "gin" and len(self.names) == 2
+        return len(self.names) == 2 and not self.face.melds_on_table
 
     def who(self, seat: int | None) -> str:
         """A seat's name, ``You`` for mine."""

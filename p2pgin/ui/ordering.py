@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pgin.engine.cards import Card
-from p2pgin.ui.arrange import Arrangement
+from p2pgin.engine.cards import CARDS, Card
+from p2pgin.games.gin.arrange import Arrangement
 from p2pgin.ui.model import (
     Table,
 )
 
 __all__ = [
     "PICK_KEYS",
+    "RANK_OF",
     "SORTS",
     "Group",
     "arrangement_groups",
@@ -24,6 +25,12 @@ __all__ = [
 
 
 SORTS = ("melds", "rank", "suit")
+
+#: Sort keys of every card, made once (the screen sorts a hand on every frame).
+RANK_OF: tuple[int, ...] = tuple(c.rank for c in CARDS)
+"""Each card's rank (0 ace .. 12 king), by the card."""
+_BY_RANK: tuple[tuple[int, int], ...] = tuple((c.rank, c.suit) for c in CARDS)
+_BY_SUIT: tuple[tuple[int, int], ...] = tuple((c.suit, c.rank) for c in CARDS)
 
 
 PICK_KEYS = "1234567890-"
@@ -56,16 +63,16 @@ def arrangement_groups(arrangement: Arrangement) -> list[Group]:
 def hand_groups(table: Table, sort: str) -> list[Group]:
     """The hand as displayed: melds then deadwood, or one group sorted by rank or suit."""
     if sort == "rank":
-        return [Group("hand", tuple(sorted(table.hand, key=lambda c: (c.rank, c.suit))))]
+        return [Group("hand", tuple(sorted(table.hand, key=_BY_RANK.__getitem__)))]
     if sort == "suit":
-        return [Group("hand", tuple(sorted(table.hand, key=lambda c: (c.suit, c.rank))))]
+        return [Group("hand", tuple(sorted(table.hand, key=_BY_SUIT.__getitem__)))]
     groups = [Group("meld", tuple(m)) for m in table.melds]
     placed = {c for m in table.melds for c in m}
     rest = [c for c in table.deadwood_cards if c not in placed]
     # Cards the model did not group (should not happen) still show, as deadwood.
     rest += [c for c in table.hand if c not in placed and c not in rest]
     if rest:
-        groups.append(Group("deadwood", tuple(sorted(rest, key=lambda c: (c.rank, c.suit)))))
+        groups.append(Group("deadwood", tuple(sorted(rest, key=_BY_RANK.__getitem__))))
     return groups
 
 

@@ -96,7 +96,7 @@ def render_pile(table: Table, ui: UiState) -> StyleAndTextTuples:
         if i and i % 10 == 0:
             out.nl()
         out.add(" ").card(card, ui.ascii)
-    if table.game == "rummy":
+    if table.face.melds_on_table:
         out.nl().nl()
         out.frags.extend(render_melds(table, ui))
     return out.frags
@@ -133,7 +133,7 @@ def render_reveal(table: Table, ui: UiState, width: int = MIN_COLUMNS) -> StyleA
     r = table.reveal
     if r is None:
         return out.add(" No hand has ended yet.", "class:label").frags
-    if table.game == "rummy":
+    if table.face.melds_on_table:
         what = "blocked" if r.winner is None else f"{table.who(r.winner)} went out"
         out.add(f" Round {r.hand_no}: {what}", "class:title").nl()
     else:

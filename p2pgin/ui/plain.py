@@ -132,7 +132,7 @@ class PlainConsole:
         t = self.console.table
         r = t.reveal
         assert r is not None
-        word = "Round" if t.game == "rummy" else "Hand"
+        word = t.face.hand
         lines = [f"{word} {r.hand_no} over: {r.kind}."]
         text = self.console.card_text
         for game in r.games:

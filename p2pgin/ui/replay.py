@@ -25,6 +25,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
 from p2pgin.engine.cards import Card
 from p2pgin.engine.rummy_hand import RummyHand
+from p2pgin.games import UnknownGame, find_game
 from p2pgin.records.report import explain, game_title, printable
 from p2pgin.records.steps import ShowRow, Step, Story, showdown
 from p2pgin.ui.frags import ScrollCursor
@@ -50,6 +51,14 @@ def replay_lines(story: Story, hand_no: int | None = None, *, ascii: bool = Fals
     lines = story.lines(hand_no)
     return [asciify(line) for line in lines] if ascii else lines
 
+
+
+def _in_teams(game: str, seats: int) -> bool:
+    """The story's table of ``seats`` played as two teams of partners."""
+    try:
+        return find_game(game).in_teams(seats)
+    except UnknownGame:
+        return False
 
 class ReplayViewer:
     """A cursor over a story's steps and the screen of the current one."""
@@ -249,7 +258,7 @@ class ReplayViewer:
         if not scores:
             return ""
         target = f" (match to {self.story.target})" if self.story.target else ""
-        if len(scores) == 4 and self.story.game == "team_gin":
+        if _in_teams(self.story.game, len(scores)):
             teams = ", ".join(f"{self._who(t)} & {self._who(t + 2)} {scores[t]}"
                               for t in (0, 1))
             return f" Score {teams}{target}"

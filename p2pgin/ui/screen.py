@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pgin.ui.arrange import Arrangement
+from p2pgin.games.gin.arrange import Arrangement
 
 __all__ = [
     "UiState",

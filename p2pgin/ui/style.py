@@ -16,7 +16,8 @@ from typing import TextIO
 
 from prompt_toolkit.styles import Style
 
-from p2pgin.engine.cards import Card, CardParseError, parse_card
+from p2pgin.engine.cards import CARDS, Card, CardParseError, parse_card
+from p2pgin.games.kit import card_label
 
 __all__ = [
     "CARD_WIDTH",
@@ -39,11 +40,7 @@ ESCAPE_WAIT = 0.05
 bytes together, so this only has to cover a slow link."""
 
 _SUIT_CLASS = ("clubs", "diamonds", "hearts", "spades")
-
-
-def card_label(card: Card, *, ascii: bool = False) -> str:
-    """The unpadded label: ``"10♦"``/``"7♥"``, or the canonical ``"TD"``/``"7H"`` in ASCII."""
-    return str(card) if ascii else card.unicode
+_CARD_CLASS: tuple[str, ...] = tuple(f"class:card.{_SUIT_CLASS[c.suit]}" for c in CARDS)
 
 
 _CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
@@ -96,7 +93,7 @@ def asciify(text: str) -> str:
 
 def card_class(card: Card) -> str:
     """The style class of a card's suit (``"class:card.hearts"``)."""
-    return f"class:card.{_SUIT_CLASS[card.suit]}"
+    return _CARD_CLASS[card]
 
 
 def terminal_is_utf8(stream: TextIO | None = None) -> bool:

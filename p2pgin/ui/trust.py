@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from p2pgin.session.endings import Ending
 from p2pgin.ui.model import EndingNote, OverdueNote
 
 __all__ = ["RECORD_LINE", "WATCHER_RECORD_LINE", "ending_headline", "ending_note",
@@ -91,10 +92,10 @@ def overdue_log(note: OverdueNote) -> str:
     return f"Deadline passed: {note.name} owes {_a(owed_words(note.owed))} ({_waited(note)})."
 
 
-def ending_headline(ending: Any, names: Sequence[str]) -> str:
+def ending_headline(ending: Ending, names: Sequence[str]) -> str:
     """The ending's one sentence (the session's), a silent seat's worded as a player's:
     ``Ann ended the match: Bob did not send the move in time.``"""
-    kind = str(getattr(ending.kind, "value", ending.kind))
+    kind = str(ending.kind)
     if kind != "timeout":
         return str(ending.headline(names))
     by, named = _who(names, ending.by, None), _who(names, ending.named, None)
@@ -102,9 +103,9 @@ def ending_headline(ending: Any, names: Sequence[str]) -> str:
             f"{owed_words(ending.owed or 'step')} in time.")
 
 
-def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote:
+def ending_note(ending: Ending, names: Sequence[str], me: int | None) -> EndingNote:
     """How the match ended (a session ``Ending``), its headline and what it means here."""
-    kind = str(getattr(ending.kind, "value", ending.kind))
+    kind = str(ending.kind)
     by, named = ending.by, ending.named
     who_by, who_named = _who(names, by, me), _who(names, named, me)
     headline = ending_headline(ending, names)
@@ -158,7 +159,7 @@ def ending_note(ending: Any, names: Sequence[str], me: int | None) -> EndingNote
                      f"the record keeps every signed entry and names {who_named}.")
     if ending.hand_cut and ending.hand_no:
         lines.append(f"Hand {ending.hand_no} was not finished: it does not count.")
-    if getattr(ending, "reason", ""):
+    if ending.reason:
         lines.append(f"Reason given: {ending.reason}")
     lines.append(RECORD_LINE if me is not None else WATCHER_RECORD_LINE)
     return EndingNote(kind=kind, headline=headline, meaning=tuple(lines), alarm=alarm)

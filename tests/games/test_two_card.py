@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,12 +29,13 @@ from p2pgin.records import Status, transcript_of, verify_file
 from p2pgin.records.saved import read_games
 from testkit.memtable import Router, Seat, table
 from tests.games.two_card import TWO_CARD
-from tests.games.two_card.engine import Swap, TwoCardGame, TwoCardHand, TwoCardMatch
+from tests.games.two_card.engine import Stand, Swap, TwoCardGame, TwoCardHand, TwoCardMatch
 
 PACKAGE = Path(__file__).parent / "two_card"
 #: What a game of its own may import of p2pgin: the public faces (issue 25 §2).
 PUBLIC = {"p2pgin.engine.game", "p2pgin.engine.cards", "p2pgin.engine.errors",
-          "p2pgin.engine.moves", "p2pgin.games", "p2pgin.games.kit", "p2pgin.bots.api"}
+          "p2pgin.engine.moves", "p2pgin.games", "p2pgin.games.kit", "p2pgin.games.panel",
+          "p2pgin.bots.api"}
 
 
 def _seed(n: int) -> bytes:
@@ -215,3 +217,32 @@ def test_the_referee_catches_a_game_that_does_not_open_what_a_move_shows() -> No
     with pytest.raises(HiddenCardError, match="show: position"):
         referee.play_hand(lambda view: Swap())
     assert [move for _, move in referee.moves] == [Swap(), Swap()]  # the first show failed
+
+
+def test_the_made_up_game_shows_on_the_console() -> None:
+    """The console draws a game it was never told of: its title, its seat's card and its
+    words come from the spec's face (``panel.py``), with no edit of the console."""
+    from p2pgin.games.kit import card_label
+    from tests.ui.ui_screens import console_session, screen_text
+    from tests.ui.ui_tables import TableGame
+
+    def stands(view: Any) -> Any:
+        return next((m for m in view.legal_moves if isinstance(m, Stand)), None)
+
+    with registered(TWO_CARD):
+        game = TableGame("two_card", 2, me=0, rules={"target": 3},
+                         choosers={1: stands})
+        hand = game.view.hand
+        assert isinstance(hand, TwoCardHand)
+        mine = hand.card_of(0)
+        assert mine is not None
+        with console_session(game) as (built, _inp, _out):
+            table = built.console.table
+            screen = "\n".join(screen_text(built))
+        assert table.hand == (mine,) and table.game_title == TWO_CARD.words.table(2)
+        assert table.face is TWO_CARD.panel.words
+        # the hand panel: the face's word over the seat's one card
+        assert "your card" in screen and card_label(mine) in screen
+        # the log: the face's words for the deal and the other seat's move
+        assert "Hand 1: one card each; every card proven." in screen
+        assert "Bob stands" in screen and "display error" not in screen

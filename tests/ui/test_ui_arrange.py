@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pgin.engine import CARDS, IllegalMeldError, Layoff, check_layoffs, is_meld, parse_cards
-from p2pgin.ui.arrange import Arrangement, destinations, move_card, place_of
+from p2pgin.games.gin.arrange import Arrangement, destinations, move_card, place_of
 from p2pgin.ui.style import card_labels_in
 
 

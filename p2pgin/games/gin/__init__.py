@@ -9,7 +9,7 @@ loser deals and sits out; team gin: teams deal).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from p2pgin.engine.game import Game
 from p2pgin.engine.gin_game import GinGame
@@ -17,6 +17,7 @@ from p2pgin.engine.gin_team import TeamGin
 from p2pgin.engine.gin_three import CutthroatGin
 from p2pgin.engine.rules import PRESETS, Rules, RulesError
 from p2pgin.games.gin.bot import GIN_BOTS
+from p2pgin.games.gin.panel import GIN3_PANEL, GIN_PANEL, TEAM_GIN_PANEL
 from p2pgin.games.gin.words import (
     CUTTHROAT_DEALS,
     GIN3_WORDS,
@@ -24,12 +25,30 @@ from p2pgin.games.gin.words import (
     TEAM_DEALS,
     TEAM_GIN_WORDS,
 )
-from p2pgin.games.spec import GameRules, GameSpec, GameSpecError, RuleOption, rule_overrides
+from p2pgin.games.spec import (
+    GameRules,
+    GameSpec,
+    GameSpecError,
+    RuleOption,
+    nearest_preset,
+    rule_overrides,
+)
 
 __all__ = ["GIN", "GIN3", "TEAM_GIN", "GinRulesCodec"]
 
 #: Options the command line sets apart from the preset: they do not count as changes.
 _LOOSE: Final = ("target", "big_gin", "big_gin_bonus")
+#: An option that differs from the preset, in a word or two (:meth:`GinRulesCodec.brief`).
+_BRIEF: Final[dict[str, Callable[[Any], str]]] = {
+    "knock_limit": lambda v: f"knock {v}", "oklahoma": lambda v: "oklahoma" if v
+    else "no oklahoma", "spade_doubles": lambda v: "spades double" if v
+    else "spades single", "gin_bonus": lambda v: f"gin {v}",
+    "undercut_bonus": lambda v: f"undercut {v}", "box_bonus": lambda v: f"box {v}",
+    "game_bonus": lambda v: f"game {v}",
+    "shutout": lambda v: f"shutout {str(v).replace('_', ' ')}",
+    "winner_deals": lambda v: "winner deals" if v else "loser deals",
+}
+_BIG_GIN_BONUS: Final = 31
 
 
 def _rules(rules: GameRules) -> Rules:
@@ -75,6 +94,15 @@ class GinRulesCodec:
         overrides = rule_overrides("gin", self.options, flags, target)
         return Rules.preset(preset or self.presets[0], **overrides)
 
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        name, changed = nearest_preset(rules, PRESETS, _LOOSE)
+        words = [name] + [_BRIEF[k](rules[k]) if k in _BRIEF
+                          else f"{k.replace('_', ' ')} {rules[k]}" for k in changed]
+        if rules.get("big_gin"):
+            bonus = rules.get("big_gin_bonus", _BIG_GIN_BONUS)
+            words.append("big gin" if bonus == _BIG_GIN_BONUS else f"big gin {bonus}")
+        return tuple(words)
+
     def words(self, rules: GameRules) -> tuple[str, ...]:
         gin = _rules(rules)
         described = list(gin.describe())
@@ -95,12 +123,13 @@ def _at(make: type[GinGame | CutthroatGin | TeamGin]) -> Callable[[GameRules, in
 
 GIN: Final = GameSpec(
     name="gin", title="gin", seats=(2,), default_for=(2,), rules=GinRulesCodec(),
-    new_game=_at(GinGame), words=GIN_WORDS, bots=GIN_BOTS)
+    new_game=_at(GinGame), words=GIN_WORDS, bots=GIN_BOTS, panel=GIN_PANEL)
 GIN3: Final = GameSpec(
     name="gin3", title="three-player gin", seats=(3,), default_for=(3,),
     rules=GinRulesCodec(CUTTHROAT_DEALS), new_game=_at(CutthroatGin),
-    words=GIN3_WORDS, bots=GIN_BOTS)
+    words=GIN3_WORDS, bots=GIN_BOTS, panel=GIN3_PANEL)
 TEAM_GIN: Final = GameSpec(
     name="team_gin", title="team gin", seats=(4,), default_for=(4,),
     rules=GinRulesCodec(TEAM_DEALS), new_game=_at(TeamGin),
-    words=TEAM_GIN_WORDS, bots=GIN_BOTS, teams=True)
+    words=TEAM_GIN_WORDS, bots=GIN_BOTS, teams=True,
+    panel=TEAM_GIN_PANEL)

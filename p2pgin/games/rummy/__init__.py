@@ -15,10 +15,19 @@ from p2pgin.engine.rules import RulesError
 from p2pgin.engine.rummy import RummyGame
 from p2pgin.engine.rummy_rules import MAX_SEATS, MIN_SEATS, RUMMY_PRESETS, RummyRules
 from p2pgin.games.rummy.bot import RUMMY_BOTS
+from p2pgin.games.rummy.panel import RUMMY_PANEL
 from p2pgin.games.rummy.words import RUMMY_WORDS, VARIATION_HELP
-from p2pgin.games.spec import GameRules, GameSpec, RuleOption, rule_overrides
+from p2pgin.games.spec import GameRules, GameSpec, RuleOption, nearest_preset, rule_overrides
 
 __all__ = ["RUMMY", "RummyRulesCodec"]
+
+#: A variation that differs from the preset, in a word or two (:meth:`RummyRulesCodec.brief`).
+_BRIEF: Final = {
+    "multiple_melds": "many melds a turn", "aces_high_or_low": "aces high or low",
+    "discard_any_card": "discard the pickup", "discard_final_card": "final discard",
+    "shuffle_stock": "shuffled stock", "reverse_scoring": "reverse scoring",
+    "rummy_doubles": "rummy doubles",
+}
 
 
 def _rules(rules: GameRules) -> RummyRules:
@@ -49,6 +58,10 @@ class RummyRulesCodec:
         overrides = rule_overrides("Rummy", self.options, flags, target)
         return RummyRules.preset(preset or self.presets[0], **overrides)
 
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        name, changed = nearest_preset(rules, RUMMY_PRESETS, ("target",))
+        return (name, *(_BRIEF.get(k, k.replace("_", " ")) for k in changed if rules.get(k)))
+
     def words(self, rules: GameRules) -> tuple[str, ...]:
         rummy = _rules(rules)
         on = sum(1 for name in RummyRules.variation_names() if getattr(rummy, name))
@@ -63,4 +76,4 @@ def _new_game(rules: GameRules, seats: int) -> Game:
 RUMMY: Final = GameSpec(
     name="rummy", title="Rummy", seats=tuple(range(MIN_SEATS, MAX_SEATS + 1)),
     default_for=(5, 6), rules=RummyRulesCodec(), new_game=_new_game, words=RUMMY_WORDS,
-    bots=RUMMY_BOTS)
+    bots=RUMMY_BOTS, panel=RUMMY_PANEL)

@@ -48,6 +48,11 @@ class ConsoleBase:
         #: What each numbered choice does while the player picks one (melds, lay-offs).
         self._choices: list[Callable[[], object]] = []
         self._ending_seen: object = None
+        #: The table the last refresh drew (None before the first).
+        self._drawn: Table | None = None
+        #: The view and the handle's facts that table was drawn from.
+        self._drawn_view: object = None
+        self._drawn_from: tuple[object, ...] = ()
         self.table: Table = self.refresh()
 
     @property
@@ -63,8 +68,8 @@ class ConsoleBase:
             whatever ``handle.act`` raises (nothing was sent then).
         """
         view = self.view
-        table_move = getattr(view, "table_move", None)
-        self.handle.act(table_move(move) if callable(table_move) else move)
+        self.handle.act(view.table_move(move) if isinstance(view, adapter.GinSeatView)
+                        else move)
 
     def refresh(self) -> Table:
         """Drain new events and rebuild the table; called after every change."""
@@ -76,20 +81,33 @@ class ConsoleBase:
         if any(isinstance(e, MatchStarted) for e in events) and self.ui.message.startswith(
                 "rematch offered"):
             self.say("")  # NB: the rematch began; the wait it announced is over
-        before = self.table if hasattr(self, "table") else None
+        before = self._drawn
         handle = self.handle
+        link, peer_info, peers = str(handle.link), handle.peer_info, dict(handle.peers)
+        can_undo = self._can_undo()
+        can_hint = self.hinter is not None or adapter.hints_available()
+        overdue = handle.overdue
+        drawn_from = (link, peer_info, peers, can_undo, can_hint, self.lobby, overdue)
+        if (before is not None and not events and view is self._drawn_view
+                and drawn_from == self._drawn_from):
+            # NB: nothing the screen shows changed (the view is the seat's until the next
+            # change): the mover's refresh after its move and the change callback's after
+            # it build the screen once
+            return self.table
+        self._drawn_view, self._drawn_from = view, drawn_from
         self.table = adapter.build_table(
             view,
-            link=str(handle.link),
-            peer_info=handle.peer_info,
-            peers=dict(handle.peers),
+            link=link,
+            peer_info=peer_info,
+            peers=peers,
             history=self.history,
-            can_undo=self._can_undo(),
-            can_hint=self.hinter is not None or adapter.hints_available(),
+            can_undo=can_undo,
+            can_hint=can_hint,
             lobby=self.lobby,
-            # NB: no seat offers ``evidence`` yet (issue 25: it comes with the view's Ending)
+            # NB: no real seat offers ``evidence`` (issue 25: it is to come with the
+            # view's Ending); a test's seat does
             evidence=list(getattr(handle, "evidence", ()) or ()),
-            overdue=handle.overdue,
+            overdue=overdue,
         )
         if self.table.match_end is not None and self.match_notes is not None and (
             before is None or before.match_end is None
@@ -98,6 +116,7 @@ class ConsoleBase:
         if self.table.match_end is not None and self._notes:
             self.table = replace(self.table, match_end=replace(self.table.match_end,
                                                                notes=self._notes))
+        self._drawn = self.table
         self._after_refresh(before)
         return self.table
 

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pgin.engine.cards import Card
-from p2pgin.ui import adapter, rummy
+from p2pgin.games.rummy import panel as rummy
+from p2pgin.ui import adapter
 from p2pgin.ui.actions.common import CommonActions
 
 __all__ = ["ChooseActions"]
@@ -19,7 +20,7 @@ class ChooseActions(CommonActions):
         """``m`` (Rummy): lay down a meld. With ``cards`` (typed), that very meld; else
         the one meld holding the cursor card, or a choice of the melds the engine offers
         (those holding the cursor card first)."""
-        if self.table.game != "rummy":
+        if not self.table.face.melds_on_table:
             self.say("m lays down a meld in Rummy; in gin, k knocks and g goes gin (your "
                      "melds are shown first)", error=True)
             return

@@ -46,18 +46,17 @@ class CommandActions(PlayActions):
             "accept": self.accept_rules,
             "decline": self.decline_rules,
         }
+        with_card: dict[str, Callable[[], None]] = {
+            "discard": lambda: self.discard(command.card),
+            "layoff": lambda: self.layoff(command.card, command.number),
+            "meld": lambda: self.meld(command.cards),
+            "knock": lambda: self.knock(command.card),
+            "gin": lambda: self.gin(command.card),
+        }
         if name in simple:
             simple[name]()
-        elif name == "discard":
-            self.discard(command.card)
-        elif name == "layoff":
-            self.layoff(command.card, command.number)
-        elif name == "meld":
-            self.meld(command.cards)
-        elif name == "knock":
-            self.knock(command.card)
-        elif name == "gin":
-            self.gin(command.card)
+        elif name in with_card:
+            with_card[name]()
         elif name == "select":
             if command.card is not None and self.select(command.card):
                 self.say(f"selected {self.card_text(command.card)}")
@@ -97,12 +96,11 @@ class CommandActions(PlayActions):
             return [status_text(t, self.ui, typed=True)]
         if what == "hand":
             lines = []
-            rest = "rest" if t.game == "rummy" else "deadwood"
+            rest = t.face.rest
             for g in hand_groups(t, "melds"):
                 cards = " ".join(self.card_text(c) for c in g.cards)
                 lines.append(f"{'meld' if g.kind == 'meld' else rest}: {cards}")
-            lines.append(f"count in hand {t.deadwood}" if t.game == "rummy"
-                         else f"deadwood {t.deadwood}")
+            lines.append(f"{t.face.counted} {t.deadwood}")
             return lines
         if what == "score":
             if t.two_seats and t.me is not None:
@@ -115,7 +113,7 @@ class CommandActions(PlayActions):
                          for team in t.teams]
             else:
                 parts = [f"{line.name} {line.points} points"
-                         + (f", {line.boxes} boxes" if t.game != "rummy" else "")
+                         + (f", {line.boxes} boxes" if t.face.boxes else "")
                          for line in t.seat_lines]
             return ["; ".join(parts) + f"; target {t.target}"]
         if what == "seats":

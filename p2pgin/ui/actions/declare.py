@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pgin.engine.cards import Card
+from p2pgin.games.gin.arrange import Arrangement, move_card, to_move
 from p2pgin.ui import adapter
 from p2pgin.ui.actions.choose import ChooseActions
-from p2pgin.ui.arrange import Arrangement, move_card, to_move
+from p2pgin.ui.model import Action
 
 __all__ = ["DeclareActions"]
 
@@ -18,17 +19,17 @@ class DeclareActions(ChooseActions):
 
     def _end_hand(self, what: str, card: Card | None) -> None:
         table = self.table
-        if table.game == "rummy":
+        if table.face.melds_on_table:
             self.say(f"{what[0]} is gin's {what}: in Rummy, m lays down a meld and a lays a "
                      "card off", error=True)
             return
         if what not in table.actions:
             self.say(adapter.why_not(table, what), error=True)
             return
-        if what == "gin" and table.big_gin and card is None:
+        if what == Action.GIN and table.big_gin and card is None:
             self._ask("Big gin: lay down all eleven cards?", lambda: self._act("big_gin"))
             return
-        allowed = table.gin_cards if what == "gin" else table.knock_cards
+        allowed = table.gin_cards if what == Action.GIN else table.knock_cards
         if card is not None:
             if not self.select(card):
                 return
@@ -70,7 +71,7 @@ class DeclareActions(ChooseActions):
             return f"Show these melds, {what}, deadwood {left}?"
         discard = arrangement.discard
         label = self.card_text(discard) if discard is not None else "?"
-        if arrangement.kind == "gin":
+        if arrangement.kind == Action.GIN:
             return f"Gin: discard {label} face down and lay down these melds?"
         return f"Knock: discard {label} face down with these melds, deadwood {left}?"
 
@@ -155,7 +156,7 @@ class DeclareActions(ChooseActions):
         """Gin, after the other player knocked: show the engine's best declaration (melds
         and layoffs) to make, or change first. Rummy: lay ``card`` (the cursor's) off onto
         a meld on the table (``meld``: its number, from 1)."""
-        if self.table.game == "rummy":
+        if self.table.face.melds_on_table:
             self.lay_off(card, meld)
             return
         view = self.view

@@ -96,7 +96,7 @@ class PlayActions(DeclareActions):
         gin it says what the key is for (not a lobby's or Rummy's refusal)."""
         if "accept" in self.table.actions:
             self.accept_rules()
-        elif self.table.game == "rummy":
+        elif self.table.face.melds_on_table:
             self.lay_off()
         elif self.table.stage in ("handshake", "lobby"):
             self.accept_rules()

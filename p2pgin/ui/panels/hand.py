@@ -9,7 +9,7 @@ from p2pgin.ui.frags import MIN_COLUMNS, SLOT, Click, _Out
 from p2pgin.ui.model import (
     Table,
 )
-from p2pgin.ui.ordering import PICK_KEYS, arrangement_groups, hand_groups
+from p2pgin.ui.ordering import PICK_KEYS, RANK_OF, arrangement_groups, hand_groups
 from p2pgin.ui.panels.table import _render_rules
 from p2pgin.ui.screen import UiState
 from p2pgin.ui.style import (
@@ -57,7 +57,7 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         groups = hand_groups(table, ui.sort)
         sort_name = {"melds": "melds first", "rank": "by rank", "suit": "by suit"}[ui.sort]
         out.add(" Your hand", "class:value").add(f" ({sort_name}, o: sort)", "class:label")
-        counted = "count in hand " if table.game == "rummy" else "deadwood "
+        counted = f"{table.face.counted} "
         out.add(f"   {counted}", "class:label").add(str(table.deadwood), "class:value")
         if table.best_after_discard is not None:
             out.add(f" (after best discard: {table.best_after_discard})", "class:label")
@@ -78,10 +78,10 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
         width = len(group.cards) * SLOT
-        rest = "rest" if table.game == "rummy" else "deadwood"
+        rest = table.face.rest
         label = group.label or {"meld": "meld", "deadwood": rest, "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
-            label = "set" if len({c.rank for c in group.cards}) == 1 else "run"
+            label = "set" if len({RANK_OF[c] for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
             # NB: only the last group's label may run past its cards; a cut one shows it
             label = fit_text(label, width - 1, ascii=ui.ascii)

@@ -114,7 +114,7 @@ def render_seats(table: Table, ui: UiState, width: int = 29) -> StyleAndTextTupl
         out.nl()
         _audit_mark(out, table, ui)
         return out.frags
-    rummy = table.game == "rummy"
+    rummy = not table.face.boxes
     # NB: mark and name take what the numbers leave: cards 6, points 6, boxes 4 (Rummy: none).
     numbers = 13 if rummy else 16
     name_width = width - numbers

@@ -7,6 +7,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pgin.ui.fit import fit_text, wrap_text
 from p2pgin.ui.frags import _Out
 from p2pgin.ui.model import (
+    Action,
     Table,
 )
 from p2pgin.ui.panels.table import _winners_text
@@ -94,7 +95,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         movers = [g for g in table.games if g.to_move is not None and not g.over]
         mover = table.who(movers[0].to_move) if movers else "the players"
         return f"You sit this hand out: {mover} to move"
-    if table.game == "rummy":
+    if table.face.melds_on_table:
         return _rummy_status(table, ui, typed)
     if not table.my_turn:
         if table.stage == "play" and table.to_move == table.opp:
@@ -127,7 +128,7 @@ def status_text(table: Table, ui: UiState, *, typed: bool = False) -> str:
         return f"{opp} knocked: {how} shows your melds and lays off what fits"
     if "discard" in acts:
         extra = ""
-        if "gin" in acts:
+        if Action.GIN in acts:
             extra = ", g: gin"
         elif "knock" in acts:
             extra = ", k: knock"
@@ -223,7 +224,7 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("a", "lay off"))
     if "knock" in acts:
         keys.append(("k", "knock"))
-    if "gin" in acts:
+    if Action.GIN in acts:
         keys.append(("g", "gin"))
     if "layoff" in acts:
         keys.append(("Enter", "lay off"))

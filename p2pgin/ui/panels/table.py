@@ -40,7 +40,7 @@ def render_table(table: Table, ui: UiState, click: Click | None = None,
     opp = table.names[table.opp] if table.opp < len(table.names) else "?"
     if table.stage in ("handshake", "lobby") and not table.hand:
         return _render_lobby(table, out)
-    if table.game == "rummy" and table.stage == "play" and (table.hand or table.watching):
+    if table.face.melds_on_table and table.stage == "play" and (table.hand or table.watching):
         return _rummy_table(table, ui, out, width)
     if table.watching and table.games and table.stage == "play":
         return _watched_games(table, ui, out, width)

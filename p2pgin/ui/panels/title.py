@@ -73,7 +73,7 @@ def _title_of_table(table: Table, width: int, ascii: bool) -> StyleAndTextTuples
     the link, the hand, the game, whether I watch, then the seats (the part cut
     visibly when the screen is too narrow for every name)."""
     link_style = "class:banner" if table.link != "connected" else "class:label"
-    word = "round" if table.game == "rummy" else "hand"
+    word = table.face.hand.lower()
     parts: list[tuple[str, str] | None] = [
         (" p2pgin", "class:title"),
         (f" [{_link_text(table.link)}]", link_style),

@@ -1,5 +1,6 @@
 """A made-up two-card game through the registry alone (issue 25 §2): its engine
-(``engine.py``), its spec with its rules codec (here), its words and its bot. A test
+(``engine.py``), its spec with its rules codec (here), its words, its bot and its console
+face (``panel.py``). A test
 plays it inside ``registered(TWO_CARD)``; nothing outside this package changes."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from p2pgin.games import GameRules, GameSpec, GameSpecError, RuleOption
 
 from .bot import TWO_CARD_BOTS
 from .engine import NAME, TwoCardGame, TwoCardRules, TwoCardRulesError
+from .panel import TWO_CARD_PANEL
 from .words import TWO_CARD_WORDS
 
 __all__ = ["TWO_CARD", "TwoCardCodec"]
@@ -40,6 +42,9 @@ class TwoCardCodec:
             raise TwoCardRulesError("two-card has no options")
         return TwoCardRules() if target is None else TwoCardRules(target=target)
 
+    def brief(self, rules: Mapping[str, object]) -> tuple[str, ...]:
+        return ("standard",)
+
     def words(self, rules: GameRules) -> tuple[str, ...]:
         return ("standard rules", *_rules(rules).describe())
 
@@ -52,4 +57,4 @@ def _new_game(rules: GameRules, seats: int) -> Game:
 
 TWO_CARD: Final = GameSpec(
     name=NAME, title="two-card", seats=(2,), default_for=(), rules=TwoCardCodec(),
-    new_game=_new_game, words=TWO_CARD_WORDS, bots=TWO_CARD_BOTS)
+    new_game=_new_game, words=TWO_CARD_WORDS, bots=TWO_CARD_BOTS, panel=TWO_CARD_PANEL)
