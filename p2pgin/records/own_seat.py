@@ -22,19 +22,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
+from p2pgin.engine.cards import Card
+from p2pgin.engine.errors import OutOfTurnError
+from p2pgin.engine.gin_common import SittingOutError
+from p2pgin.engine.gin_tables import gin_seat
+from p2pgin.engine.rummy_hand import RummyHand
 from p2pgin.log.chain import table_session_id
 from p2pgin.log.errors import CorruptStore, LogError
 from p2pgin.log.store import SECRETS_SUFFIX, parse_game_bytes
 from p2pgin.records.report import display_names
 from p2pgin.records.sniff import Kind, sniff
-from p2pgin.records.steps import Story, _Teller, tell
+from p2pgin.records.steps import Step, Story, _Teller, tell
 from p2pgin.records.verifier import Walked
 from p2pgin.session.errors import Fault, Unattributable
 from p2pgin.session.events import CardsReceived, HandStarted, MoveMade, TakeBackDone
 from p2pgin.session.machine import Machine
 from p2pgin.session.secrets import SeatSecrets
 
-__all__ = ["META_SUFFIX", "MyMove", "NotYours", "OwnStory", "find_seat", "tell_own"]
+__all__ = ["META_SUFFIX", "MyMove", "NotYours", "OwnStory", "find_seat", "held_by", "own_or_public",
+           "tell_own"]
 
 #: The resume metadata beside a game file (``p2pgin.log.gamefile.META_SUFFIX``).
 META_SUFFIX: Final = ".peer.json"
@@ -79,6 +85,39 @@ class OwnStory:
         """The steps show the seat's own cards."""
         return self.seat is not None
 
+    def lines(self, hand_no: int | None = None) -> list[str]:
+        """The plain replay (:meth:`Story.lines`); told from a seat, each step of a hand
+        followed by the cards the seat held then."""
+        if self.seat is None:
+            return self.story.lines(hand_no)
+        seat, name = self.seat, self.story.names[self.seat]
+
+        def under(step: Step) -> list[str]:
+            if not step.in_hand or step.hand is None or step.result is not None:
+                return []
+            cards = held_by(step.hand, seat)
+            if cards is None:
+                return []
+            known = " ".join(c.unicode for c in sorted(
+                (c for c in cards if c is not None), key=lambda c: (c.suit, c.rank)))
+            drawn = sum(c is None for c in cards)
+            more = f" and {drawn} not read yet" if drawn else ""
+            return [f"       {name} holds {known}{more}"]
+
+        return self.story.lines(hand_no, under=under)
+
+
+def held_by(hand: Any, seat: int) -> tuple[Card | None, ...] | None:
+    """The cards ``seat`` holds in ``hand`` as far as known (position order), or None
+    when it holds none this hand (the dealer sitting out of three-player gin)."""
+    if isinstance(hand, RummyHand):
+        return hand.hand_cards(seat)
+    try:
+        game = gin_seat(hand, seat)
+    except (SittingOutError, OutOfTurnError, TypeError):
+        return None
+    return game.state.hand_cards(game.me)
+
 
 def find_seat(path: Path, data: bytes) -> tuple[int, dict[str, Any]]:
     """The seat whose game file ``path`` is, and its stored secrets.
@@ -106,6 +145,20 @@ def find_seat(path: Path, data: bytes) -> tuple[int, dict[str, Any]]:
     if not isinstance(secrets, dict) or not isinstance(seat, int) or isinstance(seat, bool):
         raise NotYours("does not say which seat played it (its .peer.json names no seat)")
     return seat, secrets
+
+
+def own_or_public(path: Path, data: bytes) -> OwnStory:
+    """``data`` (read from ``path``) told from the seat whose game file it is, when its
+    secrets are beside it and fit; else from the public cards (a transcript, someone
+    else's game).
+
+    Raises:
+        Unreadable: no p2pgin record at all.
+    """
+    try:
+        return tell_own(data, *find_seat(path, data))
+    except NotYours:
+        return tell_own(data)
 
 
 def tell_own(data: bytes, seat: int | None = None,
