@@ -72,7 +72,7 @@ from p2pgin.engine.cards import CARDS
 from p2pgin.engine.gin_moves import Defence
 
 __all__ = ["ACCURATE_POINTS", "SAMPLES", "Choice", "DecisionReview", "HandReview",
-           "MatchReview", "assemble", "review_decision", "review_match", "summarise"]
+           "MatchReview", "assemble", "decision_of", "review_decision", "review_match", "summarise"]
 
 #: Worlds per decision (every alternative meets each).
 SAMPLES: Final = 48
@@ -263,7 +263,7 @@ def _text(decision: Decision, view: BotView) -> str:
             f" {deadwood(kept)} deadwood)")
 
 
-def _decision(move: Move, state: HandState) -> Decision:
+def decision_of(move: Move, state: HandState) -> Decision:
     """The engine move as a decision in card terms (the bots' vocabulary)."""
     if isinstance(move, TakeUpcard):
         return TAKE
@@ -396,7 +396,7 @@ def review_decision(state: HandState, me: int, move: Move, *, hand_no: int, inde
     view = table_from_state(state, me)
     if view.phase == "defend":
         return _declaration(state, me, move, hand_no, index, view)
-    chosen = _decision(move, state)
+    chosen = decision_of(move, state)
     moves = _alternatives(view, chosen, state)
     if len(moves) < 2:
         return None

@@ -5,7 +5,9 @@ from __future__ import annotations
 from p2pgin.engine.cards import Card
 from p2pgin.ui import adapter
 from p2pgin.ui.actions.base import ConsoleBase
+from p2pgin.ui.hint_reason import hint_reason
 from p2pgin.ui.ordering import SORTS, hand_groups, hand_order
+from p2pgin.ui.style import asciify
 
 __all__ = ["CommonActions"]
 
@@ -101,6 +103,11 @@ class CommonActions(ConsoleBase):
             return
         text, card = adapter.describe_move(self.table, move, ascii=self.ui.ascii,
                                            typed=self.ui.typed)
+        reason = hint_reason(self.view, move)
+        if reason:  # NB: before the key or command, which stays last
+            what, paren, key = text.rpartition(" (")
+            reason = asciify(reason) if self.ui.ascii else reason
+            text = f"{what}: {reason}{paren}{key}" if paren else f"{text}: {reason}"
         if card is not None and card in self.table.hand:
             self.cursor = card
             self._sync_selected()
