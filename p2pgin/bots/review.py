@@ -460,8 +460,8 @@ def summarise(review: MatchReview) -> list[str]:
         out.append(f"Hand {hand.hand_no}: accuracy {acc}, lost {hand.lost:.1f}")
         for d in hand.decisions:
             mark = " " if d.accurate else "?"
-            out.append(f" {mark}{d.index:>3}. [{d.hand}] {d.choices[d.chosen].text}"
-                       + ("" if d.chosen == d.best else
-                          f" (best: {d.choices[d.best].text}, lost {d.lost:.1f}"
-                          f" \u00b1 {d.lost_se:.1f})"))
+            out.append(f" {mark}{d.index:>3}. [{d.hand}] {d.choices[d.chosen].text}")
+            if d.chosen != d.best:  # NB: a line of its own: 80 columns hold both
+                out.append(f"        best {d.choices[d.best].text}: lost {d.lost:.1f}"
+                           f" \u00b1 {d.lost_se:.1f}")
     return out
