@@ -15,7 +15,7 @@ import random
 from typing import Final
 
 from p2pgin.bots.evaluate import VALUES, deadwood, layoff_deadwood
-from p2pgin.bots.review import decision_of
+from p2pgin.bots.review import card_list, decision_of
 from p2pgin.bots.strategy import BotView, Decision, fewest_layoff_arrangement, table_from_state
 from p2pgin.bots.worlds import sample_world
 from p2pgin.engine import HandState, Move
@@ -94,7 +94,7 @@ def _draw_reason(view: BotView, take: bool) -> str:
         return ""
     hand = view.hand
     now = deadwood(hand)
-    with_top = min(deadwood((hand | 1 << top) ^ 1 << c) for c in _bits(hand))
+    with_top = min(deadwood((hand | 1 << top) ^ 1 << c) for c in card_list(hand))
     if take:
         same, run = _partners(top)
         joins = [c for c in same + run if hand >> c & 1]
@@ -107,15 +107,6 @@ def _draw_reason(view: BotView, take: bool) -> str:
         return f"{_name(top)} would not lower your deadwood ({now}); the stock may"
     return (f"{_name(top)} would lower your deadwood only to {with_top}, and taking it "
             "shows the opponent what you collect")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(low.bit_length() - 1)
-    return out
 
 
 def why_knock(view: BotView, decision: Decision) -> str:

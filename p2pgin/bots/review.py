@@ -72,7 +72,8 @@ from p2pgin.engine.cards import CARDS
 from p2pgin.engine.gin_moves import Defence
 
 __all__ = ["ACCURATE_POINTS", "SAMPLES", "Choice", "DecisionReview", "HandReview",
-           "MatchReview", "assemble", "decision_of", "review_decision", "review_match", "summarise"]
+           "MatchReview", "assemble", "card_list", "decision_of", "review_decision",
+           "review_match", "summarise"]
 
 #: Worlds per decision (every alternative meets each).
 SAMPLES: Final = 48
@@ -226,13 +227,18 @@ def _card(card: int | None) -> str:
     return "?" if card is None else CARDS[card].unicode
 
 
-def _cards(mask: int) -> str:
+def card_list(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest index first."""
     out = []
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
+    while mask:
+        low = mask & -mask
+        mask ^= low
         out.append(low.bit_length() - 1)
+    return out
+
+
+def _cards(mask: int) -> str:
+    out = card_list(mask)
     out.sort(key=lambda c: (CARDS[c].suit, CARDS[c].rank))
     return " ".join(_card(c) for c in out)
 
