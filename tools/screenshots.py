@@ -6,7 +6,7 @@ terminal of a fixed size (tmux, driven by :class:`testkit.term.Term`), playing a
 real match against a bot peer over loopback TCP with the full protocol. Keys are
 chosen from the console's own key strip, as a person would.
 
-    python tools/screenshots.py [--out docs/screens] [--only two|tables|lobby]
+    python tools/screenshots.py [--out docs/screens] [--only two|tables|lobby|review]
 
 The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
 seat, Oklahoma with an ace upcard) come from ``p2pgin play --game G --players N`` where
@@ -228,12 +228,49 @@ def lobby(out: Path, env: dict[str, str]) -> None:
         lab.down()
 
 
+def review(out: Path, env: dict[str, str]) -> None:
+    """The hint with its reason (a scripted hand of the console, ``tests/ui/
+    scripted_console.py``) and ``p2pgin review`` of a finished game file (a match to 10
+    played by real sessions in memory, ann's game file and secrets as her store keeps
+    them): its progress bar on the way, then its end."""
+    import json
+
+    from tests.verify.helpers import finished_table
+    from tests.verify.tables import game_file
+
+    py = sys.executable
+    term = Term(f"shots-hint-{os.getpid()}", "80x24",
+                [py, str(ROOT / "tests" / "ui" / "scripted_console.py"), "a-hand"], env)
+    try:
+        term.wait(r"Your turn: take the upcard")
+        term.keys("p")
+        term.wait(r"draw from the stock \(s\)")
+        term.keys("s")
+        term.wait(r"Enter discard")
+        term.keys("h")
+        save(out, "hint", term.wait(r"Hint: "), "a hint with its reason (h)")
+    finally:
+        term.stop()
+    ann = finished_table(3).seats["ann"]
+    path = game_file(Path(env["P2PGIN_HOME"]) / "games", ann, {"seat": 0, "role": "host"})
+    path.with_suffix(".secrets").write_text(json.dumps(ann.secrets))
+    term = Term(f"shots-review-{os.getpid()}", "80x24",
+                [py, "-m", "p2pgin", "review", str(path), "--hand", "2"], env)
+    try:
+        save(out, "review-progress", term.wait(r"reviewing \[[#]+[.]+\] \d+/"),
+             "p2pgin review on the way: its progress bar")
+        save(out, "review", term.wait(r"Pane is dead", 300),
+             "p2pgin review --hand 2: the costliest decisions, then the hand's")
+    finally:
+        term.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
-    parser.add_argument("--only", choices=("two", "tables", "lobby"), default=None,
-                        help="only the two-player screens, the tables', or the list of "
-                             "tables found on the LAN")
+    parser.add_argument("--only", choices=("two", "tables", "lobby", "review"), default=None,
+                        help="only the two-player screens, the tables', the list of "
+                             "tables found on the LAN, or the hint and the review")
     args = parser.parse_args(argv)
     if (why := missing()) is not None:
         parser.error(why)
@@ -248,7 +285,9 @@ def main(argv: list[str] | None = None) -> int:
         lobby(args.out, env)
     if args.only in (None, "tables"):
         tables(args.out, env)
-    if args.only in ("tables", "lobby"):
+    if args.only in (None, "review"):
+        review(args.out, env)
+    if args.only in ("tables", "lobby", "review"):
         return 0
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal", "--new"]

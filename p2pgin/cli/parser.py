@@ -32,6 +32,7 @@ from p2pgin.cli.options import (
 
 #: Modules that add subcommands: each defines ``register(subparsers) -> None``.
 EXTENSIONS: Final = ("p2pgin.cli.commands.verify", "p2pgin.cli.commands.records",
+                      "p2pgin.cli.commands.review",
                       "p2pgin.cli.commands.rules")
 
 

@@ -125,16 +125,20 @@ class Story:
         return next((i for i, s in enumerate(self.steps)
                      if s.kind == _DEAL and s.hand_no == hand_no), None)
 
-    def lines(self, hand_no: int | None = None) -> list[str]:
+    def lines(self, hand_no: int | None = None, *,
+              under: Callable[[Step], list[str]] | None = None) -> list[str]:
         """The plain replay: a line per step, each hand's scoring under its last move,
         the match's under the step that ends it, an ending with its details. With
-        ``hand_no``, that hand only."""
+        ``hand_no``, that hand only; ``under(step)``: lines to print under each step
+        (a player's own cards)."""
         out: list[str] = []
         for step in self.steps:
             if hand_no is not None and (step.hand_no != hand_no or not step.in_hand):
                 continue
             numbered = step.index and step.kind != "ending"
             out.append(f"  {step.index}. {step.text}" if numbered else step.text)
+            if under is not None:
+                out += under(step)
             if step.result is not None:
                 out += [f"    {line}" for line in explain(step.result, self.names)]
             if step.outcome is not None and hand_no is None:

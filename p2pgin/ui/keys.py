@@ -99,6 +99,7 @@ def build_key_bindings(
     bind("g")(lambda: console.gin())
     bind("b")(lambda: console.say("b is for declaring melds: the best declaration again"))
     bind("h")(console.hint)
+    bind("c")(console.review_hand)
     bind("o")(console.cycle_sort)
     bind("M")(console.toggle_memory)
     bind("v")(lambda: console.toggle_overlay("pile"))

@@ -41,6 +41,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer, DynamicContainer
 from prompt_toolkit.layout.controls import BufferControl
 
+from p2pgin.ui.coach import render_review
 from p2pgin.ui.controller import Console
 from p2pgin.ui.fit import fit_lines
 from p2pgin.ui.frags import MIN_COLUMNS, MIN_ROWS, ScrollCursor, plain_text
@@ -318,6 +319,8 @@ class ConsoleLayout:
             body = render_melds(table, ui)
         elif ui.overlay == "seats":
             body = render_seat_list(table, ui, width)
+        elif ui.overlay == "review":
+            body = render_review(ui.review)
         elif ui.overlay == "match":
             body = render_match_end(table, ui, width)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)

@@ -15,7 +15,7 @@ Down/Up (``j``/``k``) scroll a screen taller than the terminal, ``q`` quit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from prompt_toolkit.application import Application
@@ -45,11 +45,12 @@ _HISTORY: Final = 6
 _HISTORY_AT_RESULT: Final = 2
 
 
-def replay_lines(story: Story, hand_no: int | None = None, *, ascii: bool = False
-                 ) -> list[str]:
-    """The plain replay: :meth:`Story.lines` (in ASCII card labels with ``ascii``)."""
-    lines = story.lines(hand_no)
-    return [asciify(line) for line in lines] if ascii else lines
+def replay_lines(story: Story, hand_no: int | None = None, *, ascii: bool = False,
+                 lines: Callable[[int | None], list[str]] | None = None) -> list[str]:
+    """The plain replay: :meth:`Story.lines`, or ``lines(hand_no)`` (a story told from a
+    seat), in ASCII card labels with ``ascii``."""
+    text = (story.lines if lines is None else lines)(hand_no)
+    return [asciify(line) for line in text] if ascii else text
 
 
 

@@ -23,6 +23,7 @@ class UiState:
     message: str = ""  # feedback for the last key (errors included)
     error: bool = False
     hint: str = ""
+    review: tuple[str, ...] = ()  # c: the review of the last hand (its lines, once judged)
     memory_hidden: bool = False  # M: the card memory row hidden (the player remembers)
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
     typed: bool = False  # the player types commands (--plain): advice names them, not keys

@@ -108,8 +108,10 @@ def _reader_left() -> None:
 def _cmd_replay(args: argparse.Namespace) -> int:
     """Watch a saved game again, as a spectator saw it: every public move and card, each
     hand's showdown and scoring, the scores, how the match ended (protocol v2 never
-    opens a hand's whole deck). Step with the arrow keys, jump to hand N; --plain prints
-    a line per move. The file is verified first: only a proven game is replayed."""
+    opens a hand's whole deck); your own game file (its secrets beside it) shows your
+    cards as you held them, step by step, beside the public ones. Step with the arrow
+    keys, jump to hand N; --plain prints a line per move. The file is verified first:
+    only a proven game is replayed."""
     from p2pgin.records.sniff import Unreadable, read_record
 
     try:
@@ -118,9 +120,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"p2pgin replay: {args.file} {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     _progress(f"checking {args.file} before the replay...")
-    from p2pgin.records.steps import tell
+    from p2pgin.records.own_seat import own_or_public
 
-    story = tell(data)
+    own = own_or_public(args.file, data)
+    story = own.story
     if not story.ok:
         from p2pgin.records.report import Status
 
@@ -147,7 +150,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from p2pgin.ui.replay import replay_lines
 
         only = args.hand if args.hand != 1 else None
-        print("\n".join(replay_lines(story, only, ascii=bool(args.ascii))))
+        print("\n".join(replay_lines(story, only, ascii=bool(args.ascii),
+                                      lines=own.lines)))
         return EXIT_OK
     from p2pgin.ui.terminal import keys_come_from_a_terminal
 

@@ -9,6 +9,7 @@ from typing import Any
 from p2pgin.engine.cards import Card
 from p2pgin.session.events import MatchStarted
 from p2pgin.ui import adapter
+from p2pgin.ui.coach import HandRecorder
 from p2pgin.ui.model import LogLine, Table
 from p2pgin.ui.ordering import arrangement_groups, hand_order
 from p2pgin.ui.screen import UiState
@@ -34,6 +35,7 @@ class ConsoleBase:
         self.match_notes = match_notes
         self.ui = UiState(ascii=ascii)
         self.history = adapter.History()
+        self.coach = HandRecorder()
         self.history.log.extend(LogLine(parts=(line,)) for line in notices)
         self.hinter = hinter
         self.cursor: Card | None = None
@@ -76,6 +78,8 @@ class ConsoleBase:
         events = list(self.handle.drain_events())
         view = self.handle.view
         self.history.absorb(events, view)
+        mine = self.view
+        self.coach.absorb(events, view.me, my_turn=mine.my_turn, hand=mine.hand, me=mine.me)
         if events and self.ui.error:
             self.clear_message()  # NB: the table moved on: the error was about before
         if any(isinstance(e, MatchStarted) for e in events) and self.ui.message.startswith(

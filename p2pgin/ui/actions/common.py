@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from prompt_toolkit.application.current import get_app
+
 from p2pgin.engine.cards import Card
 from p2pgin.ui import adapter
 from p2pgin.ui.actions.base import ConsoleBase
+from p2pgin.ui.coach import review_in_thread
+from p2pgin.ui.hint_reason import hint_reason
 from p2pgin.ui.ordering import SORTS, hand_groups, hand_order
+from p2pgin.ui.style import asciify
 
 __all__ = ["CommonActions"]
 
@@ -101,11 +106,37 @@ class CommonActions(ConsoleBase):
             return
         text, card = adapter.describe_move(self.table, move, ascii=self.ui.ascii,
                                            typed=self.ui.typed)
+        reason = hint_reason(self.view, move)
+        if reason:  # NB: before the key or command, which stays last
+            what, paren, key = text.rpartition(" (")
+            reason = asciify(reason) if self.ui.ascii else reason
+            text = f"{what}: {reason}{paren}{key}" if paren else f"{text}: {reason}"
         if card is not None and card in self.table.hand:
             self.cursor = card
             self._sync_selected()
         self.ui.hint = text
         self.say(f"Hint: {text}")
+
+    def review_hand(self) -> None:
+        """``c``: the review of the last hand played (each decision judged from what you
+        knew then), in an overlay; it is judged in a thread and shown when ready."""
+        hand_no = self.coach.last_hand
+        if hand_no is None:
+            self.say("a review is of a finished hand: none yet", error=True)
+            return
+        recorded = self.coach.finished[hand_no]
+        if not recorded:
+            self.say(f"no decision of yours to review in hand {hand_no}", error=True)
+            return
+        self.ui.review = (f"Hand {hand_no}: judging {len(recorded)} moves...",)
+        self.ui.overlay = "review"
+        app = get_app()
+
+        def done(lines: tuple[str, ...]) -> None:
+            self.ui.review = lines
+            app.invalidate()  # NB: thread-safe: the redraw runs in the app's loop
+
+        review_in_thread(recorded, hand_no, done)
 
     def undo(self) -> None:
         """``u``: ask the computer opponent to take back our last move."""

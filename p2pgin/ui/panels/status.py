@@ -242,6 +242,8 @@ def key_strip(table: Table, ui: UiState) -> list[tuple[str, str]]:
         keys.append(("h", "hint"))
     # The rest always works; the strip drops these from the end when it is too narrow.
     keys += [("?", "help"), ("q", "quit")]
+    if "next" in acts:
+        keys.append(("c", "review"))
     if table.ending is not None:
         keys.append(("e", "ending"))
     if table.hand:
