@@ -218,4 +218,4 @@ def can_still_go_out(hand: int, table: Sequence[int], live: int, *, aces_high: b
         else:
             break
     need = rest.bit_count()
-    return not need or (table_takes(melds, aces_high) & live).bit_count() > need
+    return not need or (table_takes(melds, aces_high) & live).bit_count() >= need
