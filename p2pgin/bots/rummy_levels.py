@@ -6,16 +6,17 @@ count: the levels play for speed, keeping the cards most likely to become melds
 
 * **Easy** plays like a beginner: takes the discard only when it makes a meld at once,
   lays down the first meld it notices and lays off what fits, and throws its highest
-  card that is in no meld or pair, often a random card instead. It never looks for the
-  way to go out in one sweep.
+  card that is in no meld or pair, often a random card it has not melded instead (once
+  a whole stock went round quiet, more often, and mostly one in no pair). It never
+  looks for the way to go out in one sweep.
 * **Normal** goes out whenever the engine's exact search says it can, lays down its
   melds and lays off at once, takes the discard when it melds or lays off, and throws
   the card least likely to become part of a meld (fewest outs, then fewest cards to
   pair with, then the highest), counting every unseen card as still to come (once a
   whole stock has gone round with nothing laid down, only the cards that went round: it
   then stops waiting for cards that other players hold, and takes a discard that makes
-  a pair; after two such stocks in a row it takes the hands for deadlocked and throws
-  any card it may half the time).
+  a pair; after two such stocks in a row it takes the hands for deadlocked and half the
+  time throws any card that waits only for cards that did not go round).
 * **Hard** counts cards: a card an opponent took from the pile stays in that hand, a
   card buried in the pile comes back with the next stock, a turned-over stock is known
   card by card and in order (so Hard knows which of its cards come to it), and an unseen
