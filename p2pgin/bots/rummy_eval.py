@@ -194,9 +194,10 @@ def can_still_go_out(hand: int, table: Sequence[int], live: int, *, aces_high: b
     back for the discard) and some meld is made of its and the live cards. Otherwise
     every card of it must leave by a lay-off (the final discard only makes up for the
     last draw): the cards of it the table takes (laid off in turn, so that a run grows
-    card by card) and, for the others, live cards the table takes, one more than it
-    needs (NB: another player may lay off the one; a table that takes nothing leaves
-    every small hand stranded for good).
+    card by card) and, for the others, as many live cards the table takes (NB: a single
+    out is a way out: asking for one more, since another player may lay off the one,
+    made a hand of two pairs at a closed table throw back the third of a kind it drew,
+    and wait for ever; a table that takes nothing leaves every small hand stranded).
     """
     if not hand:
         return True
@@ -218,4 +219,4 @@ def can_still_go_out(hand: int, table: Sequence[int], live: int, *, aces_high: b
         else:
             break
     need = rest.bit_count()
-    return not need or (table_takes(melds, aces_high) & live).bit_count() > need
+    return not need or (table_takes(melds, aces_high) & live).bit_count() >= need

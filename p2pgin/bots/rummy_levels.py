@@ -6,16 +6,17 @@ count: the levels play for speed, keeping the cards most likely to become melds
 
 * **Easy** plays like a beginner: takes the discard only when it makes a meld at once,
   lays down the first meld it notices and lays off what fits, and throws its highest
-  card that is in no meld or pair, often a random card instead. It never looks for the
-  way to go out in one sweep.
+  card that is in no meld or pair, often a random card it has not melded instead (once
+  a whole stock went round quiet, more often, and mostly one in no pair). It never
+  looks for the way to go out in one sweep.
 * **Normal** goes out whenever the engine's exact search says it can, lays down its
   melds and lays off at once, takes the discard when it melds or lays off, and throws
   the card least likely to become part of a meld (fewest outs, then fewest cards to
   pair with, then the highest), counting every unseen card as still to come (once a
   whole stock has gone round with nothing laid down, only the cards that went round: it
   then stops waiting for cards that other players hold, and takes a discard that makes
-  a pair; after two such stocks in a row it takes the hands for deadlocked and throws
-  any card it may half the time).
+  a pair; after two such stocks in a row it takes the hands for deadlocked and half the
+  time throws any card that waits only for cards that did not go round).
 * **Hard** counts cards: a card an opponent took from the pile stays in that hand, a
   card buried in the pile comes back with the next stock, a turned-over stock is known
   card by card and in order (so Hard knows which of its cards come to it), and an unseen
@@ -42,6 +43,7 @@ from p2pgin.bots.rummy_eval import (
     VALUES,
     arrange,
     cards_of,
+    completions,
     keep_scores,
     melds_of,
     near_table,
@@ -81,6 +83,7 @@ class EasyRummy(RummyStrategy):
     name: ClassVar[str] = "easy"
     careless: ClassVar[float] = 0.3
     restless: ClassVar[float] = 0.7
+    breaks: ClassVar[float] = 0.15
 
     def take_pile(self, sv: SeatView, rng: random.Random) -> bool:
         top = sv.top
@@ -107,10 +110,6 @@ class EasyRummy(RummyStrategy):
                     sv, sv.hand & ~(1 << card), laid=card):
                 return layoff
         allowed = self.live_discards(sv, self.allowed_discards(sv))
-        # NB: once a whole stock went round with nothing laid down, a beginner too sees
-        # that holding on gets nowhere, and throws what it holds more freely
-        if rng.random() < (self.restless if sv.quiet else self.careless):
-            return self.discard_move(sv, rng.choice(cards_of(allowed)))
         in_meld = 0
         for meld in all_melds(sv.hand, aces):
             in_meld |= meld
@@ -119,7 +118,20 @@ class EasyRummy(RummyStrategy):
             same_rank = [c for c in cards_of(sv.hand) if c % 13 == card % 13 and c != card]
             if same_rank:
                 paired |= 1 << card
-        loose = allowed & ~in_meld & ~paired or allowed
+        unmelded = allowed & ~in_meld or allowed
+        loose = unmelded & ~paired or unmelded
+        # NB: careless, a beginner throws any card it has not melded; once a whole stock
+        # went round with nothing laid down it sees that holding on gets nowhere and
+        # throws its loose cards more freely, now and then a pair too (so that two hands
+        # never wait on each other's pairs for ever); never a card of a meld it holds
+        # back, the one thing it has built
+        if sv.quiet:
+            if rng.random() < self.breaks:
+                return self.discard_move(sv, rng.choice(cards_of(unmelded)))
+            if rng.random() < self.restless:
+                return self.discard_move(sv, rng.choice(cards_of(loose)))
+        elif rng.random() < self.careless:
+            return self.discard_move(sv, rng.choice(cards_of(unmelded)))
         top = max(VALUES[c] for c in cards_of(loose))
         return self.discard_move(sv, rng.choice([c for c in cards_of(loose) if VALUES[c] == top]))
 
@@ -169,7 +181,17 @@ class NormalRummy(RummyStrategy):
         hand having waited two stocks for its cards in vain."""
         allowed = self.live_discards(sv, self.allowed_discards(sv))
         if sv.quiet >= self.stuck and rng.random() < self.shake:
-            return self.discard_move(sv, rng.choice(cards_of(allowed)))
+            # never a card of a meld held back: it waits for a way out, not for a card
+            # but never a card of a meld held back, nor one waiting for a card that went
+            # round with the stock (that card is still to come: no deadlock there)
+            aces = sv.rules.aces_high_or_low
+            _, melded = arrange(sv.hand, aces)
+            loose = sv.hand & ~melded
+            around = (sv.stock_maybe | sv.pile) & ~sv.hand & ~sv.table_cards
+            dead = [c for c in cards_of(allowed & loose)
+                    if not completions(c, loose, around, aces)]
+            if dead:
+                return self.discard_move(sv, rng.choice(dead))
         # NB: a loose card the table takes is still in hand at the discard only when
         # laying it off would leave no way out: it is priced like any other
         scores = self.scores(sv, sv.hand, 0)

@@ -232,11 +232,28 @@ def test_with_discard_final_card_every_card_of_a_small_hand_needs_its_own_lay_of
     # a run grows card by card: once 8H is laid off it takes 9H too
     run = (_mask("5H 6H 7H"),)
     others = ~_mask("5H 6H 7H 8H 2C") & ((1 << 52) - 1)
-    assert not can_still_go_out(_mask("8H 2C"), run, others & ~_mask("4H"), **final)
-    assert can_still_go_out(_mask("8H 2C"), run, others, **final)  # 4H and 9H to come
+    assert not can_still_go_out(_mask("8H 2C"), run, others & ~_mask("4H 9H"), **final)
+    assert can_still_go_out(_mask("8H 2C"), run, others & ~_mask("4H"), **final)  # 9H
     # a meld held back gives no way out that laying it down would not
     assert not can_still_go_out(_mask("TC TD TH 4S"), table, live & ~_mask("TS 4S"),
                                 **final)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_two_pairs_at_a_closed_table_keep_three_of_a_kind_and_wait_for_the_fourth(
+        level: str) -> None:
+    # issue 23's stalls: the table takes nothing, so a hand of four goes out only by a
+    # meld of four or by three down and one card the table then takes; throwing a queen
+    # back to two pairs (which can never go out at once) waited for ever
+    twos = "2C 2D 2H 2S"
+    sv = _seat_view("QC QH QS KC KS", (5, 4), table=(twos,))
+    bot = make_rummy_bot(level)
+    live = bot.still_to_come(sv)
+    assert can_still_go_out(_mask("QC QH QS KS"), (_mask(twos),), live, aces_high=False,
+                            discard_final=False)  # the queens down, then QD, the one out
+    assert bot.live_discards(sv, sv.hand) == sv.hand  # every discard keeps a way out
+    if isinstance(bot, NormalRummy):
+        assert {_thrown(bot, sv, s) for s in range(20)} <= {"KC", "KS"}
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -271,4 +288,8 @@ def test_a_round_quiet_for_two_stocks_makes_normal_and_hard_throw_other_cards_to
     assert isinstance(bot, NormalRummy)
     sv = _seat_view("4H 5H 9C 9D KS 2D", (6, 7, 7))
     assert {_thrown(bot, sv, s) for s in range(50)} == {"KS"}
-    assert len({_thrown(bot, replace(sv, quiet=2), s) for s in range(50)}) >= 3
+    # 9H and 9S went round with the stock, 3H and 6H did not: the nines wait for a
+    # card still to come, the hearts for cards another hand holds
+    quiet = replace(sv, quiet=2, stock_maybe=_mask("9H 9S"), stock_left=2)
+    thrown = {_thrown(bot, quiet, s) for s in range(50)}
+    assert len(thrown) >= 3 and not thrown & {"9C", "9D"}
