@@ -44,7 +44,7 @@ SMOKE: dict[str, tuple[list[str], list[str]]] = {
                "receive_per_entry_ratio_gin3_3"]),
     "p2p": (["--hands", "2", "--rounds", "0", "--processes", "1"],
             ["move_rtt_ms", "hand_ms", "crypto_share", "floor_rtt_ms"]),
-    "bots": (["--games", "2", "--workers", "1", "--samples", "4",
+    "bots": (["--games", "1", "--workers", "1", "--samples", "4",
               "--pairings", "expert:baseline,expert:hard,hard:baseline"],
              ["move_ms_median", "move_ms_median_expert", "move_ms_p99_expert",
               "move_ms_median_hard", "move_ms_p99_hard", "expert_vs_baseline_matches",

@@ -47,6 +47,7 @@ from p2pgin.net.channel import ChannelError
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import (
     DEAD_AFTER,
+    FRAME_DEADLINE,
     HANDSHAKE_TIMEOUT,
     PING_INTERVAL,
     Link,
@@ -150,6 +151,8 @@ class Node:
         identity: this side's identity key (it must be the session's).
         deadlines: see :class:`Deadlines`.
         check_peer: maps a seat's (name, identity key) to its known-peers check.
+        frame_deadline: a frame begun must be complete within this long (a link that
+            stalls mid-frame is dropped and dialled again).
         linger: seconds the links stay up once the match ended, so the other seats
             can fetch the last entries.
         sync_delay: longest time an entry that only arrived (nothing to send follows
@@ -168,6 +171,7 @@ class Node:
         ping_interval: float = PING_INTERVAL,
         dead_after: float = DEAD_AFTER,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
+        frame_deadline: float = FRAME_DEADLINE,
         linger: float = 3.0,
         sync_delay: float = 0.05,
     ) -> None:
@@ -179,6 +183,7 @@ class Node:
         self.ping_interval = ping_interval
         self.dead_after = dead_after
         self.handshake_timeout = handshake_timeout
+        self.frame_deadline = frame_deadline
         self.linger = linger
         self.sync_delay = sync_delay
         self._unsynced: list[Any] = []
@@ -391,7 +396,8 @@ class Node:
         server = await serve_links(self._accepted, host, port, identity=self.identity,
                                    handshake_timeout=self.handshake_timeout,
                                    ping_interval=self.ping_interval,
-                                   dead_after=self.dead_after, gate=self._gate,
+                                   dead_after=self.dead_after,
+                                   frame_deadline=self.frame_deadline, gate=self._gate,
                                    newcomer_frame=NEWCOMER_FRAME)
         self._servers.append(server)
         self.port = int(server.sockets[0].getsockname()[1])
@@ -421,7 +427,8 @@ class Node:
                                            timeout=self.dead_after,
                                            handshake_timeout=self.handshake_timeout,
                                            ping_interval=self.ping_interval,
-                                           dead_after=self.dead_after)
+                                           dead_after=self.dead_after,
+                                           frame_deadline=self.frame_deadline)
                 except (OSError, TimeoutError, ChannelError) as exc:
                     down = time.monotonic() - down_since
                     if give_up_after is not None and down > give_up_after:

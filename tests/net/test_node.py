@@ -12,6 +12,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from p2pgin.agents import RandomPlayer
 from p2pgin.engine.rules import Rules
 from p2pgin.log.gamefile import TableFiles, read_table
 from p2pgin.log.store import GameStore
@@ -23,10 +24,15 @@ K0, K1 = SigningKey(bytes([1]) * 32), SigningKey(bytes([2]) * 32)
 
 
 def _random_agent(node: Node, rng: random.Random) -> None:
+    """A seeded random player that knocks when it can (``--agent random``): a move drawn
+    uniformly from the legal ones would seldom knock and a match to 10 would take some
+    thirty hands, each a full mental-poker deal."""
+    player = RandomPlayer(rng)
+
     def go() -> None:
         view = node.view
         if view.my_turn and view.legal_moves and not node.done:
-            node.act(rng.choice(view.legal_moves))
+            node.act(player(view))
 
     node.on_change(go)
 
@@ -57,7 +63,7 @@ def _game_file(directory: Path) -> Path:
 
 
 async def test_two_nodes_finish_a_match_with_identical_game_files(tmp_path: Path) -> None:
-    n0, n1 = await _pair(tmp_path)
+    n0, n1 = await _pair(tmp_path, target=30)  # NB: more than one hand, most deals
     _random_agent(n0, random.Random(3))
     _random_agent(n1, random.Random(4))
     try:
@@ -134,6 +140,7 @@ async def test_a_crashed_seat_resumes_from_its_game_file(tmp_path: Path) -> None
     _random_agent(n0, rng0)
     _random_agent(n1, rng1)
     await _until(lambda: n1.view.hand_no >= 1 and len(n1.session.machine.chain) > 30)  # type: ignore[union-attr]
+    assert not n1.finished  # it dies mid-match
     await n1.aclose()  # the joiner's process dies (its game file stays)
     game = _game_file(tmp_path / "bob")
     store = GameStore(game)

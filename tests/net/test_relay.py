@@ -47,7 +47,8 @@ from p2pgin.session.events import LinkDown, LinkFailed
 KEYS = SigningKey(bytes([11]) * 32), SigningKey(bytes([12]) * 32)
 NAMES = "hostess", "joiner"
 #: Short link timings so that a broken connection is noticed and replaced quickly.
-FAST: dict[str, float] = {"ping_interval": 0.25, "dead_after": 2.0, "handshake_timeout": 2.0}
+FAST: dict[str, float] = {"ping_interval": 0.25, "dead_after": 2.0, "handshake_timeout": 2.0,
+                          "frame_deadline": 2.0}
 HOST, JOIN = 0, 1
 
 During = Callable[[Node, Node, Relay], Awaitable[None]]
