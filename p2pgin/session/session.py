@@ -109,6 +109,7 @@ from p2pgin.session.messages import (
 from p2pgin.session.model import DEFAULT_POLICY, TablePolicy
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
+from p2pgin.session.talk import SIDE_TYPES, TalkingSeat
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
 from p2pgin.session.view import PlayerView, build_view
 
@@ -249,7 +250,7 @@ def _not_taken() -> dict[tuple[str, Role, bool], _Gate]:
 _NOT_TAKEN: Final = _not_taken()
 
 
-class Session:
+class Session(TalkingSeat):
     """One seat or spectator of a table (see the module docstring).
 
     Build with :meth:`host`, :meth:`join`, :meth:`watch` or :meth:`restore`.
@@ -959,8 +960,8 @@ class Session:
         machine = self.machine
         if machine is None:
             return  # NB: the table frame is on its way (it precedes the entries); resent later
-        if entry.type == TakeBackRequest.TYPE:
-            self._take_takeback_request(link, entry)
+        if entry.type in SIDE_TYPES:  # NB: signed, never in the log: a take-back, talk
+            self._take_side(link, entry)
             return
         if entry.session != machine.session_id:
             self._drop(link, f"entry for another session ({entry.type} seq {entry.seq})")
