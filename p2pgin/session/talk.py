@@ -367,6 +367,12 @@ class TalkingSeat:
         self._heard(talk.heard(line, speaker, mine=True))
         return self._flush()
 
+    @property
+    def watchers(self: _Seat) -> tuple[str, ...]:
+        """The key fingerprints of the spectators linked to this seat now."""
+        return tuple(sorted(fingerprint(info.key) for info in self._links.values()
+                            if info.spectator))
+
     def _take_side(self: _Seat, link: Hashable, entry: Entry) -> None:
         if entry.type == SAY_TYPE:
             self._take_say(link, entry)

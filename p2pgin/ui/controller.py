@@ -8,12 +8,12 @@ a move the engine did not offer, so it cannot send an illegal one.
 """
 
 from p2pgin.ui.actions.base import Hinter
-from p2pgin.ui.actions.commands import CommandActions
+from p2pgin.ui.actions.talk import TalkActions
 
 __all__ = ["Console", "Hinter"]
 
 
-class Console(CommandActions):
+class Console(TalkActions):
     """State and actions of one player's console over a ``GameHandle``.
 
     Args:

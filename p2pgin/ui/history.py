@@ -36,6 +36,7 @@ from p2pgin.session.events import (
     TableFormed,
     TakeBackDone,
 )
+from p2pgin.session.talk import TalkHeard
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.memory import hands_before, in_match
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Part, Reveal
@@ -49,6 +50,7 @@ from p2pgin.ui.tables import (
     seat_names,
     team_name,
 )
+from p2pgin.ui.talk import speaker_key, talk_line
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
@@ -142,6 +144,8 @@ class History:
         self._moves: dict[int, int] = {}  # moves seen this hand, per gin game (deck)
         self._last_move: _Moved | None = None
         self._shuffle: tuple[tuple[int, int], list[int], LogLine] | None = None
+        #: Whose talk is not shown (``ui/talk.py``'s speaker keys: ``:mute``).
+        self.muted: set[str] = set()
 
     # ------------------------------------------------------------------ cards
 
@@ -297,6 +301,8 @@ class History:
                     self.absorb(event.replayed, view, replaying=True)
                     self.log.extend(told)
                     line = event_line(event, view)
+                case TalkHeard() if speaker_key(event) in self.muted:
+                    line = None
                 case _:
                     line = event_line(event, view)
             if line is not None:
@@ -555,6 +561,8 @@ def event_line(event: Any, view: PlayerView) -> LogLine | None:
             return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
         case Overdue():
             return LogLine(parts=(overdue_log(overdue_note(event, _names(view))),))
+        case TalkHeard():
+            return talk_line(event, _names(view))
         case TakeBackDone():
             who = _who(view, event.requester)
             if event.granted:

@@ -32,6 +32,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from p2pgin.ui.controller import Console
 from p2pgin.ui.ordering import PICK_KEYS
+from p2pgin.ui.talk import QUICK_KEYS
 
 __all__ = ["build_key_bindings"]
 
@@ -104,6 +105,8 @@ def build_key_bindings(
     bind("v")(lambda: console.toggle_overlay("pile"))
     bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))
+    for number, key in enumerate(QUICK_KEYS):
+        bind(key)(lambda n=number: console.quick_phrase(n))  # type: ignore[misc]
     bind("escape")(console.close_overlay)
     overlay_open = playing & Condition(lambda: bool(console.ui.overlay))
     bind("pagedown", filter=overlay_open)(lambda: scroll_overlay(1))
