@@ -75,6 +75,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "say": ("text", "say a line at the table: say good game (F2-F5: quick phrases)"),
     "mute": ("text", "stop showing a player's talk: mute NAME (or spectators)"),
     "unmute": ("text", "show a muted player's talk again: unmute NAME"),
+    "rules": ("", "the rules of this game with this table's numbers (R)"),
     "help": ("", "list the commands"),
     "quit": ("", "leave the game"),
 }

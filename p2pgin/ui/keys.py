@@ -105,6 +105,7 @@ def build_key_bindings(
     bind("v")(lambda: console.toggle_overlay("pile"))
     bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))
+    bind("R")(lambda: console.toggle_overlay("rules"))
     for number, key in enumerate(QUICK_KEYS):
         bind(key)(lambda n=number: console.quick_phrase(n))  # type: ignore[misc]
     bind("escape")(console.close_overlay)

@@ -64,6 +64,7 @@ from p2pgin.ui.panels.seats import render_scores, seats_panel_rows
 from p2pgin.ui.panels.status import render_keys, render_message, render_status
 from p2pgin.ui.panels.table import render_other_games, render_table
 from p2pgin.ui.panels.title import render_banner, render_title
+from p2pgin.ui.rules_screen import render_rules
 from p2pgin.ui.style import asciify
 
 __all__ = ["ConsoleLayout", "build_layout", "panel_room", "side_width", "terminal_size"]
@@ -318,6 +319,8 @@ class ConsoleLayout:
             body = render_melds(table, ui)
         elif ui.overlay == "seats":
             body = render_seat_list(table, ui, width)
+        elif ui.overlay == "rules":
+            body = render_rules(console.rules_page(), width)
         elif ui.overlay == "match":
             body = render_match_end(table, ui, width)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)

@@ -60,7 +60,7 @@ HELP_KEYS = (
     ("w / E", "a seat is silent past its deadline: wait / end the match"),
     ("i / M", "every seat: name, role, cards, points / card memory on, off"),
     (":", "a command: :d 7h :say hi (letters as the keys); F2-F5: quick talk"),
-    ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
+    ("? / Esc / R", "this help / close / this table's rules (PgUp/PgDn: scroll)"),
     ("q", "quit (asks first)"),
 )
 
