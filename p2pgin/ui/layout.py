@@ -185,7 +185,7 @@ class ConsoleLayout:
                 ),
                 title_bar("Hand"),
                 self.hand_window,
-                title_bar("Log"),
+                DynamicContainer(lambda: title_bar(self.log_title())),
                 Window(text(self._log, columns), height=Dimension(min=1, weight=1)),
                 ConditionalContainer(
                     Window(text(lambda: render_message(ui, panel_room(columns())),
@@ -295,6 +295,22 @@ class ConsoleLayout:
         fixed += self.band_rows() - 5 + self.other_rows()
         fixed += self.message_rows()
         return render_log(self.console.table, self.console.ui, max(1, rows - fixed))
+
+    def log_title(self) -> str:
+        """The log panel's title: how far back it is scrolled, if it is."""
+        back = self.console.ui.log_back
+        return f"Log: {back} lines back (PgDn: later)" if back else "Log"
+
+    def log_rows(self) -> int:
+        """Rows the log panel has now."""
+        return plain_text(self._log()).count("\n") + 1
+
+    def scroll_log(self, pages: int) -> None:
+        """PgUp (``pages`` < 0) / PgDn: the log back by whole panels, and forward again
+        to its latest line (the panel's title says how far back it is)."""
+        ui, step = self.console.ui, max(1, self.log_rows() - 1)
+        most = max(0, len(self.console.table.log) - self.log_rows())
+        ui.log_back = min(most, max(0, ui.log_back - pages * step))
 
     def _overlay_text(self) -> StyleAndTextTuples:
         console = self.console
