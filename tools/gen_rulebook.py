@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from genfile import write_or_check
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
 OUT = ROOT / "p2pgin" / "games" / "rulebook_text.py"
@@ -97,14 +99,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} is stale: run tools/gen_rulebook.py")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(OUT, render(), argv, "tools/gen_rulebook.py")
 
 
 if __name__ == "__main__":

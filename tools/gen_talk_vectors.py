@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from genfile import write_or_check
 from nacl.signing import SigningKey
 
 from p2pgin.log.entry import GENESIS_PREV, sign_entry
@@ -85,14 +86,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} is stale: run tools/gen_talk_vectors.py")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(OUT, render(), argv, "tools/gen_talk_vectors.py")
 
 
 if __name__ == "__main__":
