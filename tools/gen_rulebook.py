@@ -1,7 +1,8 @@
 """Write ``p2pgin/games/rulebook_text.py`` from ``docs/rules.md``: the text of every
 section a game's rules screen shows (``GameWords.rulebook``), one item a string, the
-tests it cites, its tables and its markup left out. The rule book stays the one
-source: ``tests/games/test_rulebook_screen.py`` fails when the module is stale.
+tests it cites, its tables, its markup and its notes on the implementation left out.
+The rule book stays the one source: ``tests/games/test_rulebook_screen.py`` fails when
+the module is stale.
 
 Usage::
 
@@ -22,6 +23,11 @@ DOC = ROOT / "docs" / "rules.md"
 OUT = ROOT / "p2pgin" / "games" / "rulebook_text.py"
 _CITE = re.compile(r"`tests/[\w/]+\.py(::\w+)?`,?")
 _HEAD = re.compile(r"^#+ ")
+#: A leading class name (``p2pgin.engine.gin_three.CutthroatGin. Two seats ...``).
+_CLASS = re.compile(r"^p2pgin\.[\w.]+\. ")
+#: Items about the implementation, not the game: the screen leaves them out.
+_NOT_RULES = ("Pinned by", "The engine", "In deck positions", "The shuffled order",
+              "Random matches", "Each variation is one boolean", "Playing whole matches")
 
 
 def sections(text: str) -> dict[str, tuple[str, ...]]:
@@ -38,7 +44,8 @@ def sections(text: str) -> dict[str, tuple[str, ...]]:
         line = re.sub(r"\s+", " ", line).strip().rstrip(",").strip()
         if line.startswith("- "):
             line = line[2:]
-        if line and not line.startswith("Pinned by"):
+        line = _CLASS.sub("", line)
+        if line and not line.startswith(_NOT_RULES):
             items.append(line)
 
     for raw in text.splitlines():
