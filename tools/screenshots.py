@@ -6,7 +6,7 @@ terminal of a fixed size (tmux, driven by :class:`testkit.term.Term`), playing a
 real match against a bot peer over loopback TCP with the full protocol. Keys are
 chosen from the console's own key strip, as a person would.
 
-    python tools/screenshots.py [--out docs/screens] [--only two|tables|lobby|review]
+    python tools/screenshots.py [--out docs/screens] [--only two|tables|lobby|review|table]
 
 The tables' screens (three and four players, Rummy, a spectator, the lobby, a silent
 seat, Oklahoma with an ace upcard) come from ``p2pgin play --game G --players N`` where
@@ -182,6 +182,56 @@ def tables(out: Path, env: dict[str, str]) -> None:
         term.stop()
 
 
+def at_the_table(out: Path, env: dict[str, str]) -> None:
+    """Talk, the rules screen and a scrolled-back log at 80x24 and 120x40 (issue 26)."""
+    py = sys.executable
+    play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "easy", "--new"]
+    for size, suffix, extra in (("80x24", "", ()), ("120x40", "-120x40",
+                                                    ("--rules", "oklahoma"))):
+        term = Term(f"shots-t{suffix}-{os.getpid()}", size, [*play, *extra], env)
+        try:
+            term.wait(r"Your turn|'s turn")
+            term.keys(":")
+            term.type("say good luck, everyone")
+            term.keys("Enter")
+            term.wait("You say: good luck")
+            screen = term.keys("F4")
+            screen = term.wait("You say: thinking")
+            save(out, f"talk{suffix}", screen, f"{size}: talk in the log (:say, F4)")
+            rules = "oklahoma" if extra else "gin"
+            save(out, f"rules-{rules}{suffix}", term.keys("R"),
+                 f"{size}: the rules screen (R) of {'Oklahoma' if extra else 'standard'} gin")
+            term.keys("Escape")
+            term.wait(r"─ Hand ─")
+            if suffix:
+                term.keys("q")
+                term.keys("y")
+                continue
+            for n in range(3):  # a log longer than its panel, to scroll back (BURST: 5)
+                term.keys(":")  # NB: returns once the command line is open
+                term.type(f"say line {n}")
+                term.keys("Enter")
+            term.wait("You say: line 2")
+            save(out, f"log-back{suffix}", term.keys("PPage"),
+                 f"{size}: the log scrolled back (PgUp)")
+            term.keys("q")
+            term.keys("y")
+        finally:
+            term.stop()
+    rummy = [*play, "--game", "rummy", "--players", "3", "--multiple-melds",
+             "--reverse-scoring"]
+    term = Term(f"shots-rr-{os.getpid()}", "80x24", rummy, env)
+    try:
+        term.wait(r"Your turn|'s turn")
+        save(out, "rules-rummy", term.keys("R"),
+             "the rules screen of Rummy with two variations")
+        term.keys("Escape")
+        term.keys("q")
+        term.keys("y")
+    finally:
+        term.stop()
+
+
 def lobby(out: Path, env: dict[str, str]) -> None:
     """The list of tables found on the LAN, at 80x24 and 120x40: the tables of
     :data:`testkit.lobby.TABLES`, each hosted in its own host of a virtual LAN, heard by
@@ -268,9 +318,11 @@ def review(out: Path, env: dict[str, str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
-    parser.add_argument("--only", choices=("two", "tables", "lobby", "review"), default=None,
+    parser.add_argument("--only", choices=("two", "tables", "lobby", "review", "table"),
+                        default=None,
                         help="only the two-player screens, the tables', the list of "
-                             "tables found on the LAN, or the hint and the review")
+                             "tables found on the LAN, the hint and the review, or talk "
+                             "and the rules screen")
     args = parser.parse_args(argv)
     if (why := missing()) is not None:
         parser.error(why)
@@ -287,7 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         tables(args.out, env)
     if args.only in (None, "review"):
         review(args.out, env)
-    if args.only in ("tables", "lobby", "review"):
+    if args.only in (None, "table"):
+        at_the_table(args.out, env)
+    if args.only in ("tables", "lobby", "review", "table"):
         return 0
     py = sys.executable
     play = [py, "-m", "p2pgin", "play", "--name", "Alice", "--level", "normal", "--new"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 
+from p2pgin.cli.config import ConfigError, apply_config, read_config
 from p2pgin.cli.options import DEFAULT_PORT, GAMES, BadOptions, BadTarget, proposed_table
 from p2pgin.cli.parser import COMMANDS, EXTENSIONS, build_parser, table_options
 from p2pgin.cli.wiring import NoTerminal, ResumeError, _stdout_to_devnull
@@ -30,6 +31,11 @@ __all__ = ["COMMANDS", "DEFAULT_PORT", "EXTENSIONS", "GAMES", "BadOptions", "Bad
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``p2pgin`` command; returns the exit status."""
     parser = build_parser()
+    try:
+        apply_config(parser, read_config())
+    except ConfigError as exc:
+        print(f"p2pgin: bad configuration: {exc}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         args = parser.parse_args(["play", *(argv or [])])

@@ -148,6 +148,8 @@ def _configure_host(p: argparse.ArgumentParser) -> None:
                    help="host a new table even if one you hosted is unfinished")
     p.add_argument("--allow-watch", action="store_true",
                    help="let spectators watch (p2pgin watch): they see only public cards")
+    p.add_argument("--spectator-talk", action="store_true",
+                   help="with --allow-watch: spectators may talk too (marked as theirs)")
     _listen_opts(p, DEFAULT_PORT)
     _table_opts(p, " (the host's table stands)")
     _agent_delay(p)

@@ -421,7 +421,9 @@ def save_transcript(node: Node, identity: Identity) -> Path:
     verdict = node.session.verdict
     if verdict is not None:
         meta["verdict"] = verdict_meta(verdict)
-    transcript = transcript_of(log, identity.signing_key, meta=meta)
+    talk = node.session.talk
+    transcript = transcript_of(log, identity.signing_key, meta=meta,
+                               talk=() if talk is None else talk.lines)
     path = transcript_path(log.session_id, log.state.match_no)
     write_transcript(path, transcript)
     _count_in_statistics(transcript, me)

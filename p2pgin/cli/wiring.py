@@ -177,6 +177,7 @@ async def _run_console(node: Node, args: argparse.Namespace,
     await asyncio.to_thread(_load_console)
     from p2pgin.cli.seat import match_notes
     from p2pgin.ui import run_console, run_lobby_screen
+    from p2pgin.ui.comfort import Comfort
 
     ascii = True if args.ascii else None
     if not node.model.formed:
@@ -202,7 +203,9 @@ async def _run_console(node: Node, args: argparse.Namespace,
             four_colour=bool(getattr(args, "four_colour", False)),
             mouse=bool(getattr(args, "mouse", False)),
             notices=getattr(args, "notices", ()),
-            match_notes=None if node.session.me is None else lambda: match_notes(node))
+            match_notes=None if node.session.me is None else lambda: match_notes(node),
+            comfort=Comfort(bell=bool(getattr(args, "bell", True)),
+                            memory=bool(getattr(args, "memory", True))))
     finally:
         _QUIET[0] = False
 

@@ -173,12 +173,17 @@ class GameWords:
         report_title: the records' title (``"gin for two players"``).
         list_word: the saved-games list's short word (``"gin 3p"``).
         knocks: hands end by a knock, so statistics count gin and undercut rates.
+        rulebook: the sections of ``docs/rules.md`` the rules screen shows, in order, as
+            ``(heading, option)``: ``option`` "" always, a rules field name only when
+            that option is on, ``"*"`` only the section's items naming an option that
+            is on (``p2pgin.games.rulebook``).
     """
 
     table_title: str
     report_title: str
     list_word: str
     knocks: bool
+    rulebook: tuple[tuple[str, str], ...] = ()
 
     def table(self, seats: int) -> str:
         """:attr:`table_title` for a table of ``seats``."""

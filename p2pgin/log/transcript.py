@@ -11,6 +11,13 @@ Line 1 is the header, a canonical JSON object (shown spread out)::
 then the table's hellos, one per seat in seat order, then log entries 0 .. N-1, one
 canonical entry per line. ``head`` is the hash of entry N-1 (zeros for an empty log).
 
+Talk at the table (``protocol/PROTOCOL.md`` §8a) follows the log: its signed lines of
+type ``"say"``, one a line, in the order the writer took them. They are not log
+entries (the match machine never sees them). A transcript with talk has the header
+field ``"talk": {"lines": N, "hash": HEX32}`` (:func:`talk_digest` of the lines), so
+the seal covers them too; one without talk has no such field, and its bytes are what
+they were before talk existed.
+
 Nothing in the header is trusted by a verifier: keys, names, session id, game and rules
 must agree with the signed hellos, ``entries``/``head`` with the log, and ``result``
 with what the match machine proves from it (``p2pgin.verify``). What the log cannot
@@ -27,6 +34,7 @@ and its seal cannot be re-spelled (in version 1 an upper-case signature verified
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +51,7 @@ from p2pgin.log.identity import atomic_write, data_dir, fingerprint
 
 __all__ = [
     "SEAL_DOMAIN",
+    "TALK_TYPE",
     "TRANSCRIPT_FORMAT",
     "TRANSCRIPT_SUFFIX",
     "TRANSCRIPT_VERSION",
@@ -54,6 +63,7 @@ __all__ = [
     "iter_transcripts",
     "parse_transcript",
     "read_transcript",
+    "talk_digest",
     "transcripts_dir",
     "write_transcript",
 ]
@@ -65,6 +75,20 @@ TRANSCRIPT_SUFFIX: Final = ".jsonl"
 SEAL_DOMAIN: Final = b"p2pgin/transcript-seal/v2\x00"
 _HEADER_KEYS: Final = frozenset({"format", "version", "session", "players", "game", "rules",
                                  "result", "entries", "head", "meta", "seal"})
+#: The type of a line of talk (kept after the log, never in it).
+TALK_TYPE: Final = "say"
+_TALK_DOMAIN: Final = b"p2pgin/talk/v1\x00"
+
+
+def talk_digest(lines: Iterable[Entry]) -> str:
+    """SHA-256 (hex) of talk lines in file order: the domain, then each line's canonical
+    bytes behind its length (4 bytes, big-endian): the header's ``talk.hash``."""
+    digest = hashlib.sha256(_TALK_DOMAIN)
+    for line in lines:
+        raw = line.to_bytes()
+        digest.update(len(raw).to_bytes(4, "big"))
+        digest.update(raw)
+    return digest.hexdigest()
 
 
 class TranscriptVersionError(TranscriptError):
@@ -160,6 +184,10 @@ class Transcript:
     seal: Seal
     meta: dict[str, JsonValue] = field(default_factory=dict)
     version: int = TRANSCRIPT_VERSION
+    #: The table's talk (lines of type ``"say"``), after the log in the file.
+    talk: tuple[Entry, ...] = ()
+    #: What the header claims of the talk: (lines, hash), or None (no talk field).
+    talk_claim: tuple[int, str] | None = None
 
     @classmethod
     def build(
@@ -173,6 +201,7 @@ class Transcript:
         rules: Mapping[str, JsonValue],
         result: Mapping[str, JsonValue],
         meta: Mapping[str, JsonValue] | None = None,
+        talk: Sequence[Entry] = (),
     ) -> Transcript:
         """A sealed transcript of a table's log, written by the seat whose key is ``key``.
 
@@ -196,6 +225,8 @@ class Transcript:
             result=dict(result), hellos=tuple(hellos), entries=tuple(entries),
             length=len(entries), head=entries[-1].hash() if entries else GENESIS_PREV,
             seal=Seal(seat=keys.index(mine), sig="00" * 64), meta=dict(meta or {}),
+            talk=tuple(talk),
+            talk_claim=(len(talk), talk_digest(talk)) if talk else None,
         )
         sig = key.sign(unsealed.seal_message()).signature.hex()
         return cls(**{**unsealed._fields(), "seal": Seal(seat=keys.index(mine), sig=sig)})
@@ -213,6 +244,12 @@ class Transcript:
         return {**self._unsealed_header(), "seal": self.seal.to_dict()}
 
     def _unsealed_header(self) -> dict[str, JsonValue]:
+        header = self._log_header()
+        if self.talk_claim is not None:
+            header["talk"] = {"lines": self.talk_claim[0], "hash": self.talk_claim[1]}
+        return header
+
+    def _log_header(self) -> dict[str, JsonValue]:
         return {
             "format": TRANSCRIPT_FORMAT,
             "version": self.version,
@@ -245,7 +282,7 @@ class Transcript:
     def to_bytes(self) -> bytes:
         """The whole file: header line, hello lines, one line per entry."""
         lines = [canonical_dumps(self.header())]
-        lines += [e.to_bytes() for e in (*self.hellos, *self.entries)]
+        lines += [e.to_bytes() for e in (*self.hellos, *self.entries, *self.talk)]
         return b"\n".join(lines) + b"\n"
 
     def line_of_hello(self, seat: int) -> int:
@@ -273,6 +310,9 @@ class Transcript:
             raise TranscriptError("the header's session id is not the hash of the hellos")
         if (self.length, self.head) != (len(chain), chain.head):
             raise TranscriptError("the header's entries and head are not the log's")
+        claim = (len(self.talk), talk_digest(self.talk)) if self.talk else None
+        if claim != self.talk_claim:
+            raise TranscriptError("the header's talk is not the talk lines the file holds")
         return chain
 
 
@@ -298,8 +338,13 @@ def _header(line: bytes) -> dict[str, Any]:
         raise TranscriptVersionError(
             f"a version {version!r} transcript{old}: this p2pgin reads version "
             f"{TRANSCRIPT_VERSION} only", evidence=line)
-    if set(obj) != _HEADER_KEYS:
-        raise bad(f"a header has exactly the fields {', '.join(sorted(_HEADER_KEYS))}")
+    if set(obj) - {"talk"} != _HEADER_KEYS:
+        raise bad(f"a header has exactly the fields {', '.join(sorted(_HEADER_KEYS))} "
+                  "(and talk)")
+    talk = obj.get("talk", {"lines": 1, "hash": "00" * 32})
+    if (not isinstance(talk, dict) or set(talk) != {"lines", "hash"}
+            or type(talk["lines"]) is not int or talk["lines"] < 1):
+        raise bad("header talk has lines (a count) and hash")
     for name in ("rules", "result", "meta", "seal"):
         if not isinstance(obj[name], dict):
             raise bad(f"header {name} must be an object")
@@ -318,6 +363,7 @@ def _header(line: bytes) -> dict[str, Any]:
         Seal(**obj["seal"])
         _hex(obj["session"], 32, "session")
         _hex(obj["head"], 32, "head")
+        _hex(talk["hash"], 32, "talk hash")
     except TranscriptError as exc:
         raise bad(exc.detail) from None
     return obj
@@ -353,6 +399,7 @@ def parse_transcript(data: bytes) -> Transcript:
     players = tuple(_player(raw) for raw in header["players"])
     seats = len(players)
     entries: list[Entry] = []
+    talk: list[Entry] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
             entry = Entry.from_bytes(line)
@@ -364,6 +411,12 @@ def parse_transcript(data: bytes) -> Transcript:
                     else "a log entry, not a hello")
             raise TranscriptFormatError(number, f"line {number}: expected {what} (the "
                                         f"header lists {seats} players)", evidence=line)
+        if entry.type == TALK_TYPE or talk:
+            if entry.type != TALK_TYPE:
+                raise TranscriptFormatError(number, f"line {number}: a log entry after "
+                                            "the talk", evidence=line)
+            talk.append(entry)
+            continue
         entries.append(entry)
     if len(entries) < seats:
         raise TranscriptFormatError(len(lines), f"the file is cut after line {len(lines)}: "
@@ -374,6 +427,8 @@ def parse_transcript(data: bytes) -> Transcript:
         rules=header["rules"], result=header["result"], hellos=tuple(entries[:seats]),
         entries=tuple(entries[seats:]), length=header["entries"], head=header["head"],
         seal=Seal(**header["seal"]), meta=header["meta"], version=header["version"],
+        talk=tuple(talk), talk_claim=None if "talk" not in header else (
+            header["talk"]["lines"], header["talk"]["hash"]),
     )
 
 

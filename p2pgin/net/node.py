@@ -297,6 +297,19 @@ class Node:
         """Ask the computer opponent to take back my last ``moves`` moves of this hand."""
         self.act(TakeBack(moves=moves))
 
+    def say(self, text: str) -> None:
+        """Say a line at the table (signed, beside the log; see ``session/talk.py``).
+
+        Raises:
+            TalkRefusedError: empty, too long, not plain text, or over a limit.
+        """
+        self._queue(self.session.say(text))
+
+    @property
+    def watchers(self) -> tuple[str, ...]:
+        """The key fingerprints of the spectators connected to this seat now."""
+        return self.session.watchers
+
     def drain_events(self) -> list[Event]:
         """Events since the last call, oldest first."""
         events, self._events = self._events, []

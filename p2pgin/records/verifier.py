@@ -48,6 +48,7 @@ from p2pgin.log.transcript import (
     TranscriptFormatError,
     TranscriptVersionError,
     parse_transcript,
+    talk_digest,
 )
 from p2pgin.records.report import (
     Failure,
@@ -77,6 +78,7 @@ from p2pgin.session.events import (
 from p2pgin.session.machine import Machine, Stage, TableState
 from p2pgin.session.messages import End
 from p2pgin.session.model import LogRecord
+from p2pgin.session.talk import check_talk
 from p2pgin.session.verdict import Record, reconcile
 
 __all__ = [
@@ -160,11 +162,13 @@ def proven_result(source: Machine | LogRecord) -> dict[str, JsonValue]:
 
 
 def transcript_of(source: Machine | LogRecord, key: SigningKey, *,
-                  meta: Mapping[str, JsonValue] | None = None) -> Transcript:
+                  meta: Mapping[str, JsonValue] | None = None,
+                  talk: Sequence[Entry] = ()) -> Transcript:
     """The sealed transcript of a finished or ended match, written by the seat whose
     identity key is ``key``: what a peer saves when its match is over (write it with
     :func:`p2pgin.log.transcript.write_transcript`). ``source``: the match machine, or
-    what a session tells of its log (``Session.log()``).
+    what a session tells of its log (``Session.log()``); ``talk``: the table's lines of
+    talk the seat took, kept after the log.
 
     Raises:
         NotOver: the match is still going.
@@ -180,7 +184,7 @@ def transcript_of(source: Machine | LogRecord, key: SigningKey, *,
         hellos, entries, names, game = source.hellos, source.entries, source.names, source.game
         rules = dict(source.rules)
     return Transcript.build(hellos, entries, key=key, names=names, game=game, rules=rules,
-                            result=proven_result(source), meta=meta)
+                            result=proven_result(source), meta=meta, talk=talk)
 
 
 # --------------------------------------------------------------------------- the walk
@@ -377,7 +381,22 @@ def _check_header(t: Transcript, machine: Machine) -> Failure | None:
     if t.seal.seat >= table.seats or not t.seal_holds():
         return header("seal", f"the seal is not seat {t.seal.seat}'s signature over the "
                       "header")
-    return None
+    return _check_talk(t, machine)
+
+
+def _check_talk(t: Transcript, machine: Machine) -> Failure | None:
+    """The talk after the log: what the header claims of it, and every line signed by
+    its speaker within the limits (PROTOCOL.md §8a); the game never sees it."""
+    if (len(t.talk), talk_digest(t.talk)) != (t.talk_claim or (0, talk_digest(()))):
+        return Failure(line=1, rule="talk", type="header", detail="the header's talk is "
+                       "not the talk lines the file holds")
+    bad = check_talk(machine.seating.hellos, machine.session_id, t.talk)
+    if bad is None:
+        return None
+    index, why = bad
+    line = t.line_of_entry(len(t.entries) + index)
+    return Failure(line=line, rule="talk", type="say", detail=f"line {line}: {why}",
+                   evidence=(t.talk[index],))
 
 
 def _after_walk(t: Transcript, machine: Machine, proven: dict[str, JsonValue] | None,
@@ -564,8 +583,11 @@ def verify_transcript(t: Transcript, *, watch: Watch | None = None) -> Report:
 
 def _walk_transcript(t: Transcript, *, watch: Watch | None = None, label: str = ""
                      ) -> tuple[Report, Record | None]:
+    said = len(t.talk)
+    notes = (f"{said} line{'s' if said != 1 else ''} of talk, each signed by its speaker "
+             "(beside the log: not part of the game)",) if said else ()
     return walk_log(t.hellos, t.entries, transcript=t, line_of_hello=t.line_of_hello,
-                    line_of_entry=t.line_of_entry, watch=watch, label=label)
+                    line_of_entry=t.line_of_entry, watch=watch, label=label, notes=notes)
 
 
 def verify_game_entries(entries: Sequence[Entry], *, notes: Sequence[str] = (),

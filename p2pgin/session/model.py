@@ -36,9 +36,13 @@ class TablePolicy:
     Attributes:
         allow_spectators: connections that are not seats may watch (the host's choice;
             a seat that is not the host lets the spectators the host admitted reconnect).
+        spectator_talk: this seat takes the words of the spectators connected to it
+            (shown as a spectator's; a spectator's line another seat forwards is taken
+            whatever this says: that seat let it speak).
     """
 
     allow_spectators: bool = False
+    spectator_talk: bool = False
 
 
 #: The policy of a session built without one: no spectators.

@@ -78,6 +78,7 @@ from p2pgin.session.messages import (
 )
 from p2pgin.session.model import DEFAULT_POLICY, Role, TablePolicy
 from p2pgin.session.sync import LinkSync
+from p2pgin.session.talk import TalkingSeat
 
 __all__ = [
     "EVERY",
@@ -131,7 +132,7 @@ def _not_taken() -> dict[tuple[str, Role, bool], _Gate]:
 _NOT_TAKEN: Final = _not_taken()
 
 
-class Session(LinkSync):
+class Session(TalkingSeat, LinkSync):
     """One seat or spectator of a table (see the module docstring).
 
     Build with :meth:`host`, :meth:`join`, :meth:`watch` or :meth:`restore`.

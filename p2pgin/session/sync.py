@@ -12,8 +12,9 @@ from p2pgin.session.core import _AHEAD_BYTES, _AHEAD_LIMIT, _FORK_LIMIT
 from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
 from p2pgin.session.forks import Forks
 from p2pgin.session.machine import Stage
-from p2pgin.session.messages import UNLOGGED, End, EndKind, Hello, TakeBackAnswer, TakeBackRequest
+from p2pgin.session.messages import UNLOGGED, End, EndKind, Hello, TakeBackAnswer
 from p2pgin.session.model import Role
+from p2pgin.session.talk import SIDE_TYPES
 
 
 class LinkSync(Forks):
@@ -66,6 +67,11 @@ class LinkSync(Forks):
         for seq in todo:
             self._send_entry(link, chain[seq])
 
+    def _take_side(self, link: Hashable, entry: Entry) -> None:
+        """A signed entry beside the log: a take-back request here; the talk part of the
+        session (:class:`~p2pgin.session.talk.TalkingSeat`) takes a line of talk too."""
+        self._take_takeback_request(link, entry)
+
     def _take_entry(self, link: Hashable, entry: Entry) -> None:
         if entry.type == Hello.TYPE and entry.session == PRE_SESSION:
             offered = self._links[link].offered is not None
@@ -77,8 +83,8 @@ class LinkSync(Forks):
         machine = self.machine
         if machine is None:
             return  # NB: the table frame is on its way (it precedes the entries); resent later
-        if entry.type == TakeBackRequest.TYPE:
-            self._take_takeback_request(link, entry)
+        if entry.type in SIDE_TYPES:  # NB: signed, never in the log: a take-back, talk
+            self._take_side(link, entry)
             return
         if entry.session != machine.session_id:
             self._drop(link, f"entry for another session ({entry.type} seq {entry.seq})")

@@ -14,6 +14,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
+from p2pgin.ui.comfort import DEFAULT_COMFORT, Comfort, TurnBell
 from p2pgin.ui.controller import Console, Hinter
 from p2pgin.ui.keys import build_key_bindings
 from p2pgin.ui.layout import ConsoleLayout, build_layout
@@ -45,6 +46,7 @@ def create_console_app(
     lobby: Sequence[str] = (),
     match_notes: Callable[[], Sequence[str]] | None = None,
     notices: Sequence[str] = (),
+    comfort: Comfort = DEFAULT_COMFORT,
 ) -> ConsoleApp:
     """Build (not run) the console application over ``handle``.
 
@@ -53,6 +55,8 @@ def create_console_app(
     """
     console = Console(handle, ascii=ascii, hinter=hinter, lobby=lobby, match_notes=match_notes,
                       notices=notices)
+    console.ui.memory_hidden = not comfort.memory
+    bell = TurnBell() if comfort.bell else None
     command_buffer = Buffer(multiline=False)
     layout, parts = build_layout(console, command_buffer)
     app: Application[str] | None = None
@@ -98,6 +102,7 @@ def create_console_app(
         close_command=close_command,
         after=after,
         scroll_overlay=parts.scroll_overlay,
+        scroll_log=parts.scroll_log,
         table_shown=parts.table_shown,
     )
     app = Application(
@@ -117,6 +122,8 @@ def create_console_app(
             console.refresh()
         except Exception as exc:  # NB: runs in the net layer's callback: never raise there
             console.say(f"display error: {exc}", error=True)
+        if bell is not None and bell.update(console.table.my_turn) and app.is_running:
+            app.output.bell()  # NB: my turn after a wait (config.toml: bell = false)
         reveal = console.table.reveal
         if reveal is not None and reveal is not shown_for[0] and reveal.layoffs and app.is_running:
             shown_for[0] = reveal
@@ -147,6 +154,7 @@ async def run_console(
     mouse: bool = False,
     match_notes: Callable[[], Sequence[str]] | None = None,
     notices: Sequence[str] = (),
+    comfort: Comfort = DEFAULT_COMFORT,
 ) -> str:
     """Play the match on ``handle`` in this terminal until the player quits.
 
@@ -160,6 +168,7 @@ async def run_console(
         mouse: clicks on cards select them; on the stock / discard pile draw.
         match_notes: lines for the match-end screen (e.g. statistics), read once.
         notices: lines the log starts with.
+        comfort: the turn bell and the card memory at the start (``config.toml``).
 
     Returns:
         ``"quit"`` (the player left or the match is over and closed) or
@@ -175,7 +184,7 @@ async def run_console(
                                    notices=notices))
     built = create_console_app(handle, ascii=ascii, four_colour=four_colour, hinter=hinter,
                                lobby=lobby, mouse=mouse, match_notes=match_notes,
-                               notices=notices)
+                               notices=notices, comfort=comfort)
     result = await built.app.run_async()
     await asyncio.sleep(0)
     return str(result or "quit")

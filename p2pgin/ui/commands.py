@@ -40,7 +40,8 @@ class Command:
 
 # name -> (argument kind, help text). kind: "" none, "card" required card,
 # "card?" optional card, "word" required word from _WORDS[name], "cards" any number of
-# cards, "card? n?" an optional card and an optional number.
+# cards, "card? n?" an optional card and an optional number, "text" the rest of the
+# line as typed (``say``).
 COMMANDS: dict[str, tuple[str, str]] = {
     "stock": ("", "draw the top card of the stock"),
     "take": ("", "take the top of the discard pile (or the upcard)"),
@@ -71,6 +72,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "wait": ("", "keep waiting for a silent seat"),
     "accept": ("", "accept the host's rules (joiner, before the first deal)"),
     "decline": ("", "decline the host's rules"),
+    "say": ("text", "say a line at the table: say good game (F2-F5: quick phrases)"),
+    "mute": ("text", "stop showing a player's talk: mute NAME (or spectators)"),
+    "unmute": ("text", "show a muted player's talk again: unmute NAME"),
+    "rules": ("", "the rules of this game with this table's numbers (R)"),
     "help": ("", "list the commands"),
     "quit": ("", "leave the game"),
 }
@@ -141,6 +146,8 @@ def parse_command(text: str) -> Command:
         head, args = target, args[1:]
     name = _resolve_name(head)
     kind, _ = COMMANDS[name]
+    if kind == "text":  # NB: the words as typed, spaces kept (split() would lose them)
+        return Command(name=name, word=text.strip().removeprefix(":").strip()[len(head):].strip())
     if kind == "" and args:
         raise CommandError(f"{name} takes no argument")
     if kind in ("card", "card?"):

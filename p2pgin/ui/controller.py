@@ -8,12 +8,12 @@ a move the engine did not offer, so it cannot send an illegal one.
 """
 
 from p2pgin.ui.actions.base import Hinter
-from p2pgin.ui.actions.commands import CommandActions
+from p2pgin.ui.actions.rules import RulesActions
 
 __all__ = ["Console", "Hinter"]
 
 
-class Console(CommandActions):
+class Console(RulesActions):
     """State and actions of one player's console over a ``GameHandle``.
 
     Args:

@@ -37,11 +37,13 @@ from p2pgin.session.events import (
     TableFormed,
     TakeBackDone,
 )
+from p2pgin.session.talk import TalkHeard
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.memory import hands_before, in_match
 from p2pgin.ui.model import AuditLine, EndingNote, LogLine, MatchEnd, OverdueNote, Reveal
 from p2pgin.ui.style import fingerprint_text
 from p2pgin.ui.tables import make_match_end, make_reveal, panel_of, seat_names
+from p2pgin.ui.talk import speaker_key, talk_line
 from p2pgin.ui.trust import ending_headline, ending_note, overdue_log, overdue_note
 
 __all__ = ["History", "event_line", "inner_move", "move_kind", "move_position"]
@@ -100,6 +102,8 @@ class History:
         self._moves: dict[int, int] = {}  # moves seen this hand, per gin game (deck)
         self._last_move: _Moved | None = None
         self._shuffle: tuple[tuple[int, int], list[int], LogLine] | None = None
+        #: Whose talk is not shown (``ui/talk.py``'s speaker keys: ``:mute``).
+        self.muted: set[str] = set()
 
     # ------------------------------------------------------------------ cards
 
@@ -249,6 +253,8 @@ class History:
                     self.absorb(event.replayed, view, replaying=True)
                     self.log.extend(told)
                     line = event_line(event, view)
+                case TalkHeard() if speaker_key(event) in self.muted:
+                    line = None
                 case _:
                     line = event_line(event, view)
             if line is not None:
@@ -398,6 +404,8 @@ def event_line(event: Any, view: PlayerView) -> LogLine | None:
             return LogLine(parts=(f"Link{_link_name(view, event.seat)} up.",))
         case Overdue():
             return LogLine(parts=(overdue_log(overdue_note(event, _names(view))),))
+        case TalkHeard():
+            return talk_line(event, _names(view))
         case TakeBackDone():
             who = _who(view, event.requester)
             if event.granted:

@@ -32,6 +32,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from p2pgin.ui.controller import Console
 from p2pgin.ui.ordering import PICK_KEYS
+from p2pgin.ui.talk import QUICK_KEYS
 
 __all__ = ["build_key_bindings"]
 
@@ -45,6 +46,7 @@ def build_key_bindings(
     close_command: Callable[[], None],
     after: Callable[[], None],
     scroll_overlay: Callable[[int], None] = lambda pages: None,
+    scroll_log: Callable[[int], None] = lambda pages: None,
     table_shown: Callable[[], bool] = lambda: True,
 ) -> KeyBindings:
     """The console's key bindings.
@@ -54,6 +56,7 @@ def build_key_bindings(
         command_active / open_command / run_command / close_command: the ``:`` line.
         after: called after every handled key (exits the app when quit was confirmed).
         scroll_overlay: PgUp/PgDn in an open overlay (pages, negative: up).
+        scroll_log: PgUp/PgDn with no overlay open: the log back and forth (pages).
         table_shown: False while the screen shows something else than the table (a
             terminal below the minimum size): then no key acts on the game, only ``q``
             (or Ctrl-C) asks to quit, on that screen, and ``y``/``n`` answer it.
@@ -105,10 +108,15 @@ def build_key_bindings(
     bind("v")(lambda: console.toggle_overlay("pile"))
     bind("e")(console.show_result)
     bind("?")(lambda: console.toggle_overlay("help"))
+    bind("R")(lambda: console.toggle_overlay("rules"))
+    for number, key in enumerate(QUICK_KEYS):
+        bind(key)(lambda n=number: console.quick_phrase(n))  # type: ignore[misc]
     bind("escape")(console.close_overlay)
     overlay_open = playing & Condition(lambda: bool(console.ui.overlay))
     bind("pagedown", filter=overlay_open)(lambda: scroll_overlay(1))
     bind("pageup", filter=overlay_open)(lambda: scroll_overlay(-1))
+    bind("pagedown", filter=playing & ~overlay_open)(lambda: scroll_log(1))
+    bind("pageup", filter=playing & ~overlay_open)(lambda: scroll_log(-1))
     bind("n")(console.next_hand)
     bind("r")(console.rematch)
     bind("u")(console.undo)

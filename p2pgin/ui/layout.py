@@ -65,6 +65,7 @@ from p2pgin.ui.panels.seats import render_scores, seats_panel_rows
 from p2pgin.ui.panels.status import render_keys, render_message, render_status
 from p2pgin.ui.panels.table import render_other_games, render_table
 from p2pgin.ui.panels.title import render_banner, render_title
+from p2pgin.ui.rules_screen import render_rules
 from p2pgin.ui.style import asciify
 
 __all__ = ["ConsoleLayout", "build_layout", "panel_room", "side_width", "terminal_size"]
@@ -185,7 +186,7 @@ class ConsoleLayout:
                 ),
                 title_bar("Hand"),
                 self.hand_window,
-                title_bar("Log"),
+                DynamicContainer(lambda: title_bar(self.log_title())),
                 Window(text(self._log, columns), height=Dimension(min=1, weight=1)),
                 ConditionalContainer(
                     Window(text(lambda: render_message(ui, panel_room(columns())),
@@ -296,6 +297,22 @@ class ConsoleLayout:
         fixed += self.message_rows()
         return render_log(self.console.table, self.console.ui, max(1, rows - fixed))
 
+    def log_title(self) -> str:
+        """The log panel's title: how far back it is scrolled, if it is."""
+        back = self.console.ui.log_back
+        return f"Log: {back} lines back (PgDn: later)" if back else "Log"
+
+    def log_rows(self) -> int:
+        """Rows the log panel has now."""
+        return plain_text(self._log()).count("\n") + 1
+
+    def scroll_log(self, pages: int) -> None:
+        """PgUp (``pages`` < 0) / PgDn: the log back by whole panels, and forward again
+        to its latest line (the panel's title says how far back it is)."""
+        ui, step = self.console.ui, max(1, self.log_rows() - 1)
+        most = max(0, len(self.console.table.log) - self.log_rows())
+        ui.log_back = min(most, max(0, ui.log_back - pages * step))
+
     def _overlay_text(self) -> StyleAndTextTuples:
         console = self.console
         table, ui = console.table, console.ui
@@ -321,6 +338,8 @@ class ConsoleLayout:
             body = render_seat_list(table, ui, width)
         elif ui.overlay == "review":
             body = render_review(ui.review)
+        elif ui.overlay == "rules":
+            body = render_rules(console.rules_page(), width)
         elif ui.overlay == "match":
             body = render_match_end(table, ui, width)
             if table.reveal is not None:  # the last hand below the totals (e: it alone)

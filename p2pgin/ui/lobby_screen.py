@@ -24,9 +24,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 
+from p2pgin.games.rulebook import rule_page_of
 from p2pgin.session.view import PlayerView
 from p2pgin.ui.adapter import rules_text
 from p2pgin.ui.lobby import join_advice
+from p2pgin.ui.rules_screen import rules_lines
 from p2pgin.ui.seam import SeatHandle
 from p2pgin.ui.style import ESCAPE_WAIT, asciify, build_style, terminal_is_utf8
 from p2pgin.ui.tables import title_of
@@ -49,6 +51,7 @@ class LobbyScreen:
         self.width = width
         self.message = ""
         self.frame = 0
+        self.rules_shown = False  # R: the rules screen of the host's game and rules
 
     # ------------------------------------------------------------------ state
 
@@ -91,9 +94,18 @@ class LobbyScreen:
 
     # ------------------------------------------------------------------ text
 
+    def toggle_rules(self) -> None:
+        """``R``: the rules screen of the host's game and rules, or back to the lobby."""
+        view = self.view
+        self.rules_shown = not self.rules_shown and bool(view.rules)
+
     def text_lines(self) -> list[tuple[str, str]]:
         """The screen as ``(style, line)`` pairs (no trailing newline)."""
         view = self.view
+        if self.rules_shown:
+            page = rule_page_of(view.game, view.rules, view.seats)
+            back = " R back   a accept   x decline   q stop" if self.asks() else " R back"
+            return [*rules_lines(page, self.width), ("", ""), ("keys", back)]
         seats = view.seats
         game = view.game
         title = title_of(game, seats) if game else "a table"
@@ -176,9 +188,10 @@ class LobbyScreen:
         return out
 
     def _keys(self, asks: bool, host: bool) -> str:
+        rules = "   R rules" if self.view.rules else ""
         if asks:
-            return " a accept   x decline   q stop"
-        return " q stop hosting" if host else " q stop waiting"
+            return " a accept   x decline" + rules + "   q stop"
+        return (" q stop hosting" if host else " q stop waiting") + rules
 
     def render(self) -> StyleAndTextTuples:
         """The screen's formatted text."""
@@ -247,6 +260,11 @@ async def run_lobby_screen(handle: SeatHandle, lines: Lines = (), *, ascii: bool
     def _(event: KeyPressEvent) -> None:
         """Decline the host's game and rules."""
         screen.decline()
+
+    @kb.add("R")
+    def _(event: KeyPressEvent) -> None:
+        """The rules of the host's game, or back."""
+        screen.toggle_rules()
 
     app: Application[bool] = Application(
         layout=Layout(HSplit([Window(FormattedTextControl(screen.render), wrap_lines=True)])),

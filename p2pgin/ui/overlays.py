@@ -59,8 +59,8 @@ HELP_KEYS = (
     ("u", "take back your last move (computer opponent only)"),
     ("w / E", "a seat is silent past its deadline: wait / end the match"),
     ("i / M", "every seat: name, role, cards, points / card memory on, off"),
-    (":", "a typed command: :d 7h :knock (letters as the keys)"),
-    ("? / Esc", "this help / close (PgUp/PgDn scroll a long one)"),
+    (":", "a command: :d 7h :say hi (letters as the keys); F2-F5: quick talk"),
+    ("? / Esc / R", "this help / close / this table's rules (PgUp/PgDn: scroll)"),
     ("q", "quit (asks first)"),
 )
 

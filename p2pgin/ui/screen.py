@@ -25,6 +25,7 @@ class UiState:
     hint: str = ""
     review: tuple[str, ...] = ()  # c: the review of the last hand (its lines, once judged)
     memory_hidden: bool = False  # M: the card memory row hidden (the player remembers)
+    log_back: int = 0  # PgUp: log lines scrolled back from the latest (0: the latest)
     layoffs_shown: int | None = None  # None: all; the app counts up to animate layoffs
     typed: bool = False  # the player types commands (--plain): advice names them, not keys
     closed_why: str = ""  # why the game closed, when this console knows (it declined)

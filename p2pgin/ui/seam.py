@@ -70,6 +70,13 @@ class SeatHandle(Protocol):
     def end_silent(self, reason: str = "", /) -> None:
         """End a match whose opponent stopped answering, with a signed ending."""
 
+    def say(self, text: str, /) -> None:
+        """Say a line at the table (raises ``TalkRefusedError`` with one line why)."""
+
+    @property
+    def watchers(self) -> tuple[str, ...]:
+        """The key fingerprints of the spectators watching through this seat."""
+
     def drain_events(self) -> list[Event]:
         """The events since the last call, oldest first."""
 

@@ -71,7 +71,13 @@ def test_a_joiner_sees_the_hosts_game_and_rules_and_accepts_with_a() -> None:
     assert "Game: three-player gin, 3 seats" in text
     assert "Rules: knock limit 10" in text
     assert "Take a seat at this table with these rules?" in text
-    assert " a accept   x decline   q stop" in text
+    assert " a accept   x decline   R rules   q stop" in text
+    screen.toggle_rules()  # R: the rules of the host's game, with its numbers
+    rules = _text(screen)
+    assert "Rules of this table: three-player gin" in rules and "knock limit 10" in rules
+    assert "17. Three players: cutthroat (gin3)" in rules and " R back   a accept" in rules
+    screen.toggle_rules()
+    assert "Take a seat at this table with these rules?" in _text(screen)
     screen.accept()
     assert type(bob.sent[-1]).__name__ == "AcceptRules"
     assert not screen.asks() and "accepted" in screen.message

@@ -193,6 +193,19 @@ class LocalGame:
         self.sent.append(("take_back", move))
         self._changed()
 
+    def say(self, text: str) -> None:
+        """Talk in memory: the line is the player's own, shown at once."""
+        from p2pgin.session.talk import TalkHeard, TalkRefusedError
+
+        if not text.strip():
+            raise TalkRefusedError("say what? (:say followed by the words)")
+        self.sent.append(("say", text))
+        self._events.append(TalkHeard(seat=0, watcher="", text=text.strip(), mine=True))
+        self._changed()
+
+    #: Spectators' key fingerprints (a test sets them).
+    watchers: tuple[str, ...] = ()
+
     @property
     def done(self) -> bool:
         """A game in memory stops when its stage says so."""

@@ -205,6 +205,15 @@ class TableGame:
 
         self.act(TakeBack(moves=moves))
 
+    def say(self, text: str) -> None:
+        self.router.apply(self.me_name, self.session.say(text))
+        self.router.pump()
+        self._changed()
+
+    @property
+    def watchers(self) -> tuple[str, ...]:
+        return tuple(self.session.watchers)
+
     def drain_events(self) -> list[Any]:
         events = self.seat.events[self._seen:]
         self._seen = len(self.seat.events)

@@ -42,13 +42,16 @@ async def _host(args: argparse.Namespace) -> int:
 
     game, seats, rules = _table(args)
     identity = load_or_create_identity(args.name)
-    policy = TablePolicy(allow_spectators=bool(getattr(args, "allow_watch", False)))
+    watch = bool(getattr(args, "allow_watch", False))
+    policy = TablePolicy(allow_spectators=watch,
+                         spectator_talk=watch and bool(getattr(args, "spectator_talk", False)))
     session = Session.host(identity, seats=seats, game=game, rules=rules, name=identity.name,
                            rng=_secret_source(args), bot=_is_bot(args),
                            port=args.port or None, policy=policy)
     files = TableFiles({"role": "host", "seat": 0, "game": game, "seats": seats,
                         "agent": _agent_meta(args), "announce": not args.no_announce,
-                        "allow_watch": session.allow_spectators})
+                        "allow_watch": session.allow_spectators,
+                        "spectator_talk": policy.spectator_talk})
     node = Node(session, files, identity=identity.signing_key, deadlines=_deadlines(args),
                 check_peer=_known_peers())
     lobby_lines = [f"you are {identity.name}, key {identity.fingerprint}"]

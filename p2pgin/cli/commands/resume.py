@@ -59,7 +59,8 @@ async def _resume(args: argparse.Namespace, game: Path,
     try:
         session = Session.restore(
             identity, hellos, entries, secrets, rng=_secret_source(args),
-            policy=TablePolicy(allow_spectators=bool(meta.get("allow_watch"))))
+            policy=TablePolicy(allow_spectators=bool(meta.get("allow_watch")),
+                               spectator_talk=bool(meta.get("spectator_talk"))))
     except ProtocolError as exc:
         store.close()
         raise ResumeError(f"{game}: {exc}") from None

@@ -12,7 +12,10 @@ __all__ = ["RUMMY_WORDS", "VARIATION_HELP"]
 
 RUMMY_WORDS: Final = GameWords(
     table_title="Rummy for {n}", report_title="Rummy for {n} players", list_word="rummy",
-    knocks=False)
+    knocks=False, rulebook=(
+        ("### 15.1 Cards and melds", ""), ("### 15.2 The first dealer and the deal", ""),
+        ("### 15.3 A turn", ""), ("### 15.4 Running out of stock", ""),
+        ("### 15.5 Going out and scoring", ""), ("### 15.6 Variations", "*")))
 
 #: Each variation's help on the command line, by its rules field (the cli's words).
 VARIATION_HELP: Final = {

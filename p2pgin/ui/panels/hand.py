@@ -20,6 +20,10 @@ __all__ = [
     "render_hand",
 ]
 
+#: From this many columns of hand panel on, the cards are spread by ``WIDE_AIR`` more.
+WIDE_HAND = 110
+WIDE_AIR = 2
+
 
 def render_hand(table: Table, ui: UiState, click: Click | None = None,
                 width: int = 0) -> StyleAndTextTuples:
@@ -66,6 +70,9 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
         out.add(" (no cards)", "class:label")
         return out.frags
     sep = " | " if ui.ascii else " │ "
+    # NB: a wide terminal spreads the cards (easier to read and to click)
+    air = " " * WIDE_AIR if width >= WIDE_HAND else ""
+    slot = SLOT + len(air)
     # Line 1: a label over each group.
     labels = _Out().add(" ")
     cards = _Out().add(" ")
@@ -77,15 +84,15 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
             labels.add(" " * len(sep))
             cards.add(sep, "class:label")
             marks.add(" " * len(sep))
-        width = len(group.cards) * SLOT
+        room = len(group.cards) * slot
         rest = table.face.rest
         label = group.label or {"meld": "meld", "deadwood": rest, "hand": ""}[group.kind]
         if group.kind == "meld" and len(group.cards) >= 3 and not group.label:
             label = "set" if len({RANK_OF[c] for c in group.cards}) == 1 else "run"
         if gi < len(groups) - 1:
             # NB: only the last group's label may run past its cards; a cut one shows it
-            label = fit_text(label, width - 1, ascii=ui.ascii)
-        labels.add(label.ljust(width), f"class:{group.kind}")
+            label = fit_text(label, room - 1, ascii=ui.ascii)
+        labels.add(label.ljust(room), f"class:{group.kind}")
         for card in group.cards:
             selected = index == ui.selected
             extra = "class:card.selected" if selected else ""
@@ -93,9 +100,9 @@ def render_hand(table: Table, ui: UiState, click: Click | None = None,
                 extra += " class:card.drawn"
             on_card = (lambda c=card: click("card", c)) if click else None
             cards.card(card, ui.ascii, extra, on_click=on_card)
-            cards.add("*" if card == table.drawn else " ", "class:card.drawn")
+            cards.add(("*" if card == table.drawn else " ") + air, "class:card.drawn")
             key = keys[index] if index < len(keys) else " "
-            marks.add(("^^^" if selected else key.rjust(CARD_WIDTH)) + " ",
+            marks.add(("^^^" if selected else key.rjust(CARD_WIDTH)) + " " + air,
                       "class:card.selected" if selected else "class:label")
             index += 1
     out.frags.extend(labels.frags)

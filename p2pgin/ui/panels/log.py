@@ -21,7 +21,8 @@ __all__ = [
 def render_log(table: Table, ui: UiState, rows: int) -> StyleAndTextTuples:
     """The last ``rows`` events; the opponent's latest move is highlighted and marked ``>``."""
     out = _Out()
-    lines = table.log[-rows:] if rows > 0 else ()
+    end = len(table.log) - min(ui.log_back, max(0, len(table.log) - rows))
+    lines = table.log[max(0, end - rows):end] if rows > 0 else ()
     latest_opp = _latest_opponent_line(table.log, table.me)
     for i, line in enumerate(lines):
         if i:
