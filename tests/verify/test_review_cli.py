@@ -161,3 +161,10 @@ def test_find_seat_refuses_a_transcript_and_a_file_naming_no_seat(
     ann_file.with_suffix(".peer.json").write_text("{}")
     with pytest.raises(NotYours, match="seat"):
         find_seat(ann_file, ann_file.read_bytes())
+
+
+def test_the_commands_default_worlds_are_the_reviews() -> None:
+    from p2pgin.bots.review import SAMPLES
+    from p2pgin.cli.commands import review
+
+    assert review.SAMPLES == SAMPLES

@@ -26,6 +26,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNFINISHED",
     "EXIT_UNREADABLE",
+    "SAMPLES",
     "register",
     "review_moves",
 ]
@@ -35,14 +36,16 @@ EXIT_FAILED: Final = 1
 EXIT_UNREADABLE: Final = 2
 EXIT_UNFINISHED: Final = 3
 
+#: Worlds a decision by default (``p2pgin.bots.review.SAMPLES``; named here so that building
+#: the parser loads no engine: a test keeps the two equal).
+SAMPLES: Final = 48
+
 #: A task of a worker: (hand_no, index, state, me, move, seed, samples).
 Task = tuple[int, int, Any, int, Any, int, int]
 
 
 def register(subparsers: Any) -> None:
     """Add ``review`` to the ``p2pgin`` parser."""
-    from p2pgin.bots.review import SAMPLES
-
     p = subparsers.add_parser("review", help="judge every decision of your own finished game",
                               description=_cmd_review.__doc__)
     p.add_argument("file", type=Path, help="your game file (.log; p2pgin games lists them)")
