@@ -31,7 +31,8 @@ Usage::
 ``--json`` prints one object: per table ``<focal>_among_<field>_share``, ``_se``, ``_z``
 and ``_rounds`` overall, then the same per size (suffix ``_<N>``) and per rule set
 (suffix ``_<rules>``); ``<focal>_among_<field>_min_z`` (the weakest size or rule set);
-``guard_share``, ``guard_share_<N>``, ``guard_share_upper95`` (and ``_<N>``),
+``guard_share``, ``guard_share_<N>``, its standard error ``guard_share_se`` (and
+``_<N>``), ``guard_share_upper95`` (and ``_<N>``),
 ``guard_rounds``, ``guard_rounds_<table>``, ``guard_cells`` (size/rules/table of each
 such round), ``endless_rounds``, ``rounds`` (the bots' tables),
 ``baseline_guard_share`` and ``baseline_guard_rounds``; ``<level>_move_ms_median`` and
@@ -271,15 +272,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out["endless_rounds"] = endless
     out["guard_share"] = stalled / rounds if rounds else 0.0
     out["guard_share_upper95"] = _upper95(stalled, rounds)
+    out["guard_share_se"] = _share(stalled, rounds, 0.0)[1]
     for size, (k, n) in guard.items():
         out[f"guard_share_{size}"] = k / n if n else 0.0
+        out[f"guard_share_se_{size}"] = _share(k, n, 0.0)[1]
         out[f"guard_share_upper95_{size}"] = _upper95(k, n)
     out["guard_cells"] = sorted(stalls)
     out["baseline_guard_rounds"] = baseline_guard[0]
     out["baseline_guard_share"] = baseline_guard[0] / baseline_guard[1] if baseline_guard[
         1] else 0.0
     per_size = ", ".join(f"{s}: {k}/{n}" for s, (k, n) in guard.items())
-    lines.append(f"bots' rounds ended by the guard: {stalled} of {rounds} ({per_size}); 95 % "
+    lines.append(f"bots' rounds ended by the guard: {stalled} of {rounds} ({per_size}), "
+                 f"{out['guard_share']:.3%} ± {out['guard_share_se']:.3%}; 95 % "
                  f"upper bound {out['guard_share_upper95']:.2%}; endless {endless}; at the "
                  f"tables with baselines {baseline_guard[0]} of {baseline_guard[1]}")
     every: list[float] = []
