@@ -120,12 +120,18 @@ def _merge(outputs: list[Output]) -> Output:
         return outputs[0]
     hellos: tuple[Any, ...] = ()
     secrets = None
+    rewind: int | None = None
+    store: list[Any] = []
     for out in outputs:
         hellos = hellos or out.hellos
         secrets = out.secrets if out.secrets is not None else secrets
+        if out.rewind is not None:
+            # NB: a healed link replaced the log from there on: what came before stays
+            rewind = out.rewind if rewind is None else min(rewind, out.rewind)
+            store = [e for e in store if e.seq < out.rewind]
+        store.extend(out.store)
     return Output(
-        hellos=hellos, secrets=secrets,
-        store=tuple(e for out in outputs for e in out.store),
+        hellos=hellos, secrets=secrets, rewind=rewind, store=tuple(store),
         send=tuple(s for out in outputs for s in out.send),
         drop=tuple(d for out in outputs for d in out.drop),
         connect=tuple(c for out in outputs for c in out.connect),
@@ -204,6 +210,7 @@ class Node:
         self._probe_timer: asyncio.TimerHandle | None = None
         self._deliver_timer: asyncio.TimerHandle | None = None
         self._ended_at: float | None = None
+        self._linger_timer: asyncio.TimerHandle | None = None
         #: The error that stopped this seat early (:class:`StorageFailed`), if any.
         self.error: BaseException | None = None
         #: The overdue step now, if the due seat is past its deadline.
@@ -558,6 +565,9 @@ class Node:
                     if seated is not None and isinstance(lid, int) and lid in self._links:
                         self._links[lid].seated()
         self._watch_due()
+        live = self.session.machine is not None and not self.session.finished
+        if live and (self._ended_at is not None or self._deliver_timer is not None):
+            self._unwind()
         if out.finished or self.session.closed:
             # NB: closed without a log: a joiner declined the host's table (it lingers
             # so its word reaches the host)
@@ -576,6 +586,10 @@ class Node:
         files = self.files
         if files is None:
             return True
+        if out.rewind is not None:
+            self._unsynced = [e for e in self._unsynced if e.seq < out.rewind]
+            if not self._write(None, rewind=out.rewind):
+                return False
         self._unsynced.extend(out.store)
         urgent = bool(out.send or out.hellos or out.secrets is not None or out.finished)
         if not urgent and self._unsynced:
@@ -590,7 +604,7 @@ class Node:
         if self._storage_failed is None:
             self._write(None)
 
-    def _write(self, out: Output | None) -> bool:
+    def _write(self, out: Output | None, *, rewind: int | None = None) -> bool:
         files = self.files
         assert files is not None
         if self._sync_timer is not None:
@@ -604,6 +618,8 @@ class Node:
                 files.write_secrets(out.secrets)
             if entries:
                 files.extend(entries)
+            if rewind is not None:
+                files.rewind(rewind)
         except OSError as exc:
             failed = StorageFailed(f"cannot write the game file ({exc.strerror or exc}); it "
                                    "holds the match up to its last stored entry: make room, "
@@ -713,7 +729,15 @@ class Node:
         if self._deliver_timer is not None:
             self._deliver_timer.cancel()
         self._ended_at = time.monotonic()
-        loop.call_later(self.linger, self.give_up, "the match ended")
+        self._linger_timer = loop.call_later(self.linger, self.give_up, "the match ended")
+
+    def _unwind(self) -> None:
+        """The log is live again (a broken link healed): no more winding down."""
+        for timer in (self._deliver_timer, self._linger_timer):
+            if timer is not None:
+                timer.cancel()
+        self._deliver_timer = self._linger_timer = None
+        self._ended_at = None
 
     def _names(self, seats: tuple[int, ...]) -> str:
         machine = self.session.machine

@@ -98,6 +98,8 @@ from p2pgin.session.messages import (
     MoveMessage,
     Rematch,
     RematchAnswer,
+    Resume,
+    ResumeConsent,
     Share,
     Shuffle,
     TakeBackAnswer,
@@ -107,6 +109,7 @@ from p2pgin.session.messages import (
     parse_body,
 )
 from p2pgin.session.model import DEFAULT_POLICY, TablePolicy
+from p2pgin.session.resume import Healing, ResumePlan, long_machine, resume_body
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import Refused, TakeBackRefusedError, refused_just_now
 from p2pgin.session.verdict import Record, Verdict, reconcile, record_of
@@ -162,6 +165,9 @@ class Output:
         hellos: the table's hellos, once, when it forms: they head the game file.
         secrets: the secrets file's new content (0600), written before the entries below
             (an entry may depend on a secret drawn in the same call).
+        rewind: before storing ``store``, cut the game file's log to its first
+            ``rewind`` entries (a broken link healed: this seat's log goes on from the
+            other side's, its own timeout kept inside the ``resume`` entry).
         store: entries to append to the game file and flush before anything is sent.
         send: ``(link, frame)`` pairs; ``link`` :data:`EVERY` means every link.
         drop: links to close (junk came on them, or they are not welcome).
@@ -176,6 +182,7 @@ class Output:
 
     hellos: tuple[Entry, ...] = ()
     secrets: dict[str, Any] | None = None
+    rewind: int | None = None
     store: tuple[Entry, ...] = ()
     send: tuple[tuple[Hashable | None, bytes], ...] = ()
     drop: tuple[Hashable, ...] = ()
@@ -188,6 +195,7 @@ class Output:
 @dataclass(slots=True)
 class _Builder:
     hellos: tuple[Entry, ...] = ()
+    rewind: int | None = None
     store: list[Entry] = field(default_factory=list)
     send: list[tuple[Hashable | None, bytes]] = field(default_factory=list)
     drop: list[Hashable] = field(default_factory=list)
@@ -276,6 +284,8 @@ class Session:
         self._forks: list[tuple[int | None, list[Entry]]] = []
         self._forks_changed = False
         self._verdict: tuple[tuple[int, ...], Verdict] | None = None
+        #: A broken link healing (PROTOCOL.md §5.3): the plan, consents, who has mine.
+        self._healing = Healing()
         #: Each seat's last head frame: (its log length, its last hash).
         self._heads: dict[int, tuple[int, str]] = {}
         #: Restored from a game file whose log was final already (nobody is waited for).
@@ -509,6 +519,7 @@ class Session:
     # ------------------------------------------------------------------ outputs
 
     def _flush(self) -> Output:
+        self._heal()
         machine = self.machine
         if machine is not None and self._told_final == -1:
             # NB: another seat's entry made my log final: every seat hears where it
@@ -525,7 +536,8 @@ class Session:
         if self._forks_changed:
             self._forks_changed = False
             forks = tuple(tuple(entries) for _, entries in self._forks)
-        return Output(hellos=out.hellos, secrets=secrets, store=tuple(out.store),
+        return Output(hellos=out.hellos, secrets=secrets, rewind=out.rewind,
+                      store=tuple(out.store),
                       send=tuple(out.send), drop=tuple(out.drop), connect=tuple(out.connect),
                       events=tuple(out.events), finished=self.finished, forks=forks)
 
@@ -962,6 +974,9 @@ class Session:
         if entry.type == TakeBackRequest.TYPE:
             self._take_takeback_request(link, entry)
             return
+        if entry.type == ResumeConsent.TYPE:
+            self._healing.take(machine, entry)
+            return
         if entry.session != machine.session_id:
             self._drop(link, f"entry for another session ({entry.type} seq {entry.seq})")
             return
@@ -977,7 +992,8 @@ class Session:
                 # one I do not hold was never mine (a stolen key, or this identity
                 # running twice).
                 self._drop(link, f"entry {entry.seq} in my name that I did not make")
-            elif machine.stage is not Stage.ENDED:
+            elif machine.stage is not Stage.ENDED or entry.type == Resume.TYPE:
+                # NB: a resume follows an ending: a broken link healed (or refused)
                 self._accept(link, entry)
                 self._drain_ahead()
                 self._advance()
@@ -1089,7 +1105,13 @@ class Session:
         their last head is not mine, and I hold no final log of theirs. Empty
         otherwise."""
         machine, me = self.machine, self.me
-        if machine is None or not self.finished or me is None or self._restored_final:
+        if machine is None or not self.finished or me is None:
+            return ()
+        plan = self._healing.plan
+        if plan is not None and machine.stage is Stage.ENDED:
+            # NB: a broken link is healing: every seat is waited for until it goes on
+            return tuple(s for s in range(machine.seating.seats) if s != me)
+        if self._restored_final:
             return ()
         mine = (len(machine.chain), machine.chain.head)
         done: set[int] = {s for s, head in self._heads.items() if head == mine}
@@ -1100,6 +1122,61 @@ class Session:
                     Stage.ENDED, Stage.MATCH_OVER, Stage.REMATCH):
                 done.add(seat)
         return tuple(s for s in range(machine.seating.seats) if s != me and s not in done)
+
+    def _heal(self) -> None:
+        """A broken link this seat sees (its ended log and a fork, PROTOCOL.md §5.3):
+        consent to go on, on every seat's link; or, the seat the timeout named, write
+        the ``resume`` once every other seat consented."""
+        machine, me = self.machine, self.me
+        if machine is None or me is None:
+            return
+        if machine.stage is not Stage.ENDED:
+            if self._healing.plan is not None:
+                self._healing = Healing()  # NB: healed (or never broken): nothing pends
+            return
+        if not self._forks:
+            return
+        healing = self._healing
+        plan = healing.replan(machine, self.forks)
+        if plan is None:
+            return
+        consent = healing.consent(self._key, machine, me)
+        if consent is not None:
+            for link, info in self._links.items():
+                if info.seat is not None and link not in healing.sent_to:
+                    healing.sent_to.add(link)
+                    self._send(link, consent.to_bytes())
+            return
+        sigs = healing.ready(machine.seating.seats, me)
+        if sigs is not None:
+            self._write_resume(plan, sigs)
+
+    def _write_resume(self, plan: ResumePlan, sigs: dict[int, str]) -> None:
+        """Go on from the other side's log: my log from where they part is replaced by
+        theirs (my timeout goes into the ``resume``, and my old log is kept as a record
+        beside the game file), then my ``resume`` and whatever is due from me."""
+        machine = self.machine
+        assert machine is not None
+        long = long_machine(machine, plan)
+        if long is None:  # pragma: no cover - the plan was made on this very log
+            return
+        mine = list(machine.chain.entries[plan.start:])
+        self.machine = long
+        out = self._out
+        out.rewind = plan.start if out.rewind is None else min(out.rewind, plan.start)
+        out.store = [e for e in out.store if e.seq < plan.start]
+        out.store.extend(plan.long)
+        self._forks = [(self.me, mine)]
+        self._forks_changed = True
+        self._verdict = None
+        self._restored_final = False
+        self._told_final = None
+        for info in self._links.values():
+            info.sent.clear()
+            info.served = info.asked = None
+        self._healing = Healing()
+        self._emit(resume_body(plan, sigs))
+        self._advance()
 
     def _equivocation_in(self, entry: Entry) -> bool:
         """An authentic entry out of place, or one of its evidence, signed by a seat that

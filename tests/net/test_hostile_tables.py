@@ -5,7 +5,8 @@ records agree, and name only the cheater (or nobody, for a broken link).
 * a seat that shows one seat another entry than it logged (illegal, or a second legal
   one) at tables of two, three and four;
 * a partition longer than the deadline, each side ending the wait for the other: a
-  broken link at nobody's fault;
+  broken link at nobody's fault, which heals when the link comes back (the seats sign
+  the resume agreement and the match finishes);
 * a seat that withholds the match's last entry: the honest side can only name it, its
   own record says finished, and both records together finish the match;
 * a seat that abandons while losing forfeits: the other wins.
@@ -196,10 +197,10 @@ async def test_a_plain_equivocation_names_its_signer_everywhere_at_two(
     await _cheat_once(tmp_path, 2, legal=True)
 
 
-async def test_a_partition_longer_than_the_deadline_is_a_broken_link_at_every_seat(
+async def test_a_partition_longer_than_the_deadline_heals_and_the_match_finishes(
         tmp_path: Path) -> None:
     relay = Relay(0)
-    nodes = await _table(tmp_path, 2, via=relay)
+    nodes = await _table(tmp_path, 2, via=relay, target=10)
     for n, node in enumerate(nodes):
         _player(node, 40 + n)
     try:
@@ -208,19 +209,32 @@ async def test_a_partition_longer_than_the_deadline_is_a_broken_link_at_every_se
         relay.partitioned = True
         await relay.cut()
         await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
-        # each side ended the wait for the other; the cable comes back
+        # each side ended the wait for the other: each record alone names the other
         assert nodes[0].session.ending != nodes[1].session.ending
-        relay.partitioned = False
-        await _until(lambda: all(n.session.verdict is not None
-                                 and n.session.verdict.outcome is Outcome.BROKEN_LINK
-                                 for n in nodes), 30)
-        _all_agree(nodes, tmp_path, None)
-        # each transcript alone still says what that side saw (one side's record)
         for n, node in enumerate(nodes):
             machine = node.session.machine
             assert machine is not None
             alone = verify_transcript(transcript_of(machine, KEYS[n])).verdict
             assert alone is not None and alone.one_side and alone.culprits == (1 - n,)
+        # the cable comes back: the seats sign the resume agreement and play on
+        relay.partitioned = False
+        await _until(lambda: all(n.session.finished and n.session.ending is None
+                                 for n in nodes), 90)
+        logs = [n.session.machine.chain.entries for n in nodes]  # type: ignore[union-attr]
+        assert logs[0] == logs[1]
+        assert [e.type for e in logs[0]].count("resume") == 1
+        for n, node in enumerate(nodes):
+            verdict = node.session.verdict
+            assert verdict is not None and verdict.outcome is Outcome.FINISHED, verdict
+            machine = node.session.machine
+            assert machine is not None
+            report = verify_transcript(transcript_of(machine, KEYS[n]))
+            assert report.ok, report.lines()
+        # every record kept (the game files, and the old logs beside them) agrees
+        every = [p for n in range(2) for p in sorted((tmp_path / NAMES[n]).glob("*.log"))]
+        assert any(".other" in p.name for p in every)
+        together = reconcile_files(every)
+        assert together.verdict.outcome is Outcome.FINISHED, together.lines()
     finally:
         await _closed(nodes)
         await relay.close()
