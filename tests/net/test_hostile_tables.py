@@ -299,3 +299,52 @@ async def test_abandoning_while_losing_is_a_forfeit_the_other_seat_wins(
             assert verdict is not None and verdict.winners == (0,)
     finally:
         await _closed(nodes)
+
+
+async def test_both_seats_stopped_after_a_partition_resume_from_their_game_files_and_finish(
+        tmp_path: Path) -> None:
+    """What ``p2pgin resume`` does on both sides: each seat's session restored from its
+    game file (ended by its own timeout), a new node dials the other, the seats see the
+    broken link, sign the agreement and play the match to its end."""
+    from p2pgin.log.gamefile import read_table
+    from p2pgin.log.store import GameStore
+
+    relay = Relay(0)
+    nodes = await _table(tmp_path, 2, via=relay, target=10)
+    for n, node in enumerate(nodes):
+        _player(node, 50 + n)
+    try:
+        await _until(lambda: all(n.view.stage == "play" for n in nodes)
+                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
+        relay.partitioned = True
+        await relay.cut()
+        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+    finally:
+        await _closed(nodes)
+        await relay.close()
+    games = [_records(tmp_path, 2)[n] for n in range(2)]
+    again = []
+    for n, game in enumerate(games):
+        hellos, entries = read_table(game)
+        store = GameStore(game)
+        session = Session.restore(KEYS[n], hellos, entries, store.read_secrets(),
+                                  rng=random.Random(60 + n))
+        assert session.ending is not None  # each side's own timeout
+        node = Node(session, TableFiles({}, store=store), identity=KEYS[n], deadlines=QUICK,
+                    linger=0.3)
+        _player(node, 70 + n)
+        again.append(node)
+    try:
+        port = await again[0].listen("127.0.0.1", 0)
+        again[1].dial("127.0.0.1", port)
+        await _until(lambda: all(n.session.finished and n.session.ending is None
+                                 for n in again), 90)
+        logs = [n.session.machine.chain.entries for n in again]  # type: ignore[union-attr]
+        assert logs[0] == logs[1] and [e.type for e in logs[0]].count("resume") == 1
+    finally:
+        await _closed(again)
+    # the game files are the one log; every record kept agrees: the match finished
+    assert read_table(games[0])[1] == read_table(games[1])[1]
+    every = [p for n in range(2) for p in sorted((tmp_path / NAMES[n]).glob("*.log"))]
+    together = reconcile_files(every)
+    assert together.verdict.outcome is Outcome.FINISHED, together.lines()
