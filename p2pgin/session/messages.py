@@ -402,7 +402,8 @@ class TakeBackAnswer(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResumeConsent(Message):
-    """A seat agrees that a match ended by a broken link goes on (PROTOCOL.md §5.3).
+    """A seat agrees that a match ended by a broken link goes on (PROTOCOL.md §5, "A
+    broken link heals").
     Signed like an entry with the ``seq`` and ``prev`` of the ``resume`` it agrees to
     (the position after the log's timeout, on top of it), but never logged by itself:
     that ``resume`` carries its signature."""

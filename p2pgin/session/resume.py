@@ -1,5 +1,5 @@
 """A broken link healed: a match that two crossing timeouts ended goes on (PROTOCOL.md
-§5.3).
+§5, "A broken link heals").
 
 A partition longer than the deadline leaves two logs: the seats on one side (the
 *long* log) hold the other side's last step and end the wait for a seat ``W`` across

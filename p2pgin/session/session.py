@@ -284,7 +284,8 @@ class Session:
         self._forks: list[tuple[int | None, list[Entry]]] = []
         self._forks_changed = False
         self._verdict: tuple[tuple[int, ...], Verdict] | None = None
-        #: A broken link healing (PROTOCOL.md §5.3): the plan, consents, who has mine.
+        #: A broken link healing (PROTOCOL.md §5, "A broken link heals"): the plan, the
+        #: consents, the links that have mine.
         self._healing = Healing()
         #: Each seat's last head frame: (its log length, its last hash).
         self._heads: dict[int, tuple[int, str]] = {}
@@ -1124,7 +1125,8 @@ class Session:
         return tuple(s for s in range(machine.seating.seats) if s != me and s not in done)
 
     def _heal(self) -> None:
-        """A broken link this seat sees (its ended log and a fork, PROTOCOL.md §5.3):
+        """A broken link this seat sees (its ended log and a fork; PROTOCOL.md §5, "A
+        broken link heals"):
         consent to go on, on every seat's link; or, the seat the timeout named, write
         the ``resume`` once every other seat consented."""
         machine, me = self.machine, self.me
