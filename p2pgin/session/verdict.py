@@ -330,7 +330,8 @@ def _weigh_timeout(timeout: Entry, records: Sequence[Record], pool: _Pool) -> _F
                             outcome=Outcome.BROKEN_LINK, evidence=(timeout, other),
                             reason=f"seat {low} and seat {high} each kept waiting for the "
                             "other and ended the wait: the link between them broke "
-                            "(nobody's fault; the match is unscored)")
+                            "(nobody's fault; the match is unscored, and goes on when "
+                            "both come back: p2pgin resume)")
     if step is None:
         return upheld
     upheld.reason = (f"seat {seat}'s {owed or 'step'} at position {q} came after seat "
