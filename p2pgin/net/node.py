@@ -719,7 +719,14 @@ class Node:
         loop = asyncio.get_running_loop()
         waiting = self.session.undelivered
         if waiting:
-            if self._deliver_timer is None and self.deadlines.deliver is not None:
+            if self._deliver_timer is None and self.session.healing:
+                # NB: a broken link heals only with every seat: bounded like a step
+                wait = self.deadlines.step * 2
+                self._deliver_timer = loop.call_later(
+                    wait, self.give_up, f"the link came back, but {self._names(waiting)} "
+                    f"did not agree to go on within {wait:g} s: the match stays unscored "
+                    "(p2pgin resume tries again)")
+            elif self._deliver_timer is None and self.deadlines.deliver is not None:
                 names = self._names(waiting)
                 self._deliver_timer = loop.call_later(
                     self.deadlines.deliver, self.give_up,

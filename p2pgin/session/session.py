@@ -1101,6 +1101,14 @@ class Session:
         return self._verdict[1]
 
     @property
+    def healing(self) -> bool:
+        """True while a broken link this seat sees waits for the resume agreement (the
+        adapter bounds the wait)."""
+        machine = self.machine
+        return (self._healing.plan is not None and machine is not None
+                and machine.stage is Stage.ENDED)
+
+    @property
     def undelivered(self) -> tuple[int, ...]:
         """(A finished or ended match) the other seats not known to hold my final log:
         their last head is not mine, and I hold no final log of theirs. Empty

@@ -348,3 +348,39 @@ async def test_both_seats_stopped_after_a_partition_resume_from_their_game_files
     every = [p for n in range(2) for p in sorted((tmp_path / NAMES[n]).glob("*.log"))]
     together = reconcile_files(every)
     assert together.verdict.outcome is Outcome.FINISHED, together.lines()
+
+
+async def test_a_seat_that_never_consents_leaves_the_match_unscored_and_nobody_waits_forever(
+        tmp_path: Path) -> None:
+    """A seat that would rather not play on (it was losing) keeps its consent to itself:
+    the other waits a bounded time, stops, and every record stays a broken link."""
+    relay = Relay(0)
+    nodes = await _table(tmp_path, 2, via=relay, target=10)
+    for n, node in enumerate(nodes):
+        _player(node, 40 + n)
+    refuser: list[int] = []
+
+    def no_consent(seat: int | None, frame: bytes) -> bytes | None:
+        if b'"type":"resume_consent"' in frame:
+            refuser.append(-1)  # NB: a consent it kept to itself
+            return None
+        return frame
+
+    try:
+        await _until(lambda: all(n.view.stage == "play" for n in nodes)
+                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
+        relay.partitioned = True
+        await relay.cut()
+        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+        # the long side consents (the writer is the seat its timeout named): it refuses
+        long = max(range(2), key=lambda n: len(nodes[n].session.machine.chain))  # type: ignore[union-attr]
+        refuser.append(long)
+        _rewrite(nodes[long], no_consent)
+        relay.partitioned = False
+        await _until(lambda: all(n.done for n in nodes), 60)
+        assert all(n.session.ending is not None for n in nodes)  # nothing resumed
+        assert -1 in refuser, "the refusing seat was never asked to consent"
+        _all_agree(nodes, tmp_path, None)
+    finally:
+        await _closed(nodes)
+        await relay.close()
