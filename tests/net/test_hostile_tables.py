@@ -197,18 +197,29 @@ async def test_a_plain_equivocation_names_its_signer_everywhere_at_two(
     await _cheat_once(tmp_path, 2, legal=True)
 
 
+async def _cut_apart(nodes: list[Node], relay: Relay) -> None:
+    """Pull the cable mid-hand and refuse new connections until each side has ended
+    the wait for the other (a partition longer than the deadline)."""
+    await _until(lambda: all(n.view.stage == "play" for n in nodes)
+                 and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
+    relay.partitioned = True
+    await relay.cut()
+    await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+
+
+async def _two_via(tmp: Path, relay: Relay, seed: int) -> list[Node]:
+    nodes = await _table(tmp, 2, via=relay, target=10)
+    for n, node in enumerate(nodes):
+        _player(node, seed + n)
+    return nodes
+
+
 async def test_a_partition_longer_than_the_deadline_heals_and_the_match_finishes(
         tmp_path: Path) -> None:
     relay = Relay(0)
-    nodes = await _table(tmp_path, 2, via=relay, target=10)
-    for n, node in enumerate(nodes):
-        _player(node, 40 + n)
+    nodes = await _two_via(tmp_path, relay, 40)
     try:
-        await _until(lambda: all(n.view.stage == "play" for n in nodes)
-                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
-        relay.partitioned = True
-        await relay.cut()
-        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+        await _cut_apart(nodes, relay)
         # each side ended the wait for the other: each record alone names the other
         assert nodes[0].session.ending != nodes[1].session.ending
         for n, node in enumerate(nodes):
@@ -310,15 +321,9 @@ async def test_both_seats_stopped_after_a_partition_resume_from_their_game_files
     from p2pgin.log.store import GameStore
 
     relay = Relay(0)
-    nodes = await _table(tmp_path, 2, via=relay, target=10)
-    for n, node in enumerate(nodes):
-        _player(node, 50 + n)
+    nodes = await _two_via(tmp_path, relay, 50)
     try:
-        await _until(lambda: all(n.view.stage == "play" for n in nodes)
-                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
-        relay.partitioned = True
-        await relay.cut()
-        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+        await _cut_apart(nodes, relay)
     finally:
         await _closed(nodes)
         await relay.close()
@@ -355,9 +360,7 @@ async def test_a_seat_that_never_consents_leaves_the_match_unscored_and_nobody_w
     """A seat that would rather not play on (it was losing) keeps its consent to itself:
     the other waits a bounded time, stops, and every record stays a broken link."""
     relay = Relay(0)
-    nodes = await _table(tmp_path, 2, via=relay, target=10)
-    for n, node in enumerate(nodes):
-        _player(node, 40 + n)
+    nodes = await _two_via(tmp_path, relay, 40)
     refuser: list[int] = []
 
     def no_consent(seat: int | None, frame: bytes) -> bytes | None:
@@ -367,11 +370,7 @@ async def test_a_seat_that_never_consents_leaves_the_match_unscored_and_nobody_w
         return frame
 
     try:
-        await _until(lambda: all(n.view.stage == "play" for n in nodes)
-                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
-        relay.partitioned = True
-        await relay.cut()
-        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+        await _cut_apart(nodes, relay)
         # the long side consents (the writer is the seat its timeout named): it refuses
         long = max(range(2), key=lambda n: len(nodes[n].session.machine.chain))  # type: ignore[union-attr]
         refuser.append(long)

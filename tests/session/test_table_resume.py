@@ -221,19 +221,26 @@ def _due(router: Router) -> int | None:
     return None if due is None else due.seat
 
 
-def test_at_three_seats_one_seat_cut_off_from_two_heals_with_both_consents() -> None:
+def _three_cut() -> Router:
+    """A gin3 table where s2 is cut off from s0 and s1, who go on without it until it is
+    s2's turn; s0 ends the wait for s2, and s2 the wait for the seat it waited for."""
     router = table("gin3", 3, rules=Rules(target=10).to_dict(), seed=21)
     seats = router.seats
     router.play(rng=random.Random(3), moves=4,
                 until=lambda: _due(router) not in (2, None))
     for other in ("s0", "s1"):
         router.disconnect("s2", other)
-    # the two go on without s2 until it is s2's turn; s2 never hears of it
     router.play(rng=random.Random(4), who=["s0", "s1"],
                 until=lambda: _due(router) == 2)
     router.apply("s0", seats["s0"].session.end_silent("s2 is gone"))
     router.pump()
     router.apply("s2", seats["s2"].session.end_silent("they are gone"))
+    return router
+
+
+def test_at_three_seats_one_seat_cut_off_from_two_heals_with_both_consents() -> None:
+    router = _three_cut()
+    seats = router.seats
     before = [_stored_record(router, n) for n in seats]
     assert reconcile(before).outcome is Outcome.BROKEN_LINK, reconcile(before)
     for other in ("s0", "s1"):
@@ -252,17 +259,8 @@ def test_at_three_seats_one_seat_cut_off_from_two_heals_with_both_consents() -> 
 
 
 def test_at_three_seats_one_consent_is_not_enough() -> None:
-    router = table("gin3", 3, rules=Rules(target=10).to_dict(), seed=21)
+    router = _three_cut()
     seats = router.seats
-    router.play(rng=random.Random(3), moves=4,
-                until=lambda: _due(router) not in (2, None))
-    for other in ("s0", "s1"):
-        router.disconnect("s2", other)
-    router.play(rng=random.Random(4), who=["s0", "s1"],
-                until=lambda: _due(router) == 2)
-    router.apply("s0", seats["s0"].session.end_silent("s2 is gone"))
-    router.pump()
-    router.apply("s2", seats["s2"].session.end_silent("they are gone"))
     s0 = seats["s0"]
     machine = walk(s0.hellos, s0.stored).machine
     timeout = seats["s2"].session.machine.chain[-1]  # type: ignore[union-attr]
