@@ -85,6 +85,8 @@ class Router:
         seat.outputs.append(out)
         if out.hellos:
             seat.hellos = out.hellos
+        if out.rewind is not None:
+            del seat.stored[out.rewind:]  # NB: a healed link: the log goes on from theirs
         seat.stored.extend(out.store)
         if out.secrets is not None:
             seat.secrets = out.secrets

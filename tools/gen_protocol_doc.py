@@ -30,6 +30,7 @@ _TAKER = {
     "takeback_answer": "agent of a computer seat", "rematch": "agent (`act`)",
     "rematch_answer": "agent (`act`)", "end": "`abandon()`, `end_silent()`, or the session "
     "(accusation, crossing)",
+    "resume": "session (a broken link healed: every other seat's consent came)",
 }
 
 __all__ = ["DOC", "render_sections", "update"]

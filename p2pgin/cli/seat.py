@@ -27,7 +27,15 @@ from p2pgin.log.identity import Identity, PeerStatus
 from p2pgin.net.node import Node
 from p2pgin.session.actions import AcceptRematch, DeclineRematch
 from p2pgin.session.errors import ProtocolError
-from p2pgin.session.events import Ended, Event, LinkDown, LinkFailed, MatchEnded, Overdue
+from p2pgin.session.events import (
+    Ended,
+    Event,
+    LinkDown,
+    LinkFailed,
+    MatchContinued,
+    MatchEnded,
+    Overdue,
+)
 
 __all__ = ["LINGER", "REMATCH_WAIT", "Front", "SeatRun", "end_summary", "outcome_line",
            "run_seat", "save_transcript", "score_line", "transcript_path"]
@@ -277,6 +285,8 @@ def _agent_event(run: SeatRun, event: Event) -> None:
     names = _names(run.node)
     if isinstance(event, Ended):
         run.say(event.ending.headline(names))
+    elif isinstance(event, MatchContinued):
+        run.say("the link came back: neither side was at fault; the match continues")
     elif isinstance(event, Overdue):
         who = names[event.seat] if event.seat < len(names) else f"seat {event.seat}"
         run.say(f"{who} has not sent its {event.owed} for {event.waited:.0f} s")

@@ -111,6 +111,15 @@ class TableFiles:
             raise RuntimeError("no game file before the table formed")
         self._store.extend(entries)
 
+    def rewind(self, seq: int) -> None:
+        """Keep only the log's first ``seq`` entries (and the hellos), durably: a broken
+        link healed, and this seat's log goes on from the other side's (its own ending
+        is kept inside the ``resume`` entry that follows, and as a record beside)."""
+        if self._store is None:
+            raise RuntimeError("no game file before the table formed")
+        hellos = sum(1 for e in self._store.entries if e.is_hello)
+        self._store.truncate(hellos + seq)
+
     def write_secrets(self, secrets: dict[str, Any]) -> None:
         """Replace the secrets file (0600) beside the game file, durably."""
         if self._store is None:

@@ -17,12 +17,8 @@ The host listens; a joiner dials the host, and at a table of more than two each 
 dials the seats before it (the host told it where they listen). A dialled link that
 goes down is dialled again with backoff until the match is over.
 
-Deadlines: the session says who owes the next entry and whether it waits on a person
-(:attr:`Session.due`); this adapter times it. When the deadline passes, the agents get
-an :class:`Overdue` event naming the silent seat and the step it owes; they may keep
-waiting or end the match (:meth:`Node.end_silent`), which a computer player does by
-itself (``Deadlines.auto_end``). A seat's own pace never counts: its own steps are not
-timed.
+Deadlines (:mod:`p2pgin.net.deadlines`): the adapter times the seat the session says is
+due, and tells the agents when it is overdue.
 """
 
 from __future__ import annotations
@@ -35,7 +31,6 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from nacl.signing import SigningKey
@@ -44,6 +39,7 @@ from p2pgin.log.gamefile import TableFiles
 from p2pgin.log.identity import PeerCheck, PeerStatus
 from p2pgin.net.budget import NEWCOMER_FRAME, ConnectionGate, connection_limits
 from p2pgin.net.channel import ChannelError
+from p2pgin.net.deadlines import Deadlines
 from p2pgin.net.framing import FrameError
 from p2pgin.net.transport import (
     DEAD_AFTER,
@@ -83,31 +79,6 @@ _log = logging.getLogger(__name__)
 LinkState = Literal["connecting", "connected", "reconnecting", "closed"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Deadlines:
-    """How long the table waits for a seat.
-
-    Attributes:
-        person: a person's move or answer (a seat whose hello does not say bot).
-        step: a machine step (coin toss, shuffle, deal, share) or a computer's move.
-        lobby: a newcomer offered a seat must sign its hello (or decline) within this.
-        auto_end: end the match by itself when a deadline passes (computer players);
-            a person is told and decides.
-        host_gone: (a joiner or spectator before its table formed) how long the host
-            may be unreachable before the seat stops, saying the host is gone.
-        deliver: once the match ended, how long the seat stays up at most offering the
-            signed ending to the seats not known to hold it (None: until the program
-            exits); it stops earlier once every seat has it.
-    """
-
-    person: float = 120.0
-    step: float = 30.0
-    lobby: float = 120.0
-    auto_end: bool = False
-    deliver: float | None = None
-    host_gone: float = 30.0
-
-
 class StorageFailed(Exception):
     """The game file could not be written (a full disk, a lost device): the seat stops.
 
@@ -115,25 +86,6 @@ class StorageFailed(Exception):
     its last stored entry and everything the other seats have seen follows from it:
     ``p2pgin resume`` continues once there is room.
     """
-
-
-def _merge(outputs: list[Output]) -> Output:
-    """Several outputs as one, in order (all stores before all sends still holds)."""
-    if len(outputs) == 1:
-        return outputs[0]
-    hellos: tuple[Any, ...] = ()
-    secrets = None
-    for out in outputs:
-        hellos = hellos or out.hellos
-        secrets = out.secrets if out.secrets is not None else secrets
-    return Output(
-        hellos=hellos, secrets=secrets,
-        store=tuple(e for out in outputs for e in out.store),
-        send=tuple(s for out in outputs for s in out.send),
-        drop=tuple(d for out in outputs for d in out.drop),
-        connect=tuple(c for out in outputs for c in out.connect),
-        events=tuple(e for out in outputs for e in out.events),
-        finished=outputs[-1].finished)
 
 
 def _host_of(peername: str) -> str:
@@ -212,6 +164,7 @@ class Node:
         self._probe_timer: asyncio.TimerHandle | None = None
         self._deliver_timer: asyncio.TimerHandle | None = None
         self._ended_at: float | None = None
+        self._linger_timer: asyncio.TimerHandle | None = None
         #: The error that stopped this seat early (:class:`StorageFailed`), if any.
         self.error: BaseException | None = None
         #: The overdue step now, if the due seat is past its deadline.
@@ -584,13 +537,13 @@ class Node:
         self._flush_handle = None
         if self._pending:
             pending, self._pending = self._pending, []
-            self._apply(_merge(pending))
+            self._apply(Output.merged(pending))
 
     def _apply(self, out: Output) -> None:
         """Carry out one output: store, then send, then the rest (see module rules)."""
         if self._pending and out is not None:
             pending, self._pending = self._pending, []
-            out = _merge([*pending, out])  # NB: earlier local moves keep their order
+            out = Output.merged([*pending, out])  # NB: earlier local moves keep their order
         if self._storage_failed is not None:
             return
         if not self._store(out):
@@ -614,6 +567,10 @@ class Node:
                     if seated is not None and isinstance(lid, int) and lid in self._links:
                         self._links[lid].seated()
         self._watch_due()
+        model = self.session.model
+        live = model.formed and not model.finished
+        if live and (self._ended_at is not None or self._deliver_timer is not None):
+            self._unwind()
         if out.finished or self.session.closed:
             # NB: closed without a log: a joiner declined the host's table (it lingers
             # so its word reaches the host)
@@ -631,6 +588,10 @@ class Node:
         files = self.files
         if files is None:
             return True
+        if out.rewind is not None:
+            self._unsynced = [e for e in self._unsynced if e.seq < out.rewind]
+            if not self._write(None, rewind=out.rewind):
+                return False
         self._unsynced.extend(out.store)
         urgent = bool(out.send or out.hellos or out.secrets is not None or out.finished)
         if not urgent and self._unsynced:
@@ -645,7 +606,7 @@ class Node:
         if self._storage_failed is None:
             self._write(None)
 
-    def _write(self, out: Output | None) -> bool:
+    def _write(self, out: Output | None, *, rewind: int | None = None) -> bool:
         files = self.files
         assert files is not None
         if self._sync_timer is not None:
@@ -659,6 +620,8 @@ class Node:
                 files.write_secrets(out.secrets)
             if entries:
                 files.extend(entries)
+            if rewind is not None:
+                files.rewind(rewind)
         except OSError as exc:
             failed = StorageFailed(f"cannot write the game file ({exc.strerror or exc}); it "
                                    "holds the match up to its last stored entry: make room, "
@@ -755,7 +718,14 @@ class Node:
         loop = asyncio.get_running_loop()
         waiting = self.session.undelivered
         if waiting:
-            if self._deliver_timer is None and self.deadlines.deliver is not None:
+            if self._deliver_timer is None and self.session.healing:
+                # NB: a broken link heals only with every seat: bounded like a step
+                wait = self.deadlines.step * 2
+                self._deliver_timer = loop.call_later(
+                    wait, self.give_up, f"the link came back, but {self._names(waiting)} "
+                    f"did not agree to go on within {wait:g} s: the match stays unscored "
+                    "(p2pgin resume tries again)")
+            elif self._deliver_timer is None and self.deadlines.deliver is not None:
                 names = self._names(waiting)
                 self._deliver_timer = loop.call_later(
                     self.deadlines.deliver, self.give_up,
@@ -765,7 +735,15 @@ class Node:
         if self._deliver_timer is not None:
             self._deliver_timer.cancel()
         self._ended_at = time.monotonic()
-        loop.call_later(self.linger, self.give_up, "the match ended")
+        self._linger_timer = loop.call_later(self.linger, self.give_up, "the match ended")
+
+    def _unwind(self) -> None:
+        """The log is live again (a broken link healed): no more winding down."""
+        for timer in (self._deliver_timer, self._linger_timer):
+            if timer is not None:
+                timer.cancel()
+        self._deliver_timer = self._linger_timer = None
+        self._ended_at = None
 
     def _names(self, seats: tuple[int, ...]) -> str:
         names = self.session.model.names

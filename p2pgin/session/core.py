@@ -9,7 +9,7 @@ part sends), :mod:`~p2pgin.session.emit` (my entries), :mod:`~p2pgin.session.tak
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -22,6 +22,7 @@ from p2pgin.session.events import Event, LinkRefused
 from p2pgin.session.lobby import AcceptPolicy, HostCheck, LobbyEvent, LobbyState, step
 from p2pgin.session.machine import Due, Machine, Stage
 from p2pgin.session.model import DEFAULT_POLICY, LogRecord, Role, SeatInfo, TableModel, TablePolicy
+from p2pgin.session.resume import Healing
 from p2pgin.session.secrets import SeatSecrets
 from p2pgin.session.takeback import PendingTakeBack
 from p2pgin.session.verdict import Verdict
@@ -50,6 +51,9 @@ class Output:
         hellos: the table's hellos, once, when it forms: they head the game file.
         secrets: the secrets file's new content (0600), written before the entries below
             (an entry may depend on a secret drawn in the same call).
+        rewind: before storing ``store``, cut the game file's log to its first
+            ``rewind`` entries (a broken link healed: this seat's log goes on from the
+            other side's, its own timeout kept inside the ``resume`` entry).
         store: entries to append to the game file and flush before anything is sent.
         send: ``(link, frame)`` pairs; ``link`` :data:`EVERY` means every link.
         drop: links to close (junk came on them, or they are not welcome).
@@ -64,6 +68,7 @@ class Output:
 
     hellos: tuple[Entry, ...] = ()
     secrets: dict[str, Any] | None = None
+    rewind: int | None = None
     store: tuple[Entry, ...] = ()
     send: tuple[tuple[Hashable | None, bytes], ...] = ()
     drop: tuple[Hashable, ...] = ()
@@ -72,10 +77,38 @@ class Output:
     finished: bool = False
     forks: tuple[tuple[Entry, ...], ...] | None = None
 
+    @classmethod
+    def merged(cls, outputs: Sequence[Output]) -> Output:
+        """Several outputs as one, in order (all stores before all sends still holds)."""
+        if len(outputs) == 1:
+            return outputs[0]
+        hellos: tuple[Any, ...] = ()
+        secrets = None
+        rewind: int | None = None
+        store: list[Any] = []
+        forks = None
+        for out in outputs:
+            hellos = hellos or out.hellos
+            forks = out.forks if out.forks is not None else forks
+            secrets = out.secrets if out.secrets is not None else secrets
+            if out.rewind is not None:
+                # NB: a healed link replaced the log from there on: what came before stays
+                rewind = out.rewind if rewind is None else min(rewind, out.rewind)
+                store = [e for e in store if e.seq < out.rewind]
+            store.extend(out.store)
+        return cls(
+            hellos=hellos, secrets=secrets, rewind=rewind, store=tuple(store),
+            send=tuple(s for out in outputs for s in out.send),
+            drop=tuple(d for out in outputs for d in out.drop),
+            connect=tuple(c for out in outputs for c in out.connect),
+            events=tuple(e for out in outputs for e in out.events),
+            finished=outputs[-1].finished, forks=forks)
+
 
 @dataclass(slots=True)
 class _Builder:
     hellos: tuple[Entry, ...] = ()
+    rewind: int | None = None
     store: list[Entry] = field(default_factory=list)
     send: list[tuple[Hashable | None, bytes]] = field(default_factory=list)
     drop: list[Hashable] = field(default_factory=list)
@@ -130,6 +163,9 @@ class SessionCore:
         self._forks: list[tuple[int | None, list[Entry]]] = []
         self._forks_changed = False
         self._verdict: tuple[tuple[int, ...], Verdict] | None = None
+        #: A broken link healing (PROTOCOL.md §5, "A broken link heals"): the plan, the
+        #: consents, the links that have mine.
+        self._healing = Healing()
         #: Each seat's last head frame: (its log length, its last hash).
         self._heads: dict[int, tuple[int, str]] = {}
         #: Restored from a game file whose log was final already (nobody is waited for).
@@ -278,7 +314,12 @@ class SessionCore:
         before, self._takeback = self._takeback, pending
         return before
 
+    def _heal(self) -> None:
+        """Before each output: a broken link this seat sees heals (the healing part,
+        :class:`~p2pgin.session.healing_part.Healer`); nothing to do here."""
+
     def _flush(self) -> Output:
+        self._heal()
         machine = self.machine
         if machine is not None and self._told_final == -1:
             # NB: another seat's entry made my log final: every seat hears where it
@@ -295,7 +336,8 @@ class SessionCore:
         if self._forks_changed:
             self._forks_changed = False
             forks = tuple(tuple(entries) for _, entries in self._forks)
-        return Output(hellos=out.hellos, secrets=secrets, store=tuple(out.store),
+        return Output(hellos=out.hellos, secrets=secrets, rewind=out.rewind,
+                      store=tuple(out.store),
                       send=tuple(out.send), drop=tuple(out.drop), connect=tuple(out.connect),
                       events=tuple(out.events), finished=self.finished, forks=forks)
 

@@ -23,6 +23,7 @@ __all__ = [
     "LinkFailed",
     "LinkRefused",
     "LinkUp",
+    "MatchContinued",
     "MatchEnded",
     "MatchResumed",
     "MatchStarted",
@@ -155,6 +156,18 @@ class Ended(Event):
     Ending`) says who ended it, why, whom it names and what was due."""
 
     ending: Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchContinued(Event):
+    """After a broken link every seat agreed to go on (a ``resume`` entry at ``seq``):
+    the timeouts at ``timeout_seq`` (the log's) and ``crossed_seq`` (the writer's own)
+    no longer end the match, which goes on from where it was."""
+
+    seat: int
+    seq: int
+    timeout_seq: int
+    crossed_seq: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -93,7 +93,13 @@ class Forks(LobbySide):
         their last head is not mine, and I hold no final log of theirs. Empty
         otherwise."""
         machine, me = self.machine, self.me
-        if machine is None or not self.finished or me is None or self._restored_final:
+        if machine is None or not self.finished or me is None:
+            return ()
+        plan = self._healing.plan
+        if plan is not None and machine.stage is Stage.ENDED:
+            # NB: a broken link is healing: every seat is waited for until it goes on
+            return tuple(s for s in range(machine.seating.seats) if s != me)
+        if self._restored_final:
             return ()
         mine = (len(machine.chain), machine.chain.head)
         done: set[int] = {s for s, head in self._heads.items() if head == mine}

@@ -11,9 +11,10 @@ in one place):
 * At every point exactly one seat owes the next entry (:attr:`Machine.due`): the seats
   in order for the coin toss; each player of a deck in order for its shuffle and for
   the strips a deal or a disclosure needs; the game's seat to move; each other seat for
-  a rematch offer. Three kinds of entry may come from another seat: ``end`` (any seat,
-  while the match is live), ``rematch`` (any seat, once the match is over) and
-  ``takeback_answer`` (a computer seat, during play, answering a signed request).
+  a rematch offer. Four kinds of entry may come from another seat: ``end`` (any seat,
+  while the match is live), ``rematch`` (any seat, once the match is over),
+  ``takeback_answer`` (a computer seat, during play, answering a signed request) and
+  ``resume`` (after a broken link, with every seat's consent: :mod:`.resume`).
 * Stages: ``TOSS`` -> per hand ``SHUFFLE`` -> ``DEAL`` -> ``PLAY``, with ``SHARE``
   (a disclosure after a move) and ``SHUFFLE`` again (a reshuffled stock) as the game
   asks -> the next hand, or ``MATCH_OVER`` (-> ``REMATCH`` -> a new match). Any ``end``
@@ -64,6 +65,7 @@ from p2pgin.session.messages import (
     MoveMessage,
     Rematch,
     RematchAnswer,
+    Resume,
     Share,
     Shuffle,
     TakeBackAnswer,
@@ -71,6 +73,7 @@ from p2pgin.session.messages import (
     TossReveal,
     parse_body,
 )
+from p2pgin.session.resume import judge_resume
 from p2pgin.session.seating import Seating, seat_hellos
 from p2pgin.session.state import (
     IN_HAND,
@@ -342,6 +345,9 @@ class Machine:
         if isinstance(msg, End):
             new, events = judge_end(self, entry, msg, state, due, depth)
             return Step(entry, new, events, None if due is None else due.seat)
+        if isinstance(msg, Resume):
+            new, events = judge_resume(self, entry, msg, state)
+            return Step(entry, new, events, None)
         row = TRANSITIONS[state.stage]
         if entry.type not in row:
             raise Fault(seat, Rule.STATE, f"no {entry.type!r} in stage {state.stage.value}",

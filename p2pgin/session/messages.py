@@ -34,6 +34,8 @@ __all__ = [
     "MoveMessage",
     "Rematch",
     "RematchAnswer",
+    "Resume",
+    "ResumeConsent",
     "Share",
     "Shuffle",
     "TakeBackAnswer",
@@ -398,18 +400,66 @@ class TakeBackAnswer(Message):
             raise BadBody("moves must be at least 1")
 
 
-#: Signed message types by entry ``type`` (every one but ``hello`` and
-#: ``takeback_request`` is a numbered log entry).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResumeConsent(Message):
+    """A seat agrees that a match ended by a broken link goes on (PROTOCOL.md §5, "A
+    broken link heals").
+    Signed like an entry with the ``seq`` and ``prev`` of the ``resume`` it agrees to
+    (the position after the log's timeout, on top of it), but never logged by itself:
+    that ``resume`` carries its signature."""
+
+    TYPE: ClassVar[str] = "resume_consent"
+    SENDER: ClassVar[str] = "every seat but the resume's writer"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "crossed": ("hex32", "the hash of the writer's own timeout the resume carries"),
+    }
+    crossed: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(Message):
+    """After a broken link, the match goes on: the seat the log's timeout named shows
+    its own timeout, which crossed the log (it waited for a step the log holds), and
+    every other seat's consent; the log goes on from the state before the timeout."""
+
+    TYPE: ClassVar[str] = "resume"
+    SENDER: ClassVar[str] = "the seat the ending timeout named"
+    FIELDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "crossed": ("entries", "the writer's own timeout, at an earlier position this log "
+                    "filled differently (exactly one entry)"),
+        "consents": ("objects", "every other seat's consent in seat order, each "
+                     "{\"seat\": N, \"sig\": hex64}: its signature of a resume_consent "
+                     "with this entry's session, seq and prev"),
+    }
+    crossed: list[dict[str, Any]]
+    consents: list[dict[str, Any]]
+
+    def __post_init__(self) -> None:
+        Message.__post_init__(self)
+        if len(self.crossed) != 1:
+            raise BadBody("crossed carries exactly one entry")
+        seats = []
+        for consent in self.consents:
+            if set(consent) != {"seat", "sig"}:
+                raise BadBody("a consent is {\"seat\": N, \"sig\": hex64}")
+            seats.append(_check_kind("seat", "consent seat", consent["seat"]))
+            _check_kind("hex64", "consent sig", consent["sig"])
+        if seats != sorted(set(seats)) or not seats:
+            raise BadBody("consents: one per other seat, in seat order")
+
+
+#: Signed message types by entry ``type`` (every one but ``hello``,
+#: ``takeback_request`` and ``resume_consent`` is a numbered log entry).
 MESSAGES: Final[dict[str, type[Message]]] = {
     cls.TYPE: cls
     for cls in (
         Hello, TossCommit, TossReveal, Shuffle, Deal, MoveMessage, Share, End, Rematch,
-        RematchAnswer, TakeBackRequest, TakeBackAnswer,
+        RematchAnswer, TakeBackRequest, TakeBackAnswer, Resume, ResumeConsent,
     )
 }
 
 #: Signed types that are never numbered log entries.
-UNLOGGED: Final = frozenset({Hello.TYPE, TakeBackRequest.TYPE})
+UNLOGGED: Final = frozenset({Hello.TYPE, TakeBackRequest.TYPE, ResumeConsent.TYPE})
 
 #: Control frames: unsigned (the private link authenticates them), never logged.
 #: name -> {field: meaning}.

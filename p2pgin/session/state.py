@@ -97,7 +97,12 @@ TRANSITIONS: Final[dict[Stage, dict[str, tuple[str, tuple[Stage, ...]]]]] = {
         "rematch_answer": ("each other seat in order", (Stage.REMATCH, Stage.MATCH_OVER,
                                                         Stage.SHUFFLE)),
     },
-    Stage.ENDED: {},
+    # NB: only after a broken link (a timeout crossed by the named seat's own), with
+    # every seat's signature: the log goes on from the state before the timeout
+    Stage.ENDED: {
+        "resume": ("the seat the timeout named, every other seat consenting",
+                   (Stage.TOSS, Stage.SHUFFLE, Stage.DEAL, Stage.PLAY, Stage.SHARE)),
+    },
 }
 
 #: Stages in which the match is live (an ``end`` entry may stop it).

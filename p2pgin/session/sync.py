@@ -10,14 +10,22 @@ from p2pgin.log.entry import PRE_SESSION, Entry
 from p2pgin.session.control import Head, Need
 from p2pgin.session.core import _AHEAD_BYTES, _AHEAD_LIMIT, _FORK_LIMIT
 from p2pgin.session.errors import Fault, LocalProtocolError, Unattributable
-from p2pgin.session.forks import Forks
+from p2pgin.session.healing_part import Healer
 from p2pgin.session.machine import Stage
-from p2pgin.session.messages import UNLOGGED, End, EndKind, Hello, TakeBackAnswer
+from p2pgin.session.messages import (
+    UNLOGGED,
+    End,
+    EndKind,
+    Hello,
+    Resume,
+    ResumeConsent,
+    TakeBackAnswer,
+)
 from p2pgin.session.model import Role
 from p2pgin.session.talk import SIDE_TYPES
 
 
-class LinkSync(Forks):
+class LinkSync(Healer):
     """The resume exchange per link and the entries that arrive on it."""
 
     def _take_head(self, link: Hashable, frame: Head) -> None:
@@ -86,6 +94,9 @@ class LinkSync(Forks):
         if entry.type in SIDE_TYPES:  # NB: signed, never in the log: a take-back, talk
             self._take_side(link, entry)
             return
+        if entry.type == ResumeConsent.TYPE:
+            self._healing.take(machine, entry)
+            return
         if entry.session != machine.session_id:
             self._drop(link, f"entry for another session ({entry.type} seq {entry.seq})")
             return
@@ -101,7 +112,8 @@ class LinkSync(Forks):
                 # one I do not hold was never mine (a stolen key, or this identity
                 # running twice).
                 self._drop(link, f"entry {entry.seq} in my name that I did not make")
-            elif machine.stage is not Stage.ENDED:
+            elif machine.stage is not Stage.ENDED or entry.type == Resume.TYPE:
+                # NB: a resume follows an ending: a broken link healed (or refused)
                 self._accept(link, entry)
                 self._drain_ahead()
                 self._advance()

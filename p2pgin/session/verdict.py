@@ -17,7 +17,9 @@ one seat could not see, another's log may show. The rules, in the order they app
    shows); the named seat's side in turn ended the
    wait for the claimant (two seats that each kept waiting for the other: a **broken
    link**, nobody's fault, the match unscored); else the step came late and the named
-   seat forfeits.
+   seat forfeits. A timeout a ``resume`` in any record superseded (the seats met again
+   and every one signed to go on, :mod:`p2pgin.session.resume`) ends nothing: the
+   record that goes on decides.
 4. Otherwise a record of the finished match gives its result; else the match is open.
 
 A single record is "one side's record": it states what that log proves and what it
@@ -38,6 +40,7 @@ from p2pgin.session.errors import Fault, Rule, Unattributable
 from p2pgin.session.judge import evidence_of
 from p2pgin.session.machine import Machine
 from p2pgin.session.messages import End, EndKind
+from p2pgin.session.resume import superseded
 from p2pgin.session.state import Stage
 
 __all__ = ["Outcome", "Record", "Verdict", "reconcile", "record_of", "walk"]
@@ -196,6 +199,8 @@ class _Pool:
 
     machine: Machine
     by_place: dict[tuple[int, int], list[Entry]] = field(default_factory=dict)
+    #: Hashes of the timeouts a ``resume`` in some record superseded (a healed link).
+    superseded: set[str] = field(default_factory=set)
 
     def add(self, entry: Entry) -> None:
         if entry.is_hello or entry.type == "takeback_request":
@@ -212,6 +217,7 @@ class _Pool:
 def _pool(records: Sequence[Record]) -> _Pool:
     pool = _Pool(records[0].machine)
     for record in records:
+        pool.superseded |= superseded(record.entries)
         found = [*record.entries]
         if record.refused_entry is not None:
             found.append(record.refused_entry)
@@ -267,18 +273,22 @@ def _holds_step(records: Sequence[Record], seat: int, seq: int, prev: str) -> bo
 
 
 def _each_waited(first: Entry, second: Entry, records: Sequence[Record]) -> bool:
-    """Two timeouts of two seats naming each other, each written while the other's
-    side held its step at the first one's position: each kept waiting for the other."""
-    a, b = first.sender, second.sender
+    """Two timeouts across one cut, each side waiting for the other: ``first``, by
+    seat ``a`` naming ``b``, and ``second``, by a seat of the other side naming ``d``;
+    either ``b`` wrote ``second`` and waited for a step ``a``'s side holds, or
+    ``second`` names ``a`` and its side holds the step ``a`` waited for. At two seats
+    this is two seats naming each other; at more, one cut-off seat and any seat of the
+    side that went on without it."""
+    a = first.sender
     named_first, named_second = _timeout_of(first), _timeout_of(second)
     if named_first is None or named_second is None:
         return False
-    if (named_first[0], named_second[0]) != (b, a):
-        return False
-    with_second = [r for r in records if r.holds(second)]
+    b, d = named_first[0], named_second[0]
     with_first = [r for r in records if r.holds(first)]
-    return (_holds_step(with_second, b, first.seq, first.prev)
-            or _holds_step(with_first, a, second.seq, second.prev))
+    with_second = [r for r in records if r.holds(second)]
+    if second.sender == b and _holds_step(with_first, d, second.seq, second.prev):
+        return True
+    return d == a and _holds_step(with_second, b, first.seq, first.prev)
 
 
 def _weigh_timeout(timeout: Entry, records: Sequence[Record], pool: _Pool) -> _Finding:
@@ -320,7 +330,8 @@ def _weigh_timeout(timeout: Entry, records: Sequence[Record], pool: _Pool) -> _F
                             outcome=Outcome.BROKEN_LINK, evidence=(timeout, other),
                             reason=f"seat {low} and seat {high} each kept waiting for the "
                             "other and ended the wait: the link between them broke "
-                            "(nobody's fault; the match is unscored)")
+                            "(nobody's fault; the match is unscored, and goes on when "
+                            "both come back: p2pgin resume)")
     if step is None:
         return upheld
     upheld.reason = (f"seat {seat}'s {owed or 'step'} at position {q} came after seat "
@@ -349,12 +360,16 @@ def _findings(record: Record, records: Sequence[Record], pool: _Pool) -> list[_F
         return [_Finding(culprits=(ending.by,), rule="abandon", seq=ending.seq,
                          evidence=(last,), reason=f"seat {ending.by} left the match")]
     if ending.kind is EndKind.TIMEOUT:
+        if last.hash() in pool.superseded:
+            return []  # NB: the link healed: another record goes on from here
         return [_weigh_timeout(last, records, pool)]
     if ending.kind is EndKind.ACCUSE:
         return [_accused(ending, last)]
     # a crossing: the other seat's ending, weighed as that ending
     other = next(iter(evidence_of(last)), None)
     if other is not None and _timeout_of(other) is not None:
+        if other.hash() in pool.superseded:
+            return []
         return [_weigh_timeout(other, records, pool)]
     if ending.crossed is not None and ending.crossed[0] == EndKind.ABANDON.value:
         return [_Finding(culprits=(ending.named,) if ending.named is not None else (),

@@ -26,6 +26,7 @@ from p2pgin.session.events import (
     LinkDown,
     LinkFailed,
     LinkUp,
+    MatchContinued,
     MatchEnded,
     MatchResumed,
     MatchStarted,
@@ -246,6 +247,11 @@ class History:
                     if event.granted:
                         self._retract(event.retracted)
                     line = event_line(event, view)
+                case MatchContinued():
+                    # NB: a broken link healed: the ending no longer stands
+                    self.ending = None
+                    self.overdue = None
+                    line = event_line(event, view)
                 case MatchResumed():
                     # NB: the hand so far, as the replay of the game file made it again:
                     # it happened before what the log holds already (the notices)
@@ -368,6 +374,10 @@ def event_line(event: Any, view: PlayerView) -> LogLine | None:
         case MatchStarted() if event.match_no > 1:
             return LogLine(parts=(f"Match {event.match_no} begins: the same seats and "
                                   "rules.",))
+        case MatchContinued():
+            return LogLine(parts=("The link came back: neither side was at fault, every "
+                                  "seat signed to go on, and the match continues from "
+                                  "where it was.",))
         case MatchResumed():
             where = f"hand {event.hand_no}" if event.hand_no else "the start"
             return LogLine(parts=(f"Resumed from the game file at {where} "

@@ -5,7 +5,8 @@ records agree, and name only the cheater (or nobody, for a broken link).
 * a seat that shows one seat another entry than it logged (illegal, or a second legal
   one) at tables of two, three and four;
 * a partition longer than the deadline, each side ending the wait for the other: a
-  broken link at nobody's fault;
+  broken link at nobody's fault, which heals when the link comes back (the seats sign
+  the resume agreement and the match finishes);
 * a seat that withholds the match's last entry: the honest side can only name it, its
   own record says finished, and both records together finish the match;
 * a seat that abandons while losing forfeits: the other wins.
@@ -196,31 +197,55 @@ async def test_a_plain_equivocation_names_its_signer_everywhere_at_two(
     await _cheat_once(tmp_path, 2, legal=True)
 
 
-async def test_a_partition_longer_than_the_deadline_is_a_broken_link_at_every_seat(
+async def _cut_apart(nodes: list[Node], relay: Relay) -> None:
+    """Pull the cable mid-hand and refuse new connections until each side has ended
+    the wait for the other (a partition longer than the deadline)."""
+    await _until(lambda: all(n.view.stage == "play" for n in nodes)
+                 and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
+    relay.partitioned = True
+    await relay.cut()
+    await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
+
+
+async def _two_via(tmp: Path, relay: Relay, seed: int) -> list[Node]:
+    nodes = await _table(tmp, 2, via=relay, target=10)
+    for n, node in enumerate(nodes):
+        _player(node, seed + n)
+    return nodes
+
+
+async def test_a_partition_longer_than_the_deadline_heals_and_the_match_finishes(
         tmp_path: Path) -> None:
     relay = Relay(0)
-    nodes = await _table(tmp_path, 2, via=relay)
-    for n, node in enumerate(nodes):
-        _player(node, 40 + n)
+    nodes = await _two_via(tmp_path, relay, 40)
     try:
-        await _until(lambda: all(n.view.stage == "play" for n in nodes)
-                     and len(nodes[0].session.machine.chain) > 14)  # type: ignore[union-attr]
-        relay.partitioned = True
-        await relay.cut()
-        await _until(lambda: all(n.session.ending is not None for n in nodes), 30)
-        # each side ended the wait for the other; the cable comes back
+        await _cut_apart(nodes, relay)
+        # each side ended the wait for the other: each record alone names the other
         assert nodes[0].session.ending != nodes[1].session.ending
-        relay.partitioned = False
-        await _until(lambda: all(n.session.verdict is not None
-                                 and n.session.verdict.outcome is Outcome.BROKEN_LINK
-                                 for n in nodes), 30)
-        _all_agree(nodes, tmp_path, None)
-        # each transcript alone still says what that side saw (one side's record)
         for n, node in enumerate(nodes):
             machine = node.session.machine
             assert machine is not None
             alone = verify_transcript(transcript_of(machine, KEYS[n])).verdict
             assert alone is not None and alone.one_side and alone.culprits == (1 - n,)
+        # the cable comes back: the seats sign the resume agreement and play on
+        relay.partitioned = False
+        await _until(lambda: all(n.session.finished and n.session.ending is None
+                                 for n in nodes), 90)
+        logs = [n.session.machine.chain.entries for n in nodes]  # type: ignore[union-attr]
+        assert logs[0] == logs[1]
+        assert [e.type for e in logs[0]].count("resume") == 1
+        for n, node in enumerate(nodes):
+            verdict = node.session.verdict
+            assert verdict is not None and verdict.outcome is Outcome.FINISHED, verdict
+            machine = node.session.machine
+            assert machine is not None
+            report = verify_transcript(transcript_of(machine, KEYS[n]))
+            assert report.ok, report.lines()
+        # every record kept (the game files, and the old logs beside them) agrees
+        every = [p for n in range(2) for p in sorted((tmp_path / NAMES[n]).glob("*.log"))]
+        assert any(".other" in p.name for p in every)
+        together = reconcile_files(every)
+        assert together.verdict.outcome is Outcome.FINISHED, together.lines()
     finally:
         await _closed(nodes)
         await relay.close()
@@ -285,3 +310,76 @@ async def test_abandoning_while_losing_is_a_forfeit_the_other_seat_wins(
             assert verdict is not None and verdict.winners == (0,)
     finally:
         await _closed(nodes)
+
+
+async def test_both_seats_stopped_after_a_partition_resume_from_their_game_files_and_finish(
+        tmp_path: Path) -> None:
+    """What ``p2pgin resume`` does on both sides: each seat's session restored from its
+    game file (ended by its own timeout), a new node dials the other, the seats see the
+    broken link, sign the agreement and play the match to its end."""
+    from p2pgin.log.gamefile import read_table
+    from p2pgin.log.store import GameStore
+
+    relay = Relay(0)
+    nodes = await _two_via(tmp_path, relay, 50)
+    try:
+        await _cut_apart(nodes, relay)
+    finally:
+        await _closed(nodes)
+        await relay.close()
+    games = [_records(tmp_path, 2)[n] for n in range(2)]
+    again = []
+    for n, game in enumerate(games):
+        hellos, entries = read_table(game)
+        store = GameStore(game)
+        session = Session.restore(KEYS[n], hellos, entries, store.read_secrets(),
+                                  rng=random.Random(60 + n))
+        assert session.ending is not None  # each side's own timeout
+        node = Node(session, TableFiles({}, store=store), identity=KEYS[n], deadlines=QUICK,
+                    linger=0.3)
+        _player(node, 70 + n)
+        again.append(node)
+    try:
+        port = await again[0].listen("127.0.0.1", 0)
+        again[1].dial("127.0.0.1", port)
+        await _until(lambda: all(n.session.finished and n.session.ending is None
+                                 for n in again), 90)
+        logs = [n.session.machine.chain.entries for n in again]  # type: ignore[union-attr]
+        assert logs[0] == logs[1] and [e.type for e in logs[0]].count("resume") == 1
+    finally:
+        await _closed(again)
+    # the game files are the one log; every record kept agrees: the match finished
+    assert read_table(games[0])[1] == read_table(games[1])[1]
+    every = [p for n in range(2) for p in sorted((tmp_path / NAMES[n]).glob("*.log"))]
+    together = reconcile_files(every)
+    assert together.verdict.outcome is Outcome.FINISHED, together.lines()
+
+
+async def test_a_seat_that_never_consents_leaves_the_match_unscored_and_nobody_waits_forever(
+        tmp_path: Path) -> None:
+    """A seat that would rather not play on (it was losing) keeps its consent to itself:
+    the other waits a bounded time, stops, and every record stays a broken link."""
+    relay = Relay(0)
+    nodes = await _two_via(tmp_path, relay, 40)
+    refuser: list[int] = []
+
+    def no_consent(seat: int | None, frame: bytes) -> bytes | None:
+        if b'"type":"resume_consent"' in frame:
+            refuser.append(-1)  # NB: a consent it kept to itself
+            return None
+        return frame
+
+    try:
+        await _cut_apart(nodes, relay)
+        # the long side consents (the writer is the seat its timeout named): it refuses
+        long = max(range(2), key=lambda n: len(nodes[n].session.machine.chain))  # type: ignore[union-attr]
+        refuser.append(long)
+        _rewrite(nodes[long], no_consent)
+        relay.partitioned = False
+        await _until(lambda: all(n.done for n in nodes), 60)
+        assert all(n.session.ending is not None for n in nodes)  # nothing resumed
+        assert -1 in refuser, "the refusing seat was never asked to consent"
+        _all_agree(nodes, tmp_path, None)
+    finally:
+        await _closed(nodes)
+        await relay.close()
