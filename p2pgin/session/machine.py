@@ -73,7 +73,7 @@ from p2pgin.session.messages import (
     TossReveal,
     parse_body,
 )
-from p2pgin.session.resume import judge_resume
+from p2pgin.session.resume_rule import judge_resume
 from p2pgin.session.seating import Seating, seat_hellos
 from p2pgin.session.state import (
     IN_HAND,

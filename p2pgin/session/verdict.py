@@ -18,7 +18,7 @@ one seat could not see, another's log may show. The rules, in the order they app
    wait for the claimant (two seats that each kept waiting for the other: a **broken
    link**, nobody's fault, the match unscored); else the step came late and the named
    seat forfeits. A timeout a ``resume`` in any record superseded (the seats met again
-   and every one signed to go on, :mod:`p2pgin.session.resume`) ends nothing: the
+   and every one signed to go on, :mod:`p2pgin.session.resume_rule`) ends nothing: the
    record that goes on decides.
 4. Otherwise a record of the finished match gives its result; else the match is open.
 
@@ -40,7 +40,7 @@ from p2pgin.session.errors import Fault, Rule, Unattributable
 from p2pgin.session.judge import evidence_of
 from p2pgin.session.machine import Machine
 from p2pgin.session.messages import End, EndKind
-from p2pgin.session.resume import superseded
+from p2pgin.session.resume_rule import superseded
 from p2pgin.session.state import Stage
 
 __all__ = ["Outcome", "Record", "Verdict", "reconcile", "record_of", "walk"]

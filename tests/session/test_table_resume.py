@@ -16,7 +16,7 @@ from p2pgin.records import transcript_of, verify_transcript
 from p2pgin.session.errors import Fault, Unattributable
 from p2pgin.session.events import MatchContinued
 from p2pgin.session.machine import Stage
-from p2pgin.session.resume import sign_consent
+from p2pgin.session.resume_rule import sign_consent
 from p2pgin.session.verdict import Outcome, reconcile, walk
 from tests.session.table_harness import Router, gin_table, table
 
