@@ -405,9 +405,11 @@ async def connections_phase(connections: int, seconds: float, silent_share: floa
             await asyncio.to_thread(host.result)
         watcher.cancel()
         host.sample()
+        # NB: a joiner kept out says why in its last lines (a failing run shows them)
+        last = [] if seated is not None else out.splitlines()[-8:]
         return {"connections_held": at_start, "client_most_open": most,
                 "seated_s": None if seated is None
-                else round(seated, 2), "finished": finished,
+                else round(seated, 2), "finished": finished, "joiner_last": last,
                 "peak_mb": round(host.peak_kb / 1024, 1), "stderr": host.stderr()}
     finally:
         if joiner is not None and joiner.poll() is None:
@@ -433,7 +435,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         out.update(connections=args.connections, connections_held=conns["connections_held"],
                    client_most_open=conns["client_most_open"],
                    seated_s=conns["seated_s"], connections_finished=conns["finished"],
-                   connections_peak_mb=conns["peak_mb"], connections_stderr=conns["stderr"])
+                   connections_peak_mb=conns["peak_mb"], connections_stderr=conns["stderr"],
+                   joiner_last=conns["joiner_last"])
     return out
 
 

@@ -4,9 +4,10 @@ sizes, and nothing written to the terminal by a flood.
 * **Connections.** At most :attr:`ConnectionGate.total` accepted connections at once,
   and at most :attr:`ConnectionGate.per_address` from one address, both well below the
   process's open-file limit (read once, at start: :func:`connection_limits`). A new
-  connection over a cap takes the place of the oldest one that is not a seat's (from
-  its own address first): a flood of idle or silent connections never keeps a player
-  out, and a seat's link is never dropped for a stranger's.
+  connection over a cap takes the place of the one that is not a seat's and has been
+  quiet longest (from its own address first): a connection that sends is fresh again,
+  so a flood of idle or silent connections never keeps a player out while it talks its
+  way to a seat, and a seat's link is never dropped for a stranger's.
 * **Frames.** A peer that is not a seat (a stranger, a newcomer in the lobby, a
   spectator) may send frames of at most :data:`NEWCOMER_FRAME` bytes (a hello, a
   control frame); a seat up to the link's maximum. Both are enforced at the frame's
@@ -64,7 +65,7 @@ class ConnectionGate:
     def __init__(self, total: int, per_address: int) -> None:
         self.total = total
         self.per_address = per_address
-        self._open: dict[Gated, str] = {}  # NB: insertion order: oldest first
+        self._open: dict[Gated, str] = {}  # NB: insertion order: quiet longest first
         self._by_address: dict[str, int] = {}
         #: Connections dropped to make room, and new ones refused (all seats').
         self.evicted = 0
@@ -88,6 +89,13 @@ class ConnectionGate:
         self._open[conn] = address
         self._by_address[address] = self._by_address.get(address, 0) + 1
         return True
+
+    def touch(self, conn: Gated) -> None:
+        """``conn`` sent something: it is the last to make room now (a joiner on its way
+        to a seat outlives the idle and silent connections that came after it)."""
+        address = self._open.pop(conn, None)
+        if address is not None:
+            self._open[conn] = address
 
     def release(self, conn: Gated) -> None:
         """A connection is gone (safe to repeat)."""

@@ -629,6 +629,11 @@ async def serve_links(
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
+        def data_received(self, data: bytes) -> None:
+            if gate is not None:
+                gate.touch(self)
+            super().data_received(data)
+
         def connection_lost(self, exc: Exception | None) -> None:
             if gate is not None:
                 gate.release(self)
