@@ -12,12 +12,17 @@ whose open-file limit is set to 1,024 (``RLIMIT_NOFILE``, as on a desktop):
   memory (``VmHWM``), against the same match played without the flood in the same run
   (the floor), whether the match finished, and what the host wrote to stderr.
 * **connections**: the host's lobby takes 1,100 connections (a tenth of them idle TCP,
-  the others completing the handshake and then silent), kept open (reopened as the host
-  drops them) while a real ``p2pgin join`` process comes: the time until it is seated,
-  whether the match then finishes, and the host's stderr.
+  the others completing the handshake and then silent) from ``--flood-addresses``
+  loopback addresses of their own (127.0.0.2 on; 0: from the joiner's own, 127.0.0.1),
+  kept open (reopened as the host drops them) while a real ``p2pgin join`` process
+  comes: the time until it is seated, whether the match then finishes, and the host's
+  stderr. The default, a flood from the joiner's own address, is the case the caps
+  decide alone (protocol/wire.md §11); from several addresses, the host's open files
+  also fill with connections the kernel accepted that wait for the loop (not yet
+  capped): see docs/performance.md.
 
     python bench/flood.py [--seconds 60] [--connections 1100] [--phase data|connections|both]
-                          [--silent-share 0.9] [--json]
+                          [--silent-share 0.9] [--flood-addresses 0] [--json]
 """
 
 from __future__ import annotations
@@ -317,10 +322,11 @@ async def data_phase(seconds: float, target: int, flood: bool, delay: float = 0.
 # --------------------------------------------------------------------------- connections
 
 
-async def _idle(port: int, until: float, held: list[Any]) -> None:
+async def _idle(port: int, until: float, held: list[Any], source: str) -> None:
     while time.monotonic() < until:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
         except OSError:
             await asyncio.sleep(0.05)
             continue
@@ -331,11 +337,12 @@ async def _idle(port: int, until: float, held: list[Any]) -> None:
         held.remove(writer)
 
 
-async def _silent(port: int, until: float, n: int, held: list[Any]) -> None:
+async def _silent(port: int, until: float, n: int, held: list[Any], source: str) -> None:
     key = SigningKey(bytes([(n % 200) + 50]) * 32)
     while time.monotonic() < until:
         try:
-            link = await open_link("127.0.0.1", port, identity=key, timeout=5.0)
+            link = await open_link("127.0.0.1", port, identity=key, timeout=5.0,
+                                   local_addr=(source, 0))
         except (OSError, TimeoutError, ConnectionError):
             await asyncio.sleep(0.1)
             continue
@@ -350,9 +357,16 @@ async def _silent(port: int, until: float, n: int, held: list[Any]) -> None:
         await link.close()
 
 
-async def connections_phase(connections: int, seconds: float, silent_share: float = 0.9
-                            ) -> dict[str, Any]:
-    """The host's lobby flooded with ``connections``; a real joiner comes."""
+def _sources(addresses: int) -> list[str]:
+    """The loopback addresses the flood comes from: 127.0.0.2 on (the joiner's is
+    127.0.0.1), or the joiner's own with none."""
+    return [f"127.0.0.{2 + n}" for n in range(addresses)] or ["127.0.0.1"]
+
+
+async def connections_phase(connections: int, seconds: float, silent_share: float = 0.9,
+                            addresses: int = 0) -> dict[str, Any]:
+    """The host's lobby flooded with ``connections`` from ``addresses`` addresses
+    (0: the joiner's own); a real joiner comes."""
     _raise_own_open_files()
     home = Path(tempfile.mkdtemp(prefix="p2pgin-conns-"))
     host = Host(home / "host", "--target", "10", "--seed", "1")
@@ -363,8 +377,11 @@ async def connections_phase(connections: int, seconds: float, silent_share: floa
         until = time.monotonic() + seconds
         held: list[Any] = []
         half = int(connections * (1 - silent_share))
-        tasks = [asyncio.ensure_future(_idle(port, until, held)) for _ in range(half)]
-        tasks += [asyncio.ensure_future(_silent(port, until, n, held))
+        sources = _sources(addresses)
+        tasks = [asyncio.ensure_future(_idle(port, until, held, sources[n % len(sources)]))
+                 for n in range(half)]
+        tasks += [asyncio.ensure_future(_silent(port, until, n, held,
+                                                sources[n % len(sources)]))
                   for n in range(connections - half)]
         most = 0
         ramp = time.monotonic()
@@ -431,8 +448,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                    floor_finished=floor["finished"])
     if args.phase in ("connections", "both"):
         conns = await connections_phase(args.connections, max(args.seconds, 15.0),
-                                        args.silent_share)
-        out.update(connections=args.connections, connections_held=conns["connections_held"],
+                                        args.silent_share, args.flood_addresses)
+        out.update(connections=args.connections, flood_addresses=args.flood_addresses,
+                   connections_held=conns["connections_held"],
                    client_most_open=conns["client_most_open"],
                    seated_s=conns["seated_s"], connections_finished=conns["finished"],
                    connections_peak_mb=conns["peak_mb"], connections_stderr=conns["stderr"],
@@ -447,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=100, help="the data phase's match")
     parser.add_argument("--silent-share", type=float, default=0.9,
                         help="share of the connections that complete the handshake")
+    parser.add_argument("--flood-addresses", type=int, default=0,
+                        help="loopback addresses the connection flood comes from (0: the "
+                        "joiner's own)")
     parser.add_argument("--phase", choices=["data", "connections", "both"], default="both")
     parser.add_argument("--delay", type=float, default=0.2,
                         help="seconds each side waits before a move (the data phase)")
@@ -466,7 +487,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({out['match_s']} s)")
         print(f"  host stderr: {out['data_stderr']!r}")
     if "seated_s" in out:
-        print(f"connection flood: {out['connections']} connecting at once (up to "
+        where = (f"{out['flood_addresses']} addresses of its own" if out["flood_addresses"]
+                 else "the joiner's address")
+        print(f"connection flood: {out['connections']} connecting at once from {where} (up to "
               f"{out['client_most_open']} open on the flooder's side, {out['connections_held']}"
               f" sockets held by the host); a real joiner seated in {out['seated_s']} s; "
               "match finished: "

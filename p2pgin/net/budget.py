@@ -21,12 +21,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-__all__ = ["NEWCOMER_FRAME", "ConnectionGate", "Gated", "connection_limits", "quiet_floods"]
+__all__ = ["ANSWER_GRACE", "NEWCOMER_FRAME", "ConnectionGate", "Gated", "connection_limits",
+           "quiet_floods"]
 
 #: Largest frame a peer that is not a seat may send: a hello, a decline, a watch, a need.
 NEWCOMER_FRAME: Final = 16 << 10
+#: How long a connection waiting for the listener's answer is kept over a cap (a
+#: handshake step or a hello is answered at once unless the listener is swamped).
+ANSWER_GRACE: Final = 10.0
 #: Open files kept free for the game file, its secrets, transcripts and the seat's own
 #: outgoing links, beside the caps.
 _RESERVE: Final = 64
@@ -62,10 +68,15 @@ class Gated(Protocol):
 class ConnectionGate:
     """Caps the connections a listener holds (see the module docstring)."""
 
-    def __init__(self, total: int, per_address: int) -> None:
+    def __init__(self, total: int, per_address: int, *, grace: float = ANSWER_GRACE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
         self.per_address = per_address
+        self.grace = grace
+        self._clock = clock
         self._open: dict[Gated, str] = {}  # NB: insertion order: quiet longest first
+        #: Connections whose last step the listener has not answered: since when.
+        self._waiting: dict[Gated, float] = {}
         self._by_address: dict[str, int] = {}
         #: Connections dropped to make room, and new ones refused (all seats').
         self.evicted = 0
@@ -75,8 +86,8 @@ class ConnectionGate:
         return len(self._open)
 
     def admit(self, conn: Gated, address: str) -> bool:
-        """Register a new connection from ``address``, dropping the oldest connections
-        that are not seats' as the caps need; False (the caller drops it) when every
+        """Register a new connection from ``address``, dropping connections that are not
+        seats' as the caps need (see the module docstring); False (the caller drops it) when every
         connection in the way is a seat's."""
         while self._by_address.get(address, 0) >= self.per_address:
             if not self._evict(address):
@@ -91,14 +102,21 @@ class ConnectionGate:
         return True
 
     def touch(self, conn: Gated) -> None:
-        """``conn`` sent something: it is the last to make room now (a joiner on its way
-        to a seat outlives the idle and silent connections that came after it)."""
+        """``conn`` made a step (a handshake message, a frame that is not a keepalive):
+        it is the last to make room now, and it waits for the listener's answer."""
         address = self._open.pop(conn, None)
         if address is not None:
             self._open[conn] = address
+            self._waiting.setdefault(conn, self._clock())
+
+    def answered(self, conn: Gated) -> None:
+        """The listener answered ``conn`` (a handshake message, a frame that is not a
+        keepalive): the ball is in its court again."""
+        self._waiting.pop(conn, None)
 
     def release(self, conn: Gated) -> None:
         """A connection is gone (safe to repeat)."""
+        self._waiting.pop(conn, None)
         address = self._open.pop(conn, None)
         if address is not None:
             left = self._by_address[address] - 1
@@ -108,14 +126,31 @@ class ConnectionGate:
                 del self._by_address[address]
 
     def _evict(self, address: str | None) -> bool:
-        victim = next((c for c, a in self._open.items()
-                       if not c.trusted and (address is None or a == address)), None)
+        """Drop one connection of ``address`` to make room; with None (the total cap),
+        one of the address that holds the most (a flood from a few addresses never
+        costs a lone joiner from another its place)."""
+        if address is None:
+            fullest = sorted(self._by_address, key=self._by_address.__getitem__, reverse=True)
+            return any(self._evict(a) for a in fullest)
+        victim = self._victim(address, spare_waiting=True) or self._victim(address)
         if victim is None:
             return False
         self.release(victim)
         self.evicted += 1
         victim.abort()
         return True
+
+
+    def _victim(self, address: str, *, spare_waiting: bool = False) -> Gated | None:
+        """The connection of ``address`` quiet longest that may make room; with
+        ``spare_waiting``, none that has waited less than the grace for an answer
+        (without, the one that has waited longest among those that do)."""
+        candidates = (c for c, a in self._open.items() if not c.trusted and a == address)
+        if spare_waiting:
+            cutoff = self._clock() - self.grace
+            return next((c for c in candidates if self._waiting.get(c, cutoff) <= cutoff),
+                        None)
+        return min(candidates, key=lambda c: self._waiting.get(c, float("-inf")), default=None)
 
 
 def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -169,6 +169,14 @@ class _LinkProtocol(asyncio.Protocol):
         out = self.channel.data_to_send()
         if out and self.transport is not None and not self.transport.is_closing():
             self.transport.write(out)
+            self.answered()
+
+    def progressed(self) -> None:
+        """The other end made a step: a handshake message or a frame that is not a
+        keepalive (a listener's gate hears of it)."""
+
+    def answered(self) -> None:
+        """We answered: a handshake message or a frame that is not a keepalive."""
 
     def data_received(self, data: bytes) -> None:
         now = self.last_data = time.monotonic()
@@ -181,9 +189,12 @@ class _LinkProtocol(asyncio.Protocol):
             self._fail(exc)
             return
         if not self.handshake.done():
+            self.progressed()
             self._flush_channel()
             if channel.established:
                 self.handshake.set_result(None)
+        elif any(payloads):
+            self.progressed()
         if channel.incomplete:
             if payloads or self.partial_since is None:
                 self.partial_since = now  # NB: a frame completed: the next one starts now
@@ -422,6 +433,8 @@ class Link:
             if self._closed or self._transport.is_closing():
                 raise ConnectionResetError("link is closed")
             self._write(self._channel.seal(payloads))
+            if any(payloads):
+                self._protocol.answered()
 
     def fail(self, exc: BaseException) -> None:
         """Break the link with ``exc``: its reader (recv or deliver) raises it."""
@@ -545,6 +558,7 @@ async def open_link(
     dead_after: float = DEAD_AFTER,
     frame_deadline: float = FRAME_DEADLINE,
     max_frame: int = MAX_FRAME,
+    local_addr: tuple[str, int] | None = None,
 ) -> Link:
     """Connect to ``host:port`` and run the handshake as the initiator.
 
@@ -552,6 +566,7 @@ async def open_link(
         identity: this side's Ed25519 identity key.
         expect: the identity the other end must prove (None: any, first contact). A
             different one is refused before this side reveals its own identity.
+        local_addr: the (address, port) to connect from (None: the system's choice).
 
     Raises:
         OSError / TimeoutError: the connection could not be made within ``timeout``.
@@ -562,7 +577,8 @@ async def open_link(
     async with asyncio.timeout(timeout):
         _, protocol = await loop.create_connection(
             lambda: _LinkProtocol(Channel(identity, initiator=True, expect=expect,
-                                          max_frame=max_frame)), host, port)
+                                          max_frame=max_frame)), host, port,
+            local_addr=local_addr)
     await _handshake(protocol, handshake_timeout, f"{host}:{port}")
     return Link(protocol, ping_interval=ping_interval, dead_after=dead_after,
                 frame_deadline=frame_deadline)
@@ -629,10 +645,13 @@ async def serve_links(
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
-        def data_received(self, data: bytes) -> None:
+        def progressed(self) -> None:
             if gate is not None:
                 gate.touch(self)
-            super().data_received(data)
+
+        def answered(self) -> None:
+            if gate is not None:
+                gate.answered(self)
 
         def connection_lost(self, exc: Exception | None) -> None:
             if gate is not None:

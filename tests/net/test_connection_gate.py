@@ -50,3 +50,63 @@ def test_a_seats_link_is_never_dropped_and_a_full_gate_of_seats_refuses() -> Non
     assert gate.refused == 1 and not any(c.dropped for c in seats)
     gate.touch(stranger)  # NB: never admitted: touching it changes nothing
     assert len(gate) == 2
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_joiner_waiting_for_the_listener_outlives_any_number_of_new_connections() -> None:
+    gate = ConnectionGate(total=100, per_address=5, clock=_Clock())
+    joiner = _Conn("joiner")
+    assert gate.admit(joiner, "127.0.0.1")
+    gate.touch(joiner)  # NB: its hello, which the swamped listener has not answered yet
+    for n in range(1000):  # NB: the flood reconnects as fast as it is dropped
+        flood = _Conn(f"f{n}")
+        assert gate.admit(flood, "127.0.0.1")
+        gate.touch(flood)
+        gate.answered(flood)  # NB: the listener answers each handshake step at once
+    assert not joiner.dropped and gate.evicted == 1000 - 4
+
+
+def test_a_connection_is_spared_for_an_answer_only_within_the_grace() -> None:
+    clock = _Clock()
+    gate = ConnectionGate(total=100, per_address=2, grace=10.0, clock=clock)
+    talker, idle = _Conn("talker"), _Conn("idle")
+    assert gate.admit(talker, "10.0.0.3") and gate.admit(idle, "10.0.0.3")
+    gate.touch(talker)  # NB: it sends what the listener never answers
+    assert gate.admit(_Conn("new"), "10.0.0.3")
+    assert idle.dropped and not talker.dropped
+    clock.now = 10.5
+    assert gate.admit(_Conn("newer"), "10.0.0.3")
+    assert talker.dropped
+
+
+def test_when_every_connection_waits_the_one_waiting_longest_makes_room() -> None:
+    clock = _Clock()
+    gate = ConnectionGate(total=2, per_address=2, clock=clock)
+    first, second = _Conn("first"), _Conn("second")
+    assert gate.admit(first, "10.0.0.4") and gate.admit(second, "10.0.0.4")
+    gate.touch(second)
+    clock.now = 1.0
+    gate.touch(first)  # NB: first is quiet no longer, but second has waited longer
+    assert gate.admit(_Conn("third"), "10.0.0.4")
+    assert second.dropped and not first.dropped
+
+
+def test_over_the_total_cap_the_address_holding_most_makes_room() -> None:
+    gate = ConnectionGate(total=4, per_address=4)
+    joiner = _Conn("joiner")
+    assert gate.admit(joiner, "10.0.0.1")
+    flood = [_Conn(f"f{n}") for n in range(3)]
+    for conn in flood:
+        assert gate.admit(conn, "10.0.0.9")
+    gate.touch(flood[0])
+    gate.answered(flood[0])  # NB: the flood's first is fresher than the quiet joiner
+    for n in range(20):
+        assert gate.admit(_Conn(f"g{n}"), "10.0.0.9")
+    assert not joiner.dropped and gate.evicted == 20
