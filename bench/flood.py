@@ -422,12 +422,13 @@ async def connections_phase(connections: int, seconds: float, silent_share: floa
             await asyncio.to_thread(host.result)
         watcher.cancel()
         host.sample()
-        # NB: a joiner kept out says why in its last lines (a failing run shows them)
-        last = [] if seated is not None else out.splitlines()[-8:]
+        # NB: a joiner kept out (or whose match did not finish) says why in its last lines
+        last = [] if finished else out.splitlines()[-8:]
         return {"connections_held": at_start, "client_most_open": most,
                 "seated_s": None if seated is None
                 else round(seated, 2), "finished": finished, "joiner_last": last,
-                "peak_mb": round(host.peak_kb / 1024, 1), "stderr": host.stderr()}
+                "peak_mb": round(host.peak_kb / 1024, 1), "stderr": host.stderr(),
+                "host_exit": host.proc.poll(), "host_last": host.lines[-4:]}
     finally:
         if joiner is not None and joiner.poll() is None:
             joiner.kill()
@@ -454,7 +455,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                    client_most_open=conns["client_most_open"],
                    seated_s=conns["seated_s"], connections_finished=conns["finished"],
                    connections_peak_mb=conns["peak_mb"], connections_stderr=conns["stderr"],
-                   joiner_last=conns["joiner_last"])
+                   joiner_last=conns["joiner_last"], host_exit=conns["host_exit"],
+                   host_last=conns["host_last"])
     return out
 
 
