@@ -18,7 +18,8 @@ count: the levels play for speed, keeping the cards most likely to become melds
   a pair; after two such stocks in a row it takes the hands for deadlocked and half the
   time throws any card that waits only for cards that did not go round).
 * **Hard** counts cards: a card an opponent took from the pile stays in that hand, a
-  card buried in the pile comes back with the next stock, a turned-over stock is known
+  card buried in the pile counts a tenth of a card sure to come (only the top can be
+  taken: the rest comes back with the next stock, if ever), a turned-over stock is known
   card by card and in order (so Hard knows which of its cards come to it), and an unseen
   card is in the stock only in the stock's share. It takes the discard also when that
   card is worth more to it than the known stock card, or makes a good pair while it
@@ -220,7 +221,7 @@ class HardRummy(NormalRummy):
 
     name: ClassVar[str] = "hard"
     held_weight: ClassVar[float] = 0.05  # a card an opponent took from the pile
-    pile_weight: ClassVar[float] = 0.8  # a card buried in the pile (back with the next stock)
+    pile_weight: ClassVar[float] = 0.1  # a card buried in the pile (back only with the next stock)
     other_draw: ClassVar[float] = 0.3  # a known stock card another seat draws first
     near_worth: ClassVar[float] = 5.0
     feed_worth: ClassVar[float] = 10.0
@@ -233,7 +234,9 @@ class HardRummy(NormalRummy):
     def weights(self, sv: SeatView) -> Sequence[float] | None:
         """A card's chance to reach me: a known stock card 1 if I draw it (by the order of
         a turned-over stock, every seat drawing in turn) else :attr:`other_draw`; a card
-        buried in the pile :attr:`pile_weight`, the pile's top half that; a card an
+        buried in the pile :attr:`pile_weight` (NB: 0.8, as good as a card in the stock,
+        kept Hard waiting on pairs whose outs lay under the top; 0.1 made it clearly
+        stronger than Normal, bench/rummy_bots.py), the pile's top half that; a card an
         opponent took :attr:`held_weight`; an unseen card the chance that it is in the
         stock rather than in an opponent's hand."""
         unseen = _ALL & ~sv.hand & ~sv.table_cards

@@ -179,6 +179,18 @@ def test_hard_counts_the_cards_an_opponent_took_from_the_pile_as_gone() -> None:
     assert NormalRummy().scores(sv, sv.hand, 0)[nine] >= 15  # Normal still waits: two outs
 
 
+def test_hard_counts_a_card_buried_in_the_pile_as_nearly_out_of_reach() -> None:
+    # the other two fives lie under the king on the pile: they come back only with the
+    # next stock, while the other two nines may be drawn any turn; Hard keeps the nines
+    # and throws a five, Normal (every unseen card alike) the higher pair's nine
+    sv = _seat_view("5H 5S 9C 9D", (4, 7, 7), pile=_mask("5C 5D KD"), top=parse_card("KD"))
+    hard = HardRummy()
+    assert _thrown(hard, sv) in ("5H", "5S")
+    scores = hard.scores(sv, sv.hand, 0)
+    assert scores[parse_card("5H")] < scores[parse_card("9C")] / 2
+    assert _thrown(NormalRummy(), sv) in ("9C", "9D")
+
+
 def test_once_the_round_is_quiet_normal_stops_waiting_for_cards_that_did_not_go_round() -> None:
     # nothing was laid down for a whole stock, and the stock held no nine: the nines
     # are in other hands
