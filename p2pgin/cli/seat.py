@@ -359,10 +359,27 @@ class _RecordKeeper:
             files.write_meta(addresses=[self.addresses.get(s, "") for s in range(seats)])
         if node.finished:
             self.save()
+            self._note_ending()
         elif files.meta.get("finished") and self.run.identity is not None:
             # NB: a rematch began: until it is over its game file is the record, so a
             # crash now leaves it resumable and listed (the last match's transcript stays)
             files.write_meta(finished=False)
+
+    def _note_ending(self) -> None:
+        """Keep in the game file's metadata how the match ended and whether ``p2pgin
+        resume`` still has something to do (a broken link to heal, my ending the accused
+        has not heard): ``games`` and a bare ``resume`` read it without replaying."""
+        node = self.run.node
+        files = node.files
+        if files is None or files.path is None or self.run.identity is None:
+            return
+        ending, resumable = ending_meta(node)
+        before = files.meta.get("ending")
+        if isinstance(before, dict) and {**before, "at": ending["at"]} == ending:
+            ending["at"] = before["at"]  # NB: when it was first learned
+        if before != ending or files.meta.get("resumable") != resumable:
+            with contextlib.suppress(OSError):  # NB: the transcript holds it too
+                files.write_meta(ending=ending, resumable=resumable)
 
     def _warn_changed_keys(self) -> None:
         """A computer seat says it loudly, as the console does, when a name it knows
@@ -404,6 +421,52 @@ class _RecordKeeper:
         self.changed()
         if node.files is not None and node.files.path is not None:
             node.files.write_meta(finished=node.finished)
+            if node.finished:
+                self._note_ending()
+
+
+def ending_meta(node: Node) -> tuple[dict[str, Any], bool]:
+    """How a finished or ended match ended, from this seat's side, and whether
+    ``p2pgin resume`` has something left to do.
+
+    ``how``: ``finished``, ``timeout claimed`` (my claim, not yet heard by the seat it
+    names), ``timeout``, ``abandoned``, ``cheat`` (an upheld accusation, equivocation, a
+    refuted claim) or ``broken link``; ``seat`` and ``name``: the seat it names (the
+    silent, leaving or cheating seat; None for finished and broken link); ``by``: the
+    seat that wrote the ending; ``at``: when this seat learned it (UTC). Resumable: a
+    broken link (it heals when the seats meet again), or an ending of mine a seat does
+    not hold yet (it is offered again)."""
+    session = node.session
+    me = session.me
+    verdict = session.verdict
+    ending = session.model.ending
+    undelivered = session.undelivered
+    outcome = verdict.outcome.value if verdict is not None else ""
+    by = ending.by if ending is not None else None
+    seat: int | None = None
+    if outcome == "broken_link":
+        how = "broken link"
+    elif ending is None:
+        how = "finished"
+    else:
+        culprits = verdict.culprits if verdict is not None else ()
+        seat = culprits[0] if culprits else ending.culprit
+        kind = ending.kind.value
+        if kind == "timeout" and (verdict is None or verdict.rule == "timeout"):
+            how = ("timeout claimed" if by == me and ending.named in undelivered
+                   else "timeout")
+        elif kind == "abandon" and (verdict is None or verdict.rule == "abandon"):
+            how = "abandoned"
+        elif outcome == "finished":
+            how, seat = "finished", None
+        else:
+            how = "cheat"
+    names = session.model.names
+    name = names[seat] if seat is not None and 0 <= seat < len(names) else None
+    resumable = how == "broken link" or (by is not None and by == me and bool(undelivered))
+    at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {"how": how, "seat": seat, "name": name, "by": by, "at": at,
+            "outcome": outcome, "undelivered": list(undelivered)}, resumable
 
 
 def transcript_path(session_id: str, match_no: int, *, create: bool = True) -> Path:

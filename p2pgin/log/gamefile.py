@@ -50,7 +50,12 @@ def others_of(game: Path) -> list[Path]:
 #       "addr:port" of that seat's listener ("" unknown)
 #   agent: {"kind": "person"} or {"kind": "bot", "level": "easy"|"normal"|"hard"}
 #   local_bots: [{"seat": int, "level": str}, ...], the bot peers this ``play`` started
-#   session_id: str; finished: bool (the log is complete: nothing to resume)
+#   session_id: str; finished: bool (the log is complete)
+#   ending: how the finished log ended, from this seat's side (cli.seat.ending_meta):
+#       {"how": "finished" | "timeout claimed" | "timeout" | "abandoned" | "cheat" |
+#        "broken link", "seat": int | None, "name": str | None, "by": int | None,
+#        "at": UTC ISO 8601, "outcome": the verdict's, "undelivered": [seat, ...]}
+#   resumable: bool (finished, yet resume has work: a broken link, my unheard ending)
 
 
 def split_hellos(entries: Sequence[Entry]) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
@@ -194,12 +199,15 @@ def describe_resume(meta: dict[str, Any]) -> str:
 
 
 def find_unfinished(directory: Path | None = None) -> list[Path]:
-    """Game files whose match is not marked finished, most recently changed first."""
+    """Game files ``p2pgin resume`` continues, most recently changed first: the match
+    is not marked finished, or it ended in a way resume still has work for (``resumable``:
+    a broken link to heal, or an ending of this seat's another seat has not heard)."""
     directory = directory if directory is not None else games_dir()
     found = []
     for meta in directory.glob(f"*{META_SUFFIX}"):
         game = meta.with_name(meta.name[: -len(META_SUFFIX)] + GAME_SUFFIX)
-        if game.exists() and not read_meta(game).get("finished"):
+        info = read_meta(game) if game.exists() else None
+        if info is not None and (not info.get("finished") or info.get("resumable") is True):
             found.append(game)
     return sorted(found, key=lambda p: os.stat(p).st_mtime, reverse=True)
 

@@ -350,13 +350,35 @@ def _unfinished(path: Path, key: str | None, latest: bool) -> GameLine:
     seat = meta.get("seat")
     me = keys.index(key) if key in keys else (seat if isinstance(seat, int) else None)
     command = ["p2pgin", "resume"] if latest else ["p2pgin", "resume", str(path)]
+    status = "unfinished"
+    result = f"unfinished after {entries} entr{'y' if entries == 1 else 'ies'}"
+    does = describe_resume(meta)
+    ended = meta.get("ending")
+    if meta.get("finished") and isinstance(ended, dict):
+        status, result, does = _resumable_words(ended, names, me, does)
     return GameLine(
         file=str(path), kind="game file", date=_utc(path.stat().st_mtime),
         session=str(meta.get("session_id") or path.stem), game=str(hellos[0].get("game", "")),
         me=me, players=_players(keys, names, [h.get("bot") is True for h in hellos]),
-        status="unfinished",
-        result=f"unfinished after {entries} entr{'y' if entries == 1 else 'ies'}",
-        resume={"command": command, "does": describe_resume(meta)})
+        status=status, result=result, resume={"command": command, "does": does},
+        ending=dict(ended) if isinstance(ended, dict) else None)
+
+
+def _resumable_words(ended: dict[str, Any], names: Sequence[str], me: int | None,
+                     does: str) -> tuple[str, str, str]:
+    """(status, result, what resume does) of an ended match resume still has work for,
+    from the game file's metadata alone (``ending``, kept by the seat's record keeper)."""
+    how = str(ended.get("how", ""))
+    if how == "broken link":
+        return ("broken link", "ended: the link broke, nobody's fault; unscored until you "
+                "both come back", does + " and goes on from where the match was")
+    named = _who(ended.get("seat"), names, me)
+    waiting = ", ".join(_who(s, names, me) for s in ended.get("undelivered") or ())
+    if how == "timeout claimed":
+        what = f"ended: {named} timed out (your claim, not heard by {waiting or named} yet)"
+    else:
+        what = f"ended ({how}), at fault: {named}; not heard by {waiting or 'a seat'} yet"
+    return "ended", what, does + f" and offers the ending to {waiting or 'the others'}"
 
 
 def read_games(home: Path | None = None) -> Iterator[GameLine]:

@@ -19,7 +19,10 @@ one seat could not see, another's log may show. The rules, in the order they app
    link**, nobody's fault, the match unscored); else the step came late and the named
    seat forfeits. A timeout a ``resume`` in any record superseded (the seats met again
    and every one signed to go on, :mod:`p2pgin.session.resume_rule`) ends nothing: the
-   record that goes on decides.
+   record that goes on decides, except against the seat that ended that wait: if no
+   record shows it built on the ``resume`` (the link broke again between its consent
+   and the ``resume``, which never reached it), a timeout naming it after the
+   ``resume`` is a broken link too, nobody's fault.
 4. Otherwise a record of the finished match gives its result; else the match is open.
 
 A single record is "one side's record": it states what that log proves and what it
@@ -35,6 +38,7 @@ from typing import Any
 
 from p2pgin.engine.forfeit import Forfeit, forfeit, sides_of
 from p2pgin.log.entry import Entry
+from p2pgin.log.errors import CanonicalError, LogError
 from p2pgin.session.endings import Ending
 from p2pgin.session.errors import Fault, Rule, Unattributable
 from p2pgin.session.judge import evidence_of
@@ -333,11 +337,51 @@ def _weigh_timeout(timeout: Entry, records: Sequence[Record], pool: _Pool) -> _F
                             "(nobody's fault; the match is unscored, and goes on when "
                             "both come back: p2pgin resume)")
     if step is None:
-        return upheld
+        return _broken_again(timeout, records) or upheld
     upheld.reason = (f"seat {seat}'s {owed or 'step'} at position {q} came after seat "
                      f"{claimant} had ended the wait")
     upheld.evidence = (timeout, step)
     return upheld
+
+
+def _broken_again(timeout: Entry, records: Sequence[Record]) -> _Finding | None:
+    """``timeout`` names a seat whose own timeout a ``resume`` superseded, and no record
+    holds an entry of that seat after that ``resume``: it never heard that the match
+    went on (the link broke again between its consent and the ``resume``), and it is
+    still waiting, as it was, for the claimant's side. A broken link, not its
+    silence."""
+    named = _timeout_of(timeout)
+    assert named is not None
+    seat = named[0]
+    for record in records:
+        entries = record.entries
+        for n in range(1, min(len(entries), timeout.seq)):
+            if entries[n].type != "resume":
+                continue
+            theirs = [e for e in (entries[n - 1], *_carried(entries[n]))
+                      if e.sender == seat and _timeout_of(e) is not None]
+            if not theirs or any(e.sender == seat for e in entries[n + 1:]):
+                continue
+            low, high = sorted((seat, timeout.sender))
+            return _Finding(culprits=(), rule="", seq=timeout.seq,
+                            outcome=Outcome.BROKEN_LINK, evidence=(timeout, theirs[0]),
+                            reason=f"seat {seat} agreed to go on, but the resume never "
+                            f"reached it, and seat {timeout.sender} ended the wait for it: "
+                            f"the link between seat {low} and seat {high} broke again "
+                            "(nobody's fault; the match is unscored, and goes on when "
+                            "both come back: p2pgin resume)")
+    return None
+
+
+def _carried(resume: Entry) -> tuple[Entry, ...]:
+    """The writer's own timeout a ``resume`` carries (none if it carries no entry)."""
+    raw = resume.body.get("crossed")
+    if not (isinstance(raw, list) and raw and isinstance(raw[0], dict)):
+        return ()
+    try:
+        return (Entry(**raw[0]),)
+    except (LogError, CanonicalError, TypeError):
+        return ()
 
 
 def _findings(record: Record, records: Sequence[Record], pool: _Pool) -> list[_Finding]:

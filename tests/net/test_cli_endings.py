@@ -7,11 +7,15 @@
   the silent seat, back, records that ending, not one of its own, and the ender stops
   once it was delivered (bug 7). ``p2pgin verify`` of both game files names the silent
   seat.
+* The ender's program stops before the silent seat is back: its game file says how the
+  match ended and that the ending is not heard yet; ``games`` lists it, and a bare
+  ``p2pgin resume`` offers the ending again until it is delivered (issue 24).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -112,3 +116,58 @@ def test_the_ender_offers_its_ending_until_the_silent_seat_returns_and_records_i
         assert verdict["outcome"] == "forfeit", done.stdout
         assert [c["name"] for c in verdict["culprits"]] == ["bob"]
         assert [w["name"] for w in verdict["winners"]] == ["ann"]
+
+
+def test_a_bare_resume_offers_again_an_ending_the_silent_seat_never_heard(
+        tmp_path: Path) -> None:
+    with fast_dir(tmp_path) as base, stopped_at_exit() as procs:
+        # ann ends the wait for bob (stopped), then her program is killed before bob
+        # ever hears it: her game file records how the match ended, and that bob does
+        # not know yet
+        host = _host(base / "h", "--abandon-after", "6")
+        procs.append(host)
+        port = host.port()
+        bob = _join(base / "j", port, "bob", "--delay", "20", "--abandon-after", "6")
+        procs.append(bob)
+        _wait_for_lines(base / "j", 10)
+        bob.proc.send_signal(signal.SIGSTOP)
+        try:
+            host.wait_line("event: Ended", 30)
+            host.wait_line("transcript saved", 30)
+            host.kill(signal.SIGKILL)
+            (game,) = game_files(base / "h")
+            meta = json.loads(game.with_suffix(".peer.json").read_text())
+            assert meta["ending"]["how"] == "timeout claimed", meta
+            assert meta["ending"]["seat"] == 1 and meta["ending"]["name"] == "bob", meta
+            assert meta["ending"]["at"].endswith("Z"), meta
+            assert meta["resumable"] is True, meta
+            listed = subprocess.run(
+                [sys.executable, "-m", "p2pgin", "games", "--json"], cwd=ROOT,
+                capture_output=True, text=True, timeout=60, check=True,
+                env={**os.environ, "P2PGIN_HOME": str(base / "h")})
+            lines = {g["kind"]: g for g in json.loads(listed.stdout)}
+            assert lines["game file"]["resume"]["command"] == ["p2pgin", "resume"], lines
+            assert "bob timed out" in lines["game file"]["result"], lines
+            # a bare resume takes it up again (no file named) and offers the ending; the
+            # program stopped again before bob came, the game file still says so
+            again = PeerProc(base / "h", "resume")
+            procs.append(again)
+            again.wait_line("listening on ", 30)
+            time.sleep(3.0)
+            assert again.proc.poll() is None, "resumed, the ender stopped before bob came"
+            again.kill(signal.SIGINT)
+            meta = json.loads(game.with_suffix(".peer.json").read_text())
+            assert meta["resumable"] is True, (meta, again.output)
+            assert meta["ending"]["how"] == "timeout claimed", meta
+            again = PeerProc(base / "h", "resume")
+            procs.append(again)
+            again.wait_line("listening on ", 30)
+        finally:
+            bob.proc.send_signal(signal.SIGCONT)
+        theirs = bob.result(60)
+        ending = theirs["ending"]
+        assert ending is not None and ending["culprit"] == 1, theirs
+        assert ending["by"] == 0 or ending["kind"] == "crossed", theirs
+        again.proc.wait(timeout=60)
+        meta = json.loads(game.with_suffix(".peer.json").read_text())
+        assert meta["resumable"] is False, meta  # delivered: nothing left to resume

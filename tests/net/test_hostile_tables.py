@@ -383,3 +383,41 @@ async def test_a_seat_that_never_consents_leaves_the_match_unscored_and_nobody_w
     finally:
         await _closed(nodes)
         await relay.close()
+
+
+async def test_a_link_broken_again_between_the_consent_and_the_resume_blames_nobody(
+        tmp_path: Path) -> None:
+    """The seats meet after a partition, the one side consents, and the cable is pulled
+    again as the other writes the ``resume``: the consenting side never hears it. Each
+    side then ends the wait for the other once more: a broken link, nobody's fault, in
+    every seat's verdict and in every record together."""
+    relay = Relay(0)
+    nodes = await _two_via(tmp_path, relay, 40)
+    cut_again: list[bool] = []
+
+    def resume_lost(seat: int | None, frame: bytes) -> bytes | None:
+        if cut_again or (frame.startswith(b'{"body":') and b'"type":"resume"' in frame):
+            if not cut_again:
+                cut_again.append(True)
+                relay.partitioned = True
+                asyncio.get_running_loop().create_task(relay.cut())
+            return None
+        return frame
+
+    try:
+        await _cut_apart(nodes, relay)
+        # the seat its timeout named writes the resume (the short side): its resume and
+        # all after it are lost with the cable
+        short = min(range(2), key=lambda n: len(nodes[n].session.machine.chain))  # type: ignore[union-attr]
+        _rewrite(nodes[short], resume_lost)
+        relay.partitioned = False
+        await _until(lambda: bool(cut_again), 60)
+        # each side ends the wait for the other again; the consenting side stops at its
+        # bound (the resume never came), the other offers its ending
+        await _until(lambda: nodes[1 - short].done, 60)
+        await _until(lambda: nodes[short].session.ending is not None
+                     and nodes[short].session.verdict is not None, 60)
+        _all_agree(nodes, tmp_path, None)
+    finally:
+        await _closed(nodes)
+        await relay.close()
