@@ -22,7 +22,10 @@ def test_resume_of_a_transcript_says_it_is_one_and_names_verify(tmp_path: Path) 
                 p2pgin_env(tmp_path / "home"))
     try:
         screen = term.wait(r"Pane is dead", 30)
-        said = "".join(screen.splitlines())  # NB: the terminal wraps a long line anywhere
+        # NB: the terminal wraps a long line anywhere, and a row reads without its trailing
+        # blanks: a space at column 80 is lost unless each row is the terminal's full width
+        # again (where it wraps depends on the length of tmp_path, so on the run)
+        said = "".join(row.ljust(80) for row in screen.splitlines())
         assert "is a transcript" in said and "p2pgin verify checks it" in said, screen
         assert "exactly the fields" not in said and "[store]" not in said, screen
     finally:
