@@ -240,13 +240,15 @@ class Session(TalkingSeat, LinkSync):
         except (Unattributable, Fault) as exc:
             raise LocalProtocolError(f"game file fails replay: {exc}") from None
         session._out = _Builder()
-        # NB: a log complete already when it was stored, by another seat's entry: the
-        # other seats had it then. Ended by my own last entry (my timeout claim, my
-        # abandonment), it may never have left: stored before it is sent, the program
-        # can stop in between, or before the accused came back. Then it is offered again.
+        # NB: a log complete already when it was stored: the other seats had it then,
+        # or get it from any seat when they resume (a finished match needs nobody: its
+        # resume saves the transcript and stops). Ended by my own ending entry (my
+        # timeout claim, my abandonment), it may never have left: stored before it is
+        # sent, the program can stop in between, or before the accused came back. Then
+        # it is offered again.
         chain = machine.chain
         session._restored_final = session.finished and not (
-            len(chain) and chain[-1].sender == seat)
+            session.ending is not None and len(chain) and chain[-1].sender == seat)
         state = machine.state
         # NB: the replay's events happened before; one event says so, carrying the hand's
         session._out.events.append(MatchResumed(hand_no=state.hand_no, entries=len(entries),
