@@ -82,18 +82,24 @@ def test_a_stranger_at_a_full_table_is_told_so_and_the_seats_see_nothing(
             assert proc.proc.poll() is None  # the match goes on
 
 
+def _ann_and_a_stopped_bob(base: Path, procs: list[PeerProc]) -> tuple[PeerProc, PeerProc]:
+    """ann hosts and ends a wait after 6 s; bob, who takes 20 s over a move, is stopped
+    (SIGSTOP: a laptop lid closed) as soon as the cards are dealt."""
+    host = _host(base / "h", "--abandon-after", "6")
+    procs.append(host)
+    bob = _join(base / "j", host.port(), "bob", "--delay", "20", "--abandon-after", "6")
+    procs.append(bob)
+    _wait_for_lines(base / "j", 10)
+    bob.proc.send_signal(signal.SIGSTOP)
+    return host, bob
+
+
 def test_the_ender_offers_its_ending_until_the_silent_seat_returns_and_records_it(
         tmp_path: Path) -> None:
     with fast_dir(tmp_path) as base, stopped_at_exit() as procs:
         # ann ends a wait after 6 s (a computer ends it by itself); bob takes 20 s over a
         # move, and is stopped (a laptop lid closed) as soon as the cards are dealt
-        host = _host(base / "h", "--abandon-after", "6")
-        procs.append(host)
-        port = host.port()
-        bob = _join(base / "j", port, "bob", "--delay", "20", "--abandon-after", "6")
-        procs.append(bob)
-        _wait_for_lines(base / "j", 10)
-        bob.proc.send_signal(signal.SIGSTOP)
+        host, bob = _ann_and_a_stopped_bob(base, procs)
         try:
             ended = host.wait_line("event: Ended", 30)
             assert "'timeout'" in ended or "TIMEOUT" in ended, ended
@@ -124,13 +130,7 @@ def test_a_bare_resume_offers_again_an_ending_the_silent_seat_never_heard(
         # ann ends the wait for bob (stopped), then her program is killed before bob
         # ever hears it: her game file records how the match ended, and that bob does
         # not know yet
-        host = _host(base / "h", "--abandon-after", "6")
-        procs.append(host)
-        port = host.port()
-        bob = _join(base / "j", port, "bob", "--delay", "20", "--abandon-after", "6")
-        procs.append(bob)
-        _wait_for_lines(base / "j", 10)
-        bob.proc.send_signal(signal.SIGSTOP)
+        host, bob = _ann_and_a_stopped_bob(base, procs)
         try:
             host.wait_line("event: Ended", 30)
             host.wait_line("transcript saved", 30)
