@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from testkit.procs import wait_gone
+from testkit.procs import alive, group_alive, wait_gone, wait_group_gone
 
 __all__ = ["DEAD", "ScreenTimeout", "Term", "missing"]
 
@@ -278,14 +278,17 @@ class Term:
         pid = pane.pid if pane is not None and not pane.dead else None
         server = pane.server if pane is not None else self._server
         self._tmux("kill-server", check=False)
-        if pid is not None and pid > 1 and not wait_gone(pid, 3.0):
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                os.kill(pid, signal.SIGKILL)
+        if pid is not None and pid > 1:
+            wait_gone(pid, 3.0)
+            if alive(pid) or group_alive(pid):  # a child that ignores the hangup too
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                except PermissionError:
+                    os.kill(pid, signal.SIGKILL)
             wait_gone(pid, 2.0)
+            wait_group_gone(pid, 2.0)  # SIGKILL is sent at once; each member dies in turn
         if server is not None:
             wait_gone(server, 2.0)  # so that a new terminal of the same name can start
         tmp = os.environ.get("TMUX_TMPDIR", "/tmp")

@@ -139,6 +139,8 @@ class Relay:
         self.impersonate: dict[int, Callable[[asyncio.StreamReader, asyncio.StreamWriter],
                                              asyncio.Future[None] | object]] = {}
         self.partitioned = False
+        #: How many times :meth:`cut` pulled the cable.
+        self.cuts = 0
         self._count = 0
         self._live: dict[int, _Connection] = {}
         self._server: asyncio.Server | None = None
@@ -158,6 +160,7 @@ class Relay:
 
     async def cut(self) -> None:
         """Close every live connection at both ends (the cable is pulled)."""
+        self.cuts += 1
         for conn in list(self._live.values()):
             for writer in conn.writers:
                 writer.transport.abort()

@@ -25,6 +25,7 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from p2pgin.agents import RandomPlayer
+from p2pgin.engine.gin_moves import BigGin, Knock
 from p2pgin.engine.rules import Rules
 from p2pgin.log.entry import Entry, sign_entry
 from p2pgin.log.gamefile import TableFiles
@@ -48,15 +49,24 @@ async def _until(check: Callable[[], bool], timeout: float = 60.0) -> None:
             await asyncio.sleep(0.02)
 
 
-def _player(node: Node, seed: int, before: Callable[[Node], None] | None = None) -> None:
+def _player(node: Node, seed: int, before: Callable[[Node], None] | None = None,
+            ends: Callable[[], bool] = lambda: True) -> None:
+    """``node``'s seat played by a random player at each change; while ``ends()`` is
+    false it never knocks nor goes big gin, so the match is still live when a test
+    pulls the cable (a match to 10 can end within a dozen entries)."""
     player = RandomPlayer(random.Random(seed))
+    rng = random.Random(seed)
 
     def go() -> None:
         view = node.view
         if view.my_turn and view.legal_moves and not node.done and view.stage == "play":
             if before is not None:
                 before(node)
-            node.act(player(view))
+            move = player(view)
+            if not ends() and isinstance(move, Knock | BigGin):
+                move = rng.choice([m for m in view.legal_moves
+                                   if not isinstance(m, Knock | BigGin)])
+            node.act(move)
 
     node.on_change(go)
 
@@ -208,9 +218,11 @@ async def _cut_apart(nodes: list[Node], relay: Relay) -> None:
 
 
 async def _two_via(tmp: Path, relay: Relay, seed: int) -> list[Node]:
+    """Two seats through ``relay``, whose players end the match only once the cable
+    has been pulled (see :func:`_cut_apart`)."""
     nodes = await _table(tmp, 2, via=relay, target=10)
     for n, node in enumerate(nodes):
-        _player(node, seed + n)
+        _player(node, seed + n, ends=lambda: relay.cuts > 0)
     return nodes
 
 
