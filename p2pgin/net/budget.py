@@ -4,10 +4,15 @@ sizes, and nothing written to the terminal by a flood.
 * **Connections.** At most :attr:`ConnectionGate.total` accepted connections at once,
   and at most :attr:`ConnectionGate.per_address` from one address, both well below the
   process's open-file limit (read once, at start: :func:`connection_limits`). A new
-  connection over a cap takes the place of the one that is not a seat's and has been
-  quiet longest (from its own address first): a connection that sends is fresh again,
-  so a flood of idle or silent connections never keeps a player out while it talks its
-  way to a seat, and a seat's link is never dropped for a stranger's.
+  connection over a cap takes the place of one that is not a seat's: over the
+  per-address cap one of its own address, over the total cap one of the address that
+  holds the most (a flood from a few addresses never costs a lone joiner its place).
+  Progress, not traffic, keeps a connection: the one chosen is the one whose last step
+  (a handshake message, a frame that is not a keepalive) is oldest, so silent links
+  that only ping are the first to go; a connection whose step the listener has not
+  answered yet is spared for up to :data:`ANSWER_GRACE` (a swamped listener never drops
+  a joiner it owes an answer), and only when every candidate waits does the one that
+  has waited longest go. A seat's link is never dropped for a stranger's.
 * **Frames.** A peer that is not a seat (a stranger, a newcomer in the lobby, a
   spectator) may send frames of at most :data:`NEWCOMER_FRAME` bytes (a hello, a
   control frame); a seat up to the link's maximum. Both are enforced at the frame's
@@ -130,8 +135,12 @@ class ConnectionGate:
         one of the address that holds the most (a flood from a few addresses never
         costs a lone joiner from another its place)."""
         if address is None:
-            fullest = sorted(self._by_address, key=self._by_address.__getitem__, reverse=True)
-            return any(self._evict(a) for a in fullest)
+            count = self._by_address.__getitem__
+            fullest = max(self._by_address, key=count, default=None)
+            if fullest is None or self._evict(fullest):  # NB: the usual case: no sort
+                return fullest is not None
+            return any(self._evict(a) for a in sorted(self._by_address, key=count,
+                                                      reverse=True) if a != fullest)
         victim = self._victim(address, spare_waiting=True) or self._victim(address)
         if victim is None:
             return False
@@ -139,7 +148,6 @@ class ConnectionGate:
         self.evicted += 1
         victim.abort()
         return True
-
 
     def _victim(self, address: str, *, spare_waiting: bool = False) -> Gated | None:
         """The connection of ``address`` quiet longest that may make room; with
